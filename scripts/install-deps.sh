@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages owaredb needs, only those that are missing.
+# Idempotent and quiet when everything is already present.
+set -euo pipefail
+pkgs=(g++ cmake make pkg-config libzstd-dev libxxhash-dev libboost-program-options-dev
+      doctest-dev libomp-dev clang)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

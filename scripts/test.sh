@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The README's test command: installs what is missing, builds, runs every doctest suite,
+# then the same suites under ASan+UBSan and the parallel ones under TSan.
+#   scripts/test.sh            full run (what CI does)
+#   scripts/test.sh --quick    Release build and tests only, no sanitizer builds
+set -euo pipefail
+cd "$(dirname "$0")/.."
+quick=0
+[[ "${1:-}" == "--quick" ]] && quick=1
+jobs=$(nproc)
+
+scripts/install-deps.sh
+
+build() {  # build <dir> <cmake args...>
+  local dir=$1; shift
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+  cmake --build "$dir" -j "$jobs"
+}
+
+echo "== Release build and tests"
+build build
+ctest --test-dir build --output-on-failure -j "$jobs"
+((quick)) && exit 0
+
+# Sanitizer builds run the same suites; OWAREDB_QUICK=1 makes the tests skip their
+# slowest cases (exhaustive sweeps over large levels) which sanitizers slow 5-20x.
+echo "== ASan+UBSan build and tests"
+build build-asan -DOWAREDB_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+OWAREDB_QUICK=1 ctest --test-dir build-asan --output-on-failure -j "$jobs"
+
+echo "== TSan build and parallel tests"
+build build-tsan -DOWAREDB_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+OWAREDB_QUICK=1 TSAN_OPTIONS="halt_on_error=1" ctest --test-dir build-tsan --output-on-failure \
+  -L parallel -j "$jobs"
