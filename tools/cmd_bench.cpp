@@ -1,1 +1,6 @@
-// placeholder
+#include "tools/command.hpp"
+namespace owaredb::cli {
+int cmd_bench(const Args&) {
+    throw UsageError("not built yet");
+}
+} // namespace owaredb::cli
