@@ -18,5 +18,9 @@ using Args = std::vector<std::string>;
 int cmd_perft(const Args& args);
 int cmd_show(const Args& args);
 int cmd_bench(const Args& args);
+int cmd_bench_generate(const Args& args);
+int cmd_generate(const Args& args);
+int cmd_stats(const Args& args);
+int cmd_verify(const Args& args);
 
 } // namespace owaredb::cli

@@ -16,9 +16,13 @@ struct Subcommand {
 const std::map<std::string, Subcommand>& subcommands() {
     using namespace owaredb::cli;
     static const std::map<std::string, Subcommand> table = {
+        {"generate", {cmd_generate, "build the databases of levels 0..N"}},
+        {"stats", {cmd_stats, "count the positions of each value per level"}},
+        {"verify", {cmd_verify, "check every checksum and the consistency of every value"}},
         {"perft", {cmd_perft, "count move sequences from a position (move generator check)"}},
         {"show", {cmd_show, "print a position, its legal moves and their children"}},
         {"bench", {cmd_bench, "measure move, un-move and ranking costs"}},
+        {"bench-generate", {cmd_bench_generate, "measure the analyser against a forward pass"}},
     };
     return table;
 }
@@ -27,7 +31,7 @@ void print_usage(std::ostream& out) {
     out << "usage: owaredb <command> [options]   (owaredb <command> --help for details)\n\n"
            "commands:\n";
     for (const auto& [name, sub] : subcommands())
-        out << "  " << name << std::string(10 - name.size(), ' ') << sub.summary << "\n";
+        out << "  " << name << std::string(16 - name.size(), ' ') << sub.summary << "\n";
 }
 
 } // namespace

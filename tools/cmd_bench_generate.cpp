@@ -1,0 +1,77 @@
+// owaredb bench-generate: the cost of the retrograde analyser against one forward pass.
+//
+// Solves levels 0..max-1 in memory, then for each measured level n: one forward pass
+// (every legal move generated, every child ranked, every capture child's value read)
+// and the full analysis of D_n, each with 1 thread and with T threads, in the same run.
+#include "solver/oware_game.hpp"
+#include "solver/retrograde.hpp"
+#include "solver/solve_in_memory.hpp"
+#include "tools/command.hpp"
+#include "tools/options.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+namespace owaredb::cli {
+
+namespace {
+template <class F> double seconds(F&& f) {
+    auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+} // namespace
+
+int cmd_bench_generate(const Args& args) {
+    std::string rules_name;
+    std::vector<int> levels;
+    int threads = 0;
+    po::options_description opts("options");
+    opts.add_options()("rules", po::value(&rules_name)->default_value("abapa"),
+                       "rule set: abapa|awari")(
+        "levels", po::value(&levels)->multitoken()->default_value({18, 19, 20}, "18 19 20"),
+        "levels to measure (all smaller ones are solved first)")(
+        "threads", po::value(&threads)->default_value(0), "parallel threads (0 = all cores)");
+    po::variables_map vm;
+    if (!parse_args(args, "usage: owaredb bench-generate [--levels N...] [--threads T]", opts, {},
+                    vm))
+        return 0;
+    Rules rules = rules_from_name(rules_name);
+    if (levels.empty()) throw UsageError("--levels needs at least one level");
+    for (int n : levels)
+        if (n < 1 || n > 40) throw UsageError("levels must be between 1 and 40");
+    if (threads <= 0) threads = omp_get_num_procs();
+    const int top = *std::max_element(levels.begin(), levels.end());
+    OwareGame game(rules);
+
+    std::cout << "solving levels 0.." << top - 1 << " first (" << threads << " threads)..."
+              << std::endl;
+    std::vector<ValueArray> solved;
+    double setup = seconds([&] { solved = solve_in_memory(game, top - 1, threads); });
+    std::printf("  done in %.1f s\n\n", setup);
+    std::vector<const int8_t*> smaller;
+    for (const auto& l : solved) smaller.push_back(l.data());
+
+    std::printf("%5s %12s %9s %9s %9s %9s %8s %8s %12s\n", "level", "positions", "fwd 1t s",
+                "gen 1t s", "gen Tt s", "fwd Tt s", "gen/fwd", "speedup", "pos/s/core");
+    uint64_t sink = 0;
+    for (int n : levels) {
+        std::vector<const int8_t*> below(smaller.begin(), smaller.begin() + n);
+        RetrogradeSolver<OwareGame> one(game, below, 1), many(game, below, threads);
+        const double size = static_cast<double>(level_size(n));
+        double f1 = seconds([&] { sink += one.forward_pass(n); });
+        double g1 = seconds([&] { sink += one.solve(n).size(); });
+        double gt = seconds([&] { sink += many.solve(n).size(); });
+        double ft = seconds([&] { sink += many.forward_pass(n); });
+        std::printf("%5d %12.0f %9.2f %9.2f %9.2f %9.2f %8.2f %8.2f %12.0f\n", n, size, f1, g1, gt,
+                    ft, g1 / f1, g1 / gt, size / g1);
+        std::fflush(stdout);
+    }
+    std::printf("\n(checksum %llu; gen/fwd: 1-thread generation time over 1-thread forward pass;"
+                " speedup: 1-thread over %d-thread generation)\n",
+                static_cast<unsigned long long>(sink), threads);
+    return 0;
+}
+
+} // namespace owaredb::cli

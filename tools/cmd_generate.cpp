@@ -1,0 +1,204 @@
+// owaredb generate: builds every missing level 0..N of a rule set, in increasing n.
+//
+// Each level needs all smaller ones in memory (1 byte per position): present levels are
+// read back from their files (which checks every block), missing ones are solved and
+// written atomically. A killed run therefore resumes at the first missing level and ends
+// with the same files as an uninterrupted one.
+#include "solver/one_ply.hpp"
+#include "solver/oware_game.hpp"
+#include "solver/retrograde.hpp"
+#include "tools/command.hpp"
+#include "tools/database_dir.hpp"
+#include "tools/options.hpp"
+#include "tools/system_stats.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <map>
+
+namespace owaredb::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct LevelRow {
+    int n = 0;
+    uint64_t positions = 0;
+    bool loaded = false; // read from an existing file rather than solved
+    double seconds = 0;
+    uint64_t peak_rss = 0;
+    uint64_t file_bytes = 0;
+    double bits_per_position = 0;
+    std::map<int, uint64_t> values;
+};
+
+std::map<int, uint64_t> histogram(const ValueArray& values) {
+    std::array<uint64_t, 256> counts{};
+    for (uint64_t i = 0; i < values.size(); ++i) ++counts[static_cast<uint8_t>(values[i])];
+    std::map<int, uint64_t> h;
+    for (int b = 0; b < 256; ++b)
+        if (counts[b]) h[static_cast<int8_t>(b)] = counts[b];
+    return h;
+}
+
+// Progress on stderr: one redrawn line on a terminal, a plain line every 10 s otherwise.
+class ProgressDisplay {
+  public:
+    ProgressDisplay(uint64_t remaining_positions)
+        : remaining_(remaining_positions), tty_(stderr_is_terminal()), start_(Clock::now()) {}
+
+    void level_started(int n, uint64_t size) {
+        level_ = n;
+        level_size_ = size;
+    }
+    void update(const LevelProgress& p) {
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+        const double done = static_cast<double>(finished_) + p.pass_fraction * level_size_;
+        std::string eta = "?";
+        if (done > 0 && elapsed > 1)
+            eta = format_duration(elapsed * (static_cast<double>(remaining_) - done) / done);
+        const std::string phase =
+            p.threshold == 0 ? "first pass" : "threshold " + std::to_string(p.threshold);
+        char line[200];
+        std::snprintf(line, sizeof line, "level %2d: %-13s %3.0f%% of %llu positions | ETA %s",
+                      level_, phase.c_str(), 100 * p.pass_fraction, (unsigned long long)level_size_,
+                      eta.c_str());
+        if (tty_) {
+            std::fprintf(stderr, "\r%-100s", line);
+        } else if (Clock::now() - last_line_ > std::chrono::seconds(10)) {
+            last_line_ = Clock::now();
+            std::fprintf(stderr, "%s\n", line);
+        }
+        std::fflush(stderr);
+    }
+    void level_finished() {
+        finished_ += level_size_;
+        if (tty_) std::fprintf(stderr, "\r%-100s\r", "");
+    }
+
+  private:
+    uint64_t remaining_;
+    uint64_t finished_ = 0;
+    bool tty_;
+    Clock::time_point start_;
+    Clock::time_point last_line_{};
+    int level_ = 0;
+    uint64_t level_size_ = 0;
+};
+
+void print_table(const std::vector<LevelRow>& rows) {
+    std::printf("\n%5s %13s %9s %12s %9s %10s %8s  %s\n", "level", "positions", "seconds",
+                "positions/s", "peak MiB", "file KiB", "bits/pos", "values (V>0 / V=0 / V<0)");
+    for (const LevelRow& r : rows) {
+        uint64_t win = 0, draw = 0, loss = 0;
+        for (auto [v, c] : r.values) (v > 0 ? win : v == 0 ? draw : loss) += c;
+        char rate[32] = "(loaded)";
+        if (!r.loaded && r.seconds > 0)
+            std::snprintf(rate, sizeof rate, "%.0f", static_cast<double>(r.positions) / r.seconds);
+        std::printf("%5d %13llu %9.2f %12s %9.0f %10.1f %8.3f  %llu / %llu / %llu\n", r.n,
+                    (unsigned long long)r.positions, r.seconds, rate,
+                    static_cast<double>(r.peak_rss) / (1 << 20),
+                    static_cast<double>(r.file_bytes) / 1024, r.bits_per_position,
+                    (unsigned long long)win, (unsigned long long)draw, (unsigned long long)loss);
+    }
+    std::printf("\nvalue distribution (value:count):\n");
+    for (const LevelRow& r : rows) {
+        std::printf("%5d ", r.n);
+        for (auto [v, c] : r.values) std::printf(" %d:%llu", v, (unsigned long long)c);
+        std::printf("\n");
+    }
+}
+
+} // namespace
+
+int cmd_generate(const Args& args) {
+    std::string rules_name, dir;
+    int max_seeds = 0, threads = 0;
+    po::options_description opts("options");
+    opts.add_options()("rules", po::value(&rules_name)->default_value("abapa"),
+                       "rule set: abapa|awari")(
+        "max-seeds", po::value(&max_seeds)->default_value(20),
+        "build levels 0..N (0..48; the default finishes in a few minutes on 2 cores)")(
+        "dir", po::value(&dir)->default_value("owaredb-data"), "database directory")(
+        "threads", po::value(&threads)->default_value(0), "parallel threads (0 = all cores)");
+    po::variables_map vm;
+    if (!parse_args(args,
+                    "usage: owaredb generate [--rules R] [--max-seeds N] [--dir DIR] [--threads T]",
+                    opts, {}, vm))
+        return 0;
+    Rules rules = rules_from_name(rules_name);
+    if (max_seeds < 0 || max_seeds > kMaxSeeds)
+        throw UsageError("--max-seeds must be between 0 and 48");
+    if (threads < 0) throw UsageError("--threads must be positive (0 = all cores)");
+    if (threads == 0) threads = omp_get_num_procs();
+
+    DatabaseDir db(dir, rules);
+    OwareGame game(rules);
+    std::printf("owaredb generate: rules %s, levels 0..%d, directory %s, %d threads\n",
+                rules.name.c_str(), max_seeds, dir.c_str(), threads);
+    std::fflush(stdout);
+
+    uint64_t to_solve = 0;
+    for (int n = 0; n <= max_seeds; ++n)
+        if (!std::filesystem::exists(db.path(n))) to_solve += level_size(n);
+    ProgressDisplay display(to_solve);
+
+    std::vector<ValueArray> levels;
+    std::vector<LevelRow> rows;
+    for (int n = 0; n <= max_seeds; ++n) {
+        LevelRow row;
+        row.n = n;
+        row.positions = level_size(n);
+        reset_peak_rss();
+        auto t0 = Clock::now();
+        ValueArray values;
+        db::Status loaded = db.load(n, values, threads);
+        if (loaded.ok()) {
+            row.loaded = true;
+        } else {
+            if (loaded.code() != db::ErrorCode::NotFound)
+                std::fprintf(stderr, "level %d: existing file unusable, rebuilding it: %s\n", n,
+                             loaded.message().c_str());
+            std::vector<const int8_t*> smaller;
+            for (const auto& l : levels) smaller.push_back(l.data());
+            RetrogradeSolver<OwareGame> solver(game, smaller, threads);
+            display.level_started(n, row.positions);
+            values = solver.solve(n, [&](const LevelProgress& p) { display.update(p); });
+            display.level_finished();
+            row.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+            db::WriteReport report = db.save(n, values, threads);
+            row.file_bytes = report.file_bytes;
+            row.bits_per_position = report.bits_per_position;
+            std::printf("level %2d solved: %llu positions in %.2f s, %.3f bits/position on disk\n",
+                        n, (unsigned long long)row.positions, row.seconds, row.bits_per_position);
+            std::fflush(stdout);
+        }
+        if (row.loaded) {
+            row.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+            std::error_code ec;
+            row.file_bytes = std::filesystem::file_size(db.path(n), ec);
+            row.bits_per_position =
+                row.positions ? 8.0 * static_cast<double>(row.file_bytes) / row.positions : 0;
+        }
+        row.peak_rss = peak_rss_bytes();
+        row.values = histogram(values);
+        rows.push_back(std::move(row));
+        levels.push_back(std::move(values));
+    }
+    print_table(rows);
+
+    std::printf("\nstart positions (k seeds in every pit, one ply over the databases):\n");
+    for (int k = 1; 12 * k <= max_seeds; ++k) {
+        Position start = Position::start(k);
+        auto v = one_ply_value(rules, start, [&](int level, const Position& child) {
+            return std::optional<int>(levels[level][rank(child)]);
+        });
+        std::printf("  %d per pit (%2d seeds): value %+d under %s\n", k, 12 * k, *v,
+                    rules.name.c_str());
+    }
+    return 0;
+}
+
+} // namespace owaredb::cli
