@@ -1,6 +1,5 @@
 #include "solver/ranking.hpp"
 
-#include <algorithm>
 #include <array>
 
 namespace owaredb {
@@ -85,10 +84,10 @@ Position unrank(int n, uint64_t index) {
     int z = 0;
     for (int i = 0; i < kPits; ++i) {
         const auto& row = t.prefix[i][s][z];
-        // Largest v <= s with row[v] <= index (row is non-decreasing in v).
-        int v = static_cast<int>(std::upper_bound(row.begin(), row.begin() + s + 1, index) -
-                                 row.begin()) -
-                1;
+        // Largest v <= s with row[v] <= index (row is non-decreasing in v). A linear scan:
+        // pits hold few seeds, and it predicts far better than a binary search.
+        int v = 0;
+        while (v < s && row[v + 1] <= index) ++v;
         index -= row[v];
         p.pits[i] = static_cast<uint8_t>(v);
         s -= v;

@@ -161,8 +161,9 @@ int cmd_bench(const Args& args) {
     uint64_t checksum = 0;
     for (int n : levels) {
         const LevelResult r = bench_level(rules, n, samples, seed, checksum);
-        std::printf("%4d %16" PRIu64 " %10.1f %10.1f %10.1f %10.1f %8.2f %8.2f\n", r.n, r.size,
-                    r.unrank_ns, r.rank_ns, r.moves_ns, r.parents_ns, r.avg_moves, r.avg_parents);
+        std::printf("%4d %16" PRIu64 " %10.1f %10.1f %10.1f %10.1f %10.1f %8.2f %8.2f\n", r.n,
+                    r.size, r.unrank_ns, r.unrank_seq_ns, r.rank_ns, r.moves_ns, r.parents_ns,
+                    r.avg_moves, r.avg_parents);
         std::fflush(stdout);
     }
     std::printf("unrank: random indices; (seq): consecutive indices. moves, parents: average\n"
