@@ -22,5 +22,7 @@ int cmd_bench_generate(const Args& args);
 int cmd_generate(const Args& args);
 int cmd_stats(const Args& args);
 int cmd_verify(const Args& args);
+int cmd_probe(const Args& args);
+int cmd_info(const Args& args);
 
 } // namespace owaredb::cli

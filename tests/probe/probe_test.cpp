@@ -1,0 +1,187 @@
+// The probe library against the analyser's in-memory values: every stored position,
+// positions outside the databases by one ply, missing and damaged files, threads, C API.
+#include "dbformat/writer.hpp"
+#include "owaredb/probe.h"
+#include "owaredb/probe.hpp"
+#include "solver/oware_game.hpp"
+#include "solver/one_ply.hpp"
+#include "solver/solve_in_memory.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <thread>
+
+using namespace owaredb;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kTop = 10;
+
+struct Fixture {
+    fs::path dir;
+    std::vector<ValueArray> levels;
+    Rules rules = Rules::awari();
+
+    Fixture() {
+        dir = fs::temp_directory_path() / ("owaredb-probe-test-" + std::to_string(::getpid()));
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        levels = solve_in_memory(OwareGame(rules), kTop, 2);
+        for (int n = 0; n <= kTop; ++n)
+            db::write_level(db::level_path(dir, rules.name, n),
+                            {rules.name, rules.knob_bytes(), uint32_t(n), level_size(n)},
+                            levels[n].span());
+    }
+    ~Fixture() { fs::remove_all(dir); }
+};
+
+const Fixture& fixture() {
+    static Fixture f;
+    return f;
+}
+
+} // namespace
+
+TEST_CASE("every stored value is probed back exactly, n <= 10") {
+    const Fixture& f = fixture();
+    Tablebase tb(f.dir, "awari");
+    for (int n = 0; n <= kTop; ++n) {
+        uint64_t wrong = 0;
+        for (uint64_t i = 0; i < level_size(n); ++i) {
+            ProbeResult<int> v = tb.value(unrank(n, i).pits);
+            wrong += !v.ok() || *v != f.levels[n][i];
+        }
+        CHECK_MESSAGE(wrong == 0, "level " << n);
+    }
+}
+
+TEST_CASE("positions outside the databases are valued by one ply of search") {
+    const Fixture& f = fixture();
+    Tablebase tb(f.dir, "awari");
+    Position start = Position::start(0);
+    start.pits = {1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1}; // opponent has no empty pit
+    REQUIRE(!start.in_database());
+    auto expected = one_ply_value(f.rules, start, [&](int level, const Position& c) {
+        return std::optional<int>(f.levels[level][rank(c)]);
+    });
+    CHECK(*tb.value(start.pits) == *expected);
+    // Its analysis agrees with its value, and the best moves are those worth it.
+    ProbeResult<PositionInfo> s1 = tb.analyse(start.pits);
+    REQUIRE(s1.ok());
+    CHECK(s1->value == *expected);
+    CHECK(s1->moves.size() == 3);
+    for (const MoveInfo& m : s1->moves) CHECK(m.value <= s1->value);
+    CHECK(!s1->best.empty());
+}
+
+TEST_CASE("missing levels are 'not available', bad input is an error value") {
+    const Fixture& f = fixture();
+    Tablebase tb(f.dir, "awari");
+    Pits big{};
+    big[0] = 11; // 12 seeds: level 12 is not built
+    big[7] = 1;
+    CHECK(tb.value(big).status() == ProbeStatus::NotAvailable);
+    Pits too_many{};
+    too_many[0] = 49;
+    CHECK(tb.value(too_many).status() == ProbeStatus::InvalidPosition);
+    Tablebase wrong_rules(f.dir, "chess");
+    CHECK(wrong_rules.value(Pits{}).status() == ProbeStatus::InvalidRules);
+    Tablebase other_rules(f.dir, "abapa"); // no abapa files there
+    CHECK(other_rules.value(unrank(4, 3).pits).status() == ProbeStatus::NotAvailable);
+}
+
+TEST_CASE("a damaged level file gives an error, never a value") {
+    const Fixture& f = fixture();
+    fs::path dir = f.dir.string() + "-damaged";
+    fs::remove_all(dir);
+    fs::copy(f.dir, dir);
+    fs::path file = db::level_path(dir, "awari", 9);
+    {
+        std::fstream io(file, std::ios::in | std::ios::out | std::ios::binary);
+        io.seekp(static_cast<std::streamoff>(fs::file_size(file) / 2));
+        char c = 0x5a;
+        io.write(&c, 1);
+    }
+    Tablebase tb(dir, "awari");
+    uint64_t values = 0, errors = 0;
+    for (uint64_t i = 0; i < level_size(9); i += 97) {
+        ProbeResult<int> v = tb.value(unrank(9, i).pits);
+        if (v.ok()) {
+            ++values;
+            CHECK(*v == f.levels[9][i]); // intact blocks still answer, correctly
+        } else {
+            ++errors;
+            CHECK(v.status() == ProbeStatus::Corrupt);
+            CHECK(v.message().find("awari-09") != std::string::npos);
+        }
+    }
+    CHECK(errors > 0);
+    // A file of another level under this level's name is a mismatch, not a value.
+    fs::copy_file(db::level_path(dir, "awari", 8), db::level_path(dir, "awari", 7),
+                  fs::copy_options::overwrite_existing);
+    Tablebase tb2(dir, "awari");
+    CHECK(tb2.value(unrank(7, 0).pits).status() == ProbeStatus::Corrupt);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("the principal variation plays best moves to the end") {
+    const Fixture& f = fixture();
+    Tablebase tb(f.dir, "awari");
+    for (uint64_t i = 0; i < level_size(8); i += 1009) {
+        Position p = unrank(8, i);
+        auto pv = tb.principal_variation(p.pits);
+        REQUIRE(pv.ok());
+        CHECK((pv->end == "game over" || pv->end == "endless play" || pv->end == "repetition"));
+        // Along the line each step keeps the value: v(step) = captured - v(next).
+        for (size_t k = 0; k + 1 < pv->steps.size(); ++k)
+            CHECK(pv->steps[k].value == pv->steps[k].captured - pv->steps[k + 1].value);
+    }
+}
+
+TEST_CASE("probing from several threads at once gives the same answers") {
+    const Fixture& f = fixture();
+    TablebaseOptions small;
+    small.cache_bytes = 64 << 10; // force evictions while threads race
+    Tablebase tb(f.dir, "awari", small);
+    std::vector<std::thread> threads;
+    std::atomic<uint64_t> wrong{0};
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&, t] {
+            std::mt19937_64 rng(t);
+            for (int k = 0; k < 20000; ++k) {
+                int n = static_cast<int>(rng() % (kTop + 1));
+                uint64_t i = rng() % level_size(n);
+                ProbeResult<int> v = tb.value(unrank(n, i).pits);
+                if (!v.ok() || *v != f.levels[n][i]) ++wrong;
+            }
+        });
+    for (auto& th : threads) th.join();
+    CHECK(wrong == 0);
+}
+
+TEST_CASE("the C API answers like the C++ API") {
+    const Fixture& f = fixture();
+    owaredb_tablebase* tb = nullptr;
+    REQUIRE(owaredb_open(f.dir.c_str(), "awari", 0, &tb) == OWAREDB_OK);
+    Position p = unrank(10, 12345);
+    int value = 99;
+    CHECK(owaredb_value(tb, p.pits.data(), &value, nullptr, 0) == OWAREDB_OK);
+    CHECK(value == f.levels[10][12345]);
+    owaredb_move moves[6];
+    int count = 0, v2 = 0;
+    CHECK(owaredb_moves(tb, p.pits.data(), moves, &count, &v2, nullptr, 0) == OWAREDB_OK);
+    CHECK(v2 == value);
+    CHECK(count == legal_moves(f.rules, p).size());
+    uint8_t too_many[12] = {49};
+    char msg[128] = "";
+    CHECK(owaredb_value(tb, too_many, &value, msg, sizeof msg) == OWAREDB_INVALID_POSITION);
+    CHECK(std::string(msg).find("48") != std::string::npos);
+    CHECK(std::string(owaredb_status_string(OWAREDB_NOT_AVAILABLE)) == "not available");
+    owaredb_tablebase* bad = nullptr;
+    CHECK(owaredb_open(f.dir.c_str(), "chess", 0, &bad) == OWAREDB_INVALID_RULES);
+    owaredb_close(tb);
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# End-to-end checks of the owaredb command line: generate, verify (levels 0..14), stats,
+# probe, info, resumption after a kill (byte-identical files), damaged files, bad input.
+#   cli_test.sh /path/to/owaredb
+set -uo pipefail
+owaredb=$1
+top=14
+[[ "${OWAREDB_QUICK:-0}" != 0 ]] && top=10
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+passes=0
+check() { # check <description> <command...>
+  local what=$1; shift
+  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $what"; failures=$((failures + 1)); fi
+}
+expect_fail() { # expect_fail <description> <expected message part> <command...>
+  local what=$1 msg=$2; shift 2
+  local out rc
+  out=$("$@" 2>&1); rc=$?
+  if [[ $rc -ne 0 && "$out" == *"$msg"* && $(wc -l <<<"$out") -le 3 ]]; then
+    passes=$((passes + 1))
+  else
+    echo "FAIL: $what (rc=$rc): $out"; failures=$((failures + 1))
+  fi
+}
+
+# generate + verify
+"$owaredb" generate --rules awari --max-seeds $top --dir "$work/a" --threads 2 >"$work/gen.log" 2>&1
+check "generate succeeds" test $? -eq 0
+check "generate prints the per-level table" grep -q "positions/s" "$work/gen.log"
+check "generate prints the start position value" grep -q "1 per pit (12 seeds): value" "$work/gen.log"
+"$owaredb" verify --rules awari --dir "$work/a" >"$work/verify.log" 2>&1
+check "verify passes on levels 0..$top" grep -q "verify: OK" "$work/verify.log"
+check "verify checked level $top" grep -q "level $top: .* values consistent" "$work/verify.log"
+
+# a second run skips every level
+"$owaredb" generate --rules awari --max-seeds $top --dir "$work/a" >"$work/gen2.log" 2>&1
+check "a second generate solves nothing" bash -c "! grep -q solved '$work/gen2.log'"
+
+# stats JSON shape
+"$owaredb" stats --rules awari --dir "$work/a" --json >"$work/stats.json"
+check "stats JSON is valid and has level 7 with 31812 positions" python3 -c "
+import json,sys
+d=json.load(open('$work/stats.json'))
+assert d['rules']=='awari'
+l=[x for x in d['levels'] if x['seeds']==7][0]
+assert l['positions']==31812 and sum(l['values'].values())==31812
+assert all(c>0 for c in l['values'].values())
+"
+
+# probe: JSON fields, and the value agrees with the best move's value
+out=$("$owaredb" probe --rules awari --dir "$work/a" --json "1 1 1 1 1 1 1 1 1 1 1 1")
+check "probe JSON fields" python3 -c "
+import json
+d=json.loads('''$out''')
+assert d['rules']=='awari' and d['seeds']==12 and len(d['moves'])==6
+assert d['value']==max(m['value'] for m in d['moves'])
+assert all(m['value']==d['value'] for m in d['moves'] if m['move'] in d['best'])
+"
+"$owaredb" probe --rules awari --dir "$work/a" --pv "0 0 0 0 1 2 0 0 0 0 0 1" >"$work/pv.log"
+check "probe --pv prints the line to the end" grep -q "end: " "$work/pv.log"
+check "info reports bits/position" bash -c "'$owaredb' info '$work/a/awari-10.owdb' | grep -q bits/position"
+
+# kill a generation mid-way, resume, compare bytes with the uninterrupted run
+mkdir -p "$work/b"
+"$owaredb" generate --rules awari --max-seeds $top --dir "$work/b" --threads 2 >/dev/null 2>&1 &
+pid=$!
+sleep 2
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+check "no temp file is mistaken for a level" bash -c "! ls '$work/b' | grep -v '\.owdb$' | grep -v '\.tmp$' | grep -q ."
+"$owaredb" generate --rules awari --max-seeds $top --dir "$work/b" --threads 1 >/dev/null 2>&1
+for f in "$work"/a/*.owdb; do
+  check "resumed $(basename "$f") is byte-identical" cmp -s "$f" "$work/b/$(basename "$f")"
+done
+
+# damaged file: verify names it, probe refuses to answer from it
+cp "$work/a/awari-09.owdb" "$work/saved"
+size=$(stat -c %s "$work/a/awari-09.owdb")
+printf '\x5a' | dd of="$work/a/awari-09.owdb" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+"$owaredb" verify --rules awari --dir "$work/a" >"$work/verify2.log" 2>&1
+check "verify fails on a damaged file" test $? -ne 0
+check "verify names the damaged file and block" grep -q "DAMAGED .*awari-09.owdb" "$work/verify2.log"
+check "and lists the block" grep -q "  block [0-9]" "$work/verify2.log"
+truncate -s 100 "$work/a/awari-09.owdb"
+expect_fail "info on a truncated file" "awari-09" "$owaredb" info "$work/a/awari-09.owdb"
+cp "$work/saved" "$work/a/awari-09.owdb"
+
+# bad input: one-line errors, non-zero exit
+expect_fail "bad rules" "unknown rules" "$owaredb" generate --rules chess --dir "$work/x"
+expect_fail "bad position" "expected 12 pit counts" "$owaredb" probe --dir "$work/a" "1 2 3"
+expect_fail "negative pit" "negative" "$owaredb" show "1 2 3 4 5 6 7 8 9 1 2 -3"
+expect_fail "missing directory" "no database directory" "$owaredb" probe --dir "$work/none" "1 1 1 1 1 1 1 1 1 1 1 1"
+expect_fail "missing level" "not available" "$owaredb" probe --rules awari --dir "$work/a" "4 4 4 4 4 4 4 4 4 4 4 4"
+expect_fail "unknown option" "unrecognised option" "$owaredb" perft --bogus
+expect_fail "unknown command" "unknown command" "$owaredb" frobnicate
+expect_fail "info on a directory" "" "$owaredb" info "$work/a"
+expect_fail "info on an empty file" "" bash -c ": > '$work/empty.owdb'; '$owaredb' info '$work/empty.owdb'"
+
+# batch probing: one answer per line, in order, errors inline
+printf '1 1 1 1 1 1 1 1 1 1 1 1\nnot a position\n0 0 0 0 0 1 1 0 0 0 0 0\n' |
+  "$owaredb" probe --batch --json --rules awari --dir "$work/a" >"$work/batch.jsonl"
+check "batch answers every line in order" python3 -c "
+import json
+lines=[json.loads(l) for l in open('$work/batch.jsonl')]
+assert len(lines)==3
+assert lines[0]['seeds']==12 and 'error' in lines[1] and lines[1]['line']==2 and lines[2]['seeds']==2
+"
+
+echo "$passes passed, $failures failed"
+[[ $failures -eq 0 ]]
