@@ -20,6 +20,7 @@ const std::map<std::string, Subcommand>& subcommands() {
         {"stats", {cmd_stats, "count the positions of each value per level"}},
         {"verify", {cmd_verify, "check every checksum and the consistency of every value"}},
         {"probe", {cmd_probe, "values of a position and its moves from the databases"}},
+        {"bench-probe", {cmd_bench_probe, "measure probe throughput and cold latency"}},
         {"info", {cmd_info, "describe a level file"}},
         {"perft", {cmd_perft, "count move sequences from a position (move generator check)"}},
         {"show", {cmd_show, "print a position, its legal moves and their children"}},

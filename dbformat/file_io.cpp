@@ -1,0 +1,142 @@
+#include "dbformat/file_io.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace owaredb::db::detail {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& what, const std::filesystem::path& p, int err) {
+    throw std::runtime_error("cannot " + what + " " + p.string() + ": " + std::strerror(err));
+}
+
+} // namespace
+
+AtomicFileSink::AtomicFileSink(std::filesystem::path path)
+    : path_(std::move(path)), tmp_(path_.string() + ".tmp") {}
+
+void AtomicFileSink::create() {
+    // O_TRUNC: a temp file left by a killed writer is simply overwritten.
+    fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd_ < 0) fail("create", tmp_, errno);
+}
+
+AtomicFileSink::~AtomicFileSink() {
+    if (fd_ >= 0) {
+        ::close(fd_);
+        ::unlink(tmp_.c_str());
+    }
+}
+
+void AtomicFileSink::write(std::span<const uint8_t> bytes) {
+    if (fd_ < 0) create();
+    while (!bytes.empty()) {
+        ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            fail("write", tmp_, errno);
+        }
+        bytes = bytes.subspan(std::size_t(n));
+    }
+}
+
+void AtomicFileSink::commit() {
+    if (fd_ < 0) create();
+    if (::fsync(fd_) != 0) fail("fsync", tmp_, errno);
+    int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) {
+        int err = errno;
+        ::unlink(tmp_.c_str());
+        fail("close", tmp_, err);
+    }
+    if (::rename(tmp_.c_str(), path_.c_str()) != 0) {
+        int err = errno;
+        ::unlink(tmp_.c_str());
+        fail("rename temp file to", path_, err);
+    }
+    // The rename is durable only once the directory entry is on disk.
+    auto dir = path_.parent_path();
+    if (dir.empty()) dir = ".";
+    int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0) fail("open directory", dir, errno);
+    int rc = ::fsync(dfd);
+    int err = errno;
+    ::close(dfd);
+    if (rc != 0 && err != EINVAL) fail("fsync directory", dir, err);
+}
+
+namespace {
+
+class FileSource final : public Source {
+  public:
+    FileSource(int fd, uint64_t size) : fd_(fd), size_(size) {}
+    ~FileSource() override { ::close(fd_); }
+    uint64_t size() const override { return size_; }
+    Status read(uint64_t offset, std::span<uint8_t> out) const override {
+        std::size_t done = 0;
+        while (done < out.size()) {
+            ssize_t n = ::pread(fd_, out.data() + done, out.size() - done, off_t(offset + done));
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                return Status(ErrorCode::Io, std::string("read error: ") + std::strerror(errno));
+            }
+            if (n == 0) return Status(ErrorCode::Corrupt, "file shorter than when opened");
+            done += std::size_t(n);
+        }
+        return {};
+    }
+
+  private:
+    int fd_;
+    uint64_t size_;
+};
+
+class MemorySource final : public Source {
+  public:
+    explicit MemorySource(std::vector<uint8_t> bytes) : bytes_(std::move(bytes)) {}
+    uint64_t size() const override { return bytes_.size(); }
+    Status read(uint64_t offset, std::span<uint8_t> out) const override {
+        if (offset > bytes_.size() || out.size() > bytes_.size() - offset)
+            return Status(ErrorCode::Corrupt, "read past the end");
+        std::memcpy(out.data(), bytes_.data() + offset, out.size());
+        return {};
+    }
+
+  private:
+    std::vector<uint8_t> bytes_;
+};
+
+} // namespace
+
+Result<std::unique_ptr<Source>> open_file_source(const std::filesystem::path& path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int err = errno;
+        auto code = err == ENOENT ? ErrorCode::NotFound : ErrorCode::Io;
+        return Status(code, path.string() + ": " + std::strerror(err));
+    }
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+        int err = errno;
+        ::close(fd);
+        return Status(ErrorCode::Io, path.string() + ": " + std::strerror(err));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        const char* what = S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file";
+        return Status(ErrorCode::Io, path.string() + ": " + what);
+    }
+    return std::unique_ptr<Source>(new FileSource(fd, uint64_t(st.st_size)));
+}
+
+std::unique_ptr<Source> memory_source(std::vector<uint8_t> bytes) {
+    return std::make_unique<MemorySource>(std::move(bytes));
+}
+
+} // namespace owaredb::db::detail

@@ -1,0 +1,63 @@
+// Level files: what one file describes, how it is named, format-wide constants.
+//
+// A level file stores, for one (rule set, n), an array of signed 8-bit values, one per
+// position index 0..entries-1, each in -n..n or kDontCare. The byte layout is documented in
+// dbformat/README.md; writer.hpp writes it, reader.hpp reads it.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace owaredb::db {
+
+// A position whose value the caller can recompute (e.g. by a one-ply capture search). It is
+// stored like any other symbol and read back unchanged; resolving it is the caller's job.
+inline constexpr int8_t kDontCare = -128;
+
+// Format version written into every file; readers reject any other.
+inline constexpr uint16_t kFormatVersion = 1;
+
+// Largest seed count a level may have: values are int8 and -128 is kDontCare.
+inline constexpr uint32_t kMaxSeeds = 127;
+
+// Limits that keep a damaged or hostile header from asking for absurd allocations.
+inline constexpr std::size_t kMaxRulesNameLength = 32;
+inline constexpr std::size_t kMaxKnobsBytes = 1 << 16;
+inline constexpr uint32_t kMinBlockEntries = 1u << 6;
+inline constexpr uint32_t kMaxBlockEntries = 1u << 24;
+inline constexpr std::size_t kMaxDictionaryBytes = 1 << 20;
+
+// Identity of a level. Two files are the same level iff all four fields are equal.
+struct LevelMeta {
+    std::string rules;          // rule-set name, see valid_rules_name()
+    std::vector<uint8_t> knobs; // opaque bytes from the caller (e.g. a serialized Rules)
+    uint32_t n = 0;             // seeds on the board, <= kMaxSeeds
+    uint64_t entries = 0;       // number of positions (values) in the level
+
+    bool operator==(const LevelMeta&) const = default;
+};
+
+// Rule-set names are 1..kMaxRulesNameLength characters of [a-z0-9_], so they are safe in
+// file names and cannot contain the '-' that separates them from n.
+bool valid_rules_name(std::string_view rules);
+
+// File name of a level, e.g. level_file_name("abapa", 7) == "abapa-07.owdb". Throws
+// std::invalid_argument for an invalid name or n > kMaxSeeds.
+std::string level_file_name(std::string_view rules, uint32_t n);
+
+// dir / level_file_name(rules, n).
+std::filesystem::path level_path(const std::filesystem::path& dir, std::string_view rules,
+                                 uint32_t n);
+
+// Inverse of level_file_name: {rules, n} for a well-formed name, nullopt otherwise.
+struct LevelName {
+    std::string rules;
+    uint32_t n = 0;
+};
+std::optional<LevelName> parse_level_file_name(std::string_view file_name);
+
+} // namespace owaredb::db

@@ -1,0 +1,385 @@
+#include "dbformat/reader.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <omp.h>
+
+#include "dbformat/bytes.hpp"
+#include "dbformat/checksum.hpp"
+#include "dbformat/codec.hpp"
+#include "dbformat/file_io.hpp"
+#include "dbformat/layout.hpp"
+
+namespace owaredb::db {
+
+using namespace detail;
+
+namespace {
+
+std::string describe(const std::string& rules, uint32_t n) {
+    return "'" + rules + "' n=" + std::to_string(n);
+}
+
+} // namespace
+
+struct LevelReader::Impl {
+    std::filesystem::path path;
+    std::string name;
+    ReaderOptions opts;
+    std::shared_ptr<BlockCache> cache;
+    uint64_t owner = BlockCache::new_owner();
+    std::vector<uint8_t> memory;
+    bool from_memory = false;
+
+    std::mutex open_mu;
+    std::atomic<bool> opened{false};
+    Status open_status;
+
+    // Valid once opened with an ok status; immutable afterwards.
+    std::unique_ptr<Source> src;
+    Header h;
+    std::shared_ptr<const Dictionary> dict;
+    std::vector<uint64_t> offsets; // block b occupies [offsets[b], offsets[b+1])
+    std::vector<uint64_t> block_sums;
+    std::array<int8_t, 256> value_of{};
+    unsigned block_shift = 0;
+    uint64_t header_bytes = 0, index_offset = 0;
+
+    Status err(ErrorCode code, const std::string& what, std::optional<uint64_t> block = {}) const {
+        return Status(code, name + ": " + what, block);
+    }
+    Status wrap(const Status& s) const { return err(s.code(), s.message(), s.block()); }
+
+    const Status& ensure_open() {
+        if (opened.load(std::memory_order_acquire)) return open_status;
+        std::lock_guard lock(open_mu);
+        if (!opened.load(std::memory_order_relaxed)) {
+            open_status = do_open();
+            if (!open_status.ok()) src.reset();
+            opened.store(true, std::memory_order_release);
+        }
+        return open_status;
+    }
+
+    Status do_open() {
+        if (from_memory) {
+            src = memory_source(std::move(memory));
+        } else {
+            auto s = open_file_source(path);
+            if (!s.ok()) return s.status(); // already names the file
+            src = std::move(s.value());
+        }
+        const uint64_t size = src->size();
+        if (size == 0) return err(ErrorCode::Corrupt, "empty file");
+        const uint64_t min_size = kPrefixBytes + kChecksumBytes * 2 + kTrailerBytes;
+        if (size < min_size)
+            return err(ErrorCode::Corrupt, "truncated: " + std::to_string(size) + " bytes");
+
+        std::vector<uint8_t> prefix(kPrefixBytes);
+        if (auto s = src->read(0, prefix); !s.ok()) return wrap(s);
+        auto header_size = parse_prefix(prefix);
+        if (!header_size.ok()) return wrap(header_size.status());
+        if (uint64_t(*header_size) + min_size - kPrefixBytes > size)
+            return err(ErrorCode::Corrupt, "truncated: the header alone needs " +
+                                               std::to_string(*header_size) + " bytes, file has " +
+                                               std::to_string(size));
+        std::vector<uint8_t> head(std::size_t(*header_size) + kChecksumBytes);
+        if (auto s = src->read(0, head); !s.ok()) return wrap(s);
+        auto header = parse_header(head);
+        if (!header.ok()) return wrap(header.status());
+        h = std::move(header.value());
+        header_bytes = head.size();
+
+        uint8_t trailer[kTrailerBytes];
+        if (auto s = src->read(size - kTrailerBytes, trailer); !s.ok()) return wrap(s);
+        if (!std::equal(kEndMagic.begin(), kEndMagic.end(), trailer + 16))
+            return err(ErrorCode::Corrupt, "truncated or damaged: no end marker");
+        index_offset = get_le(trailer, 8);
+        const uint64_t room = size - header_bytes - kChecksumBytes - kTrailerBytes;
+        if (h.block_count > room / kIndexEntryBytes)
+            return err(ErrorCode::Corrupt,
+                       "truncated: too short for " + std::to_string(h.block_count) + " blocks");
+        const uint64_t index_bytes = h.block_count * kIndexEntryBytes;
+        if (index_offset != size - kTrailerBytes - kChecksumBytes - index_bytes)
+            return err(ErrorCode::Corrupt,
+                       "file size does not match its trailer (truncated or damaged)");
+
+        std::vector<uint8_t> index(index_bytes + kChecksumBytes);
+        if (auto s = src->read(index_offset, index); !s.ok()) return wrap(s);
+        auto index_body = std::span<const uint8_t>(index).first(index_bytes);
+        if (!checksum_matches(get_le(index.data() + index_bytes, 8), checksum(index_body)))
+            return err(ErrorCode::Corrupt, "index checksum mismatch");
+        offsets.resize(h.block_count + 1);
+        block_sums.resize(h.block_count);
+        offsets[0] = header_bytes;
+        const uint64_t bound = compress_bound(h.max_block_bytes());
+        for (uint64_t b = 0; b < h.block_count; ++b) {
+            const uint8_t* e = index.data() + b * kIndexEntryBytes;
+            uint64_t csize = get_le(e, 4);
+            if (csize == 0 || csize > bound)
+                return err(ErrorCode::Corrupt, "impossible size of block " + std::to_string(b), b);
+            offsets[b + 1] = offsets[b] + csize;
+            block_sums[b] = get_le(e + 4, 8);
+        }
+        if (offsets.back() != index_offset)
+            return err(ErrorCode::Corrupt, "block sizes do not add up to the data length");
+
+        auto d = Dictionary::create(h.dictionary, 0, false);
+        if (!d.ok()) return wrap(d.status());
+        dict = std::move(d.value());
+
+        if (auto s = check_expectation(); !s.ok()) return s;
+        value_of.fill(kDontCare);
+        for (std::size_t s = 0; s < h.value_map.size(); ++s) value_of[s] = h.value_map[s];
+        while ((1ull << block_shift) < h.block_entries) ++block_shift;
+        return {};
+    }
+
+    Status check_expectation() const {
+        const auto& e = opts.expect;
+        const auto& m = h.meta;
+        if ((e.rules && *e.rules != m.rules) || (e.n && *e.n != m.n))
+            return err(ErrorCode::Mismatch,
+                       "holds level " + describe(m.rules, m.n) + ", expected " +
+                           describe(e.rules.value_or(m.rules), e.n.value_or(m.n)));
+        if (e.knobs && *e.knobs != m.knobs)
+            return err(ErrorCode::Mismatch, "rule-set knobs differ from the expected ones");
+        if (e.entries && *e.entries != m.entries)
+            return err(ErrorCode::Mismatch, "holds " + std::to_string(m.entries) +
+                                                " entries, expected " + std::to_string(*e.entries));
+        return {};
+    }
+
+    // Reads, checks and decodes one block, bypassing the cache.
+    Result<std::shared_ptr<const BlockCache::Block>> load_block(uint64_t b) const {
+        thread_local std::vector<uint8_t> compressed;
+        compressed.resize(offsets[b + 1] - offsets[b]);
+        if (auto s = src->read(offsets[b], compressed); !s.ok())
+            return err(s.code(), "block " + std::to_string(b) + ": " + s.message(), b);
+        if (!checksum_matches(block_sums[b], checksum(compressed)))
+            return err(ErrorCode::Corrupt, "block " + std::to_string(b) + " checksum mismatch", b);
+        auto out = std::make_shared<BlockCache::Block>(h.block_bytes(b));
+        if (auto s = decompress_block(compressed, dict.get(), *out); !s.ok())
+            return err(ErrorCode::Corrupt, "block " + std::to_string(b) + ": " + s.message(), b);
+        // Only reachable with a hostile file whose checksums were forged, but a symbol
+        // outside the value map must never turn into a value.
+        const std::size_t k = h.value_map.size();
+        if (k < (std::size_t(1) << h.symbol_bits)) {
+            const uint64_t n = h.block_symbols(b);
+            for (uint64_t i = 0; i < n; ++i)
+                if (symbol_at(out->data(), i, h.symbol_bits) >= k)
+                    return err(ErrorCode::Corrupt,
+                               "block " + std::to_string(b) + " holds an unknown symbol", b);
+        }
+        return std::shared_ptr<const BlockCache::Block>(std::move(out));
+    }
+
+    Result<std::shared_ptr<const BlockCache::Block>> block(uint64_t b) const {
+        if (auto p = cache->find(owner, b)) return p;
+        auto loaded = load_block(b);
+        if (loaded.ok()) cache->insert(owner, b, *loaded);
+        return loaded;
+    }
+};
+
+LevelReader::LevelReader(std::filesystem::path path, ReaderOptions options)
+    : impl_(std::make_unique<Impl>()) {
+    impl_->path = std::move(path);
+    impl_->name = impl_->path.string();
+    impl_->opts = std::move(options);
+    impl_->cache = impl_->opts.cache ? impl_->opts.cache
+                                     : std::make_shared<BlockCache>(impl_->opts.cache_bytes);
+}
+
+LevelReader::LevelReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+LevelReader LevelReader::from_memory(std::vector<uint8_t> bytes, std::string name,
+                                     ReaderOptions options) {
+    LevelReader r(std::filesystem::path(name), std::move(options));
+    r.impl_->name = std::move(name);
+    r.impl_->memory = std::move(bytes);
+    r.impl_->from_memory = true;
+    return r;
+}
+
+LevelReader::~LevelReader() {
+    if (impl_) impl_->cache->erase_owner(impl_->owner);
+}
+LevelReader::LevelReader(LevelReader&&) noexcept = default;
+LevelReader& LevelReader::operator=(LevelReader&& other) noexcept {
+    if (this != &other) {
+        if (impl_) impl_->cache->erase_owner(impl_->owner);
+        impl_ = std::move(other.impl_);
+    }
+    return *this;
+}
+
+const std::filesystem::path& LevelReader::path() const {
+    return impl_->path;
+}
+const std::shared_ptr<BlockCache>& LevelReader::cache() const {
+    return impl_->cache;
+}
+
+Status LevelReader::open() const {
+    return impl_->ensure_open();
+}
+
+Result<int8_t> LevelReader::value(uint64_t index) const {
+    Impl& m = *impl_;
+    if (const Status& s = m.ensure_open(); !s.ok()) return s;
+    if (index >= m.h.meta.entries)
+        return m.err(ErrorCode::OutOfRange, "index " + std::to_string(index) + " >= " +
+                                                std::to_string(m.h.meta.entries) + " entries");
+    const uint64_t b = index >> m.block_shift;
+    auto blk = m.block(b);
+    if (!blk.ok()) return blk.status();
+    const uint64_t i = index & (uint64_t(m.h.block_entries) - 1);
+    return m.value_of[symbol_at((*blk)->data(), i, m.h.symbol_bits)];
+}
+
+Result<LevelInfo> LevelReader::info() const {
+    const Impl& m = *impl_;
+    if (const Status& s = impl_->ensure_open(); !s.ok()) return s;
+    LevelInfo i;
+    i.meta = m.h.meta;
+    i.format_version = kFormatVersion;
+    i.codec = m.h.codec;
+    i.symbol_bits = m.h.symbol_bits;
+    i.zstd_level = m.h.zstd_level;
+    i.block_entries = m.h.block_entries;
+    i.block_count = m.h.block_count;
+    i.value_map = m.h.value_map;
+    i.header_bytes = m.header_bytes;
+    i.dictionary_bytes = m.h.dictionary.size();
+    i.data_bytes = m.index_offset - m.header_bytes;
+    i.index_bytes = m.h.block_count * kIndexEntryBytes + kChecksumBytes;
+    i.file_bytes = m.src->size();
+    return i;
+}
+
+namespace {
+
+int threads_or_default(int t) {
+    return t > 0 ? t : omp_get_max_threads();
+}
+
+} // namespace
+
+Result<Histogram> LevelReader::histogram(int threads) const {
+    const Impl& m = *impl_;
+    if (const Status& s = impl_->ensure_open(); !s.ok()) return s;
+    const int64_t blocks = int64_t(m.h.block_count);
+    std::array<uint64_t, 256> symbols{};
+    uint64_t first_bad = UINT64_MAX;
+    Status bad;
+#pragma omp parallel num_threads(threads_or_default(threads)) if (blocks >= 16)
+    {
+        std::array<uint64_t, 256> local{};
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t b = 0; b < blocks; ++b) {
+            auto blk = m.load_block(uint64_t(b));
+            if (!blk.ok()) {
+#pragma omp critical(owaredb_db_hist)
+                if (uint64_t(b) < first_bad) {
+                    first_bad = uint64_t(b);
+                    bad = blk.status();
+                }
+                continue;
+            }
+            const uint64_t n = m.h.block_symbols(uint64_t(b));
+            const uint8_t* p = (*blk)->data();
+            if (m.h.symbol_bits == 8)
+                for (uint64_t i = 0; i < n; ++i) ++local[p[i]];
+            else
+                for (uint64_t i = 0; i < n; ++i) ++local[symbol_at(p, i, m.h.symbol_bits)];
+        }
+#pragma omp critical(owaredb_db_hist)
+        for (int s = 0; s < 256; ++s) symbols[s] += local[s];
+    }
+    if (!bad.ok()) return bad;
+    Histogram hist;
+    for (std::size_t s = 0; s < m.h.value_map.size(); ++s)
+        hist.counts[uint8_t(m.h.value_map[s])] = symbols[s];
+    return hist;
+}
+
+VerifyReport LevelReader::verify(int threads) const {
+    const Impl& m = *impl_;
+    VerifyReport r;
+    if (const Status& s = impl_->ensure_open(); !s.ok()) {
+        r.status = s;
+        return r;
+    }
+    const int64_t blocks = int64_t(m.h.block_count);
+    std::vector<Status> status(std::size_t(m.h.block_count));
+#pragma omp parallel for schedule(dynamic, 1)                                                      \
+    num_threads(threads_or_default(threads)) if (blocks >= 16)
+    for (int64_t b = 0; b < blocks; ++b) {
+        auto blk = m.load_block(uint64_t(b));
+        if (!blk.ok()) status[std::size_t(b)] = blk.status();
+    }
+    for (uint64_t b = 0; b < m.h.block_count; ++b) {
+        if (status[b].ok()) continue;
+        r.damaged_blocks.push_back(b);
+        if (r.status.ok()) r.status = status[b];
+    }
+
+    // Whole-file checksum over everything before the stored checksum itself.
+    const uint64_t size = m.src->size();
+    const uint64_t covered = size - kTrailerBytes + 8;
+    StreamingChecksum sum;
+    std::vector<uint8_t> buf(std::size_t(1) << 22);
+    for (uint64_t off = 0; off < covered;) {
+        auto n = std::size_t(std::min<uint64_t>(buf.size(), covered - off));
+        if (auto s = m.src->read(off, std::span(buf).first(n)); !s.ok()) {
+            if (r.status.ok()) r.status = m.wrap(s);
+            return r;
+        }
+        sum.update(std::span(buf).first(n));
+        off += n;
+    }
+    uint8_t stored[8];
+    if (auto s = m.src->read(covered, stored); !s.ok()) {
+        if (r.status.ok()) r.status = m.wrap(s);
+        return r;
+    }
+    r.file_checksum_ok = checksum_matches(get_le(stored, 8), sum.digest());
+    if (!r.file_checksum_ok && r.status.ok())
+        r.status = m.err(ErrorCode::Corrupt, "whole-file checksum mismatch");
+    return r;
+}
+
+Status LevelReader::read_all(std::span<int8_t> out, int threads) const {
+    const Impl& m = *impl_;
+    if (const Status& s = impl_->ensure_open(); !s.ok()) return s;
+    if (out.size() != m.h.meta.entries)
+        return m.err(ErrorCode::InvalidArgument, "read_all: buffer of " +
+                                                     std::to_string(out.size()) + " values for " +
+                                                     std::to_string(m.h.meta.entries) + " entries");
+    const int64_t blocks = int64_t(m.h.block_count);
+    uint64_t first_bad = UINT64_MAX;
+    Status bad;
+#pragma omp parallel for schedule(dynamic, 1)                                                      \
+    num_threads(threads_or_default(threads)) if (blocks >= 16)
+    for (int64_t b = 0; b < blocks; ++b) {
+        auto blk = m.load_block(uint64_t(b));
+        if (!blk.ok()) {
+#pragma omp critical(owaredb_db_read_all)
+            if (uint64_t(b) < first_bad) {
+                first_bad = uint64_t(b);
+                bad = blk.status();
+            }
+            continue;
+        }
+        const uint64_t n = m.h.block_symbols(uint64_t(b));
+        const uint8_t* p = (*blk)->data();
+        int8_t* dst = out.data() + uint64_t(b) * m.h.block_entries;
+        for (uint64_t i = 0; i < n; ++i)
+            dst[i] = m.h.value_map[m.h.symbol_bits == 8 ? p[i] : symbol_at(p, i, m.h.symbol_bits)];
+    }
+    return bad;
+}
+
+} // namespace owaredb::db

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the built project into a temporary prefix, builds the consumer against it with
+# find_package(owaredb), and checks that both consumers agree with `owaredb probe`.
+#   run.sh <build dir> <source dir>
+set -euo pipefail
+build=$1 src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+cmake -S "$src/tests/consumer" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/build" >/dev/null
+"$work/prefix/bin/owaredb" generate --rules abapa --max-seeds 6 --dir "$work/db" >/dev/null
+expected=$("$work/prefix/bin/owaredb" probe --dir "$work/db" --json "1 0 0 1 0 1 0 1 0 0 1 0" |
+  python3 -c 'import json,sys; d=json.load(sys.stdin); print("value %d best %s" % (d["value"], " ".join(map(str, d["best"]))))')
+got=$(LD_LIBRARY_PATH="$work/prefix/lib" "$work/build/consumer" "$work/db" abapa)
+got_c=$(LD_LIBRARY_PATH="$work/prefix/lib" "$work/build/consumer_c" "$work/db" abapa)
+echo "owaredb probe: $expected"
+echo "C++ consumer:  $got"
+echo "C consumer:    $got_c"
+[[ "$got" == "$expected" && "$got_c" == "${expected%% best*}" ]]

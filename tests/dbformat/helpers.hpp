@@ -1,0 +1,72 @@
+// Shared by the dbformat test files: temp directories, file bytes, quick mode.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "dbformat/format.hpp"
+#include "dbformat/synthetic.hpp"
+
+namespace owaredb::db::test {
+
+// OWAREDB_QUICK=1 (sanitizer runs) asks for the slow sweeps to be thinned out.
+inline bool quick() {
+    const char* q = std::getenv("OWAREDB_QUICK");
+    return q && std::string(q) == "1";
+}
+
+// A fresh directory removed (with its contents) at scope exit.
+class TempDir {
+  public:
+    TempDir() {
+        static std::atomic<int> counter{0};
+        path_ =
+            std::filesystem::temp_directory_path() /
+            ("owaredb-dbformat-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+        std::filesystem::remove_all(path_);
+        std::filesystem::create_directories(path_);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path_, ec);
+    }
+    const std::filesystem::path& path() const { return path_; }
+    std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+  private:
+    std::filesystem::path path_;
+};
+
+inline std::vector<uint8_t> read_bytes(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+inline void write_bytes(const std::filesystem::path& p, const std::vector<uint8_t>& b) {
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
+}
+
+inline LevelMeta meta_for(const std::string& rules, uint32_t n, uint64_t entries,
+                          std::vector<uint8_t> knobs = {1, 2, 3}) {
+    return LevelMeta{rules, std::move(knobs), n, entries};
+}
+
+// Endgame-like values with some kDontCare, reproducible.
+inline std::vector<int8_t> sample_values(uint64_t entries, uint32_t n, uint64_t seed = 7,
+                                         double dont_care = 0.05) {
+    SyntheticSpec s;
+    s.entries = entries;
+    s.n = n;
+    s.seed = seed;
+    s.dont_care = dont_care;
+    return synthetic_values(s);
+}
+
+} // namespace owaredb::db::test

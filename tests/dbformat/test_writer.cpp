@@ -1,0 +1,107 @@
+// Determinism and atomicity of the writer.
+#include <doctest/doctest.h>
+
+#include <csignal>
+#include <sys/resource.h>
+
+#include "dbformat/reader.hpp"
+#include "dbformat/writer.hpp"
+#include "helpers.hpp"
+
+using namespace owaredb::db;
+using namespace owaredb::db::test;
+
+TEST_CASE("identical bytes with 1, 2 and 3 OpenMP threads") {
+    SyntheticSpec s;
+    s.entries = quick() ? 100000 : 400000;
+    s.n = 10;
+    s.dont_care = 0.03;
+    auto values = synthetic_values(s);
+    auto meta = meta_for("abapa", 10, values.size());
+    for (auto dict : {DictionaryMode::Off, DictionaryMode::On, DictionaryMode::Auto}) {
+        WriterOptions o;
+        o.level = 5;
+        o.dictionary = dict;
+        o.block_candidates = {1024, 4096, 16384};
+        o.sample_entries = 1 << 17;
+        o.threads = 1;
+        auto one = encode_level(meta, values, o);
+        o.threads = 2;
+        auto two = encode_level(meta, values, o);
+        o.threads = 3;
+        auto three = encode_level(meta, values, o);
+        CHECK(one == two);
+        CHECK(one == three);
+        // And the file on disk is those bytes.
+        TempDir dir;
+        write_level(dir / "abapa-10.owdb", meta, values, o);
+        CHECK(read_bytes(dir / "abapa-10.owdb") == one);
+    }
+}
+
+TEST_CASE("a simulated crash never reads as valid") {
+    TempDir dir;
+    auto values = sample_values(5000, 4);
+    auto meta = meta_for("abapa", 4, values.size());
+    WriterOptions o;
+    o.block_entries = 512;
+    auto bytes = encode_level(meta, values, o);
+    auto path = dir / "abapa-04.owdb";
+
+    // Killed mid-write: only a partial temp file exists; the level is "not available".
+    for (std::size_t len : {std::size_t(0), std::size_t(40), bytes.size() / 3, bytes.size() - 1}) {
+        write_bytes(path.string() + ".tmp",
+                    std::vector<uint8_t>(bytes.begin(), bytes.begin() + std::ptrdiff_t(len)));
+        CHECK(LevelReader(path).open().code() == ErrorCode::NotFound);
+        CHECK_FALSE(LevelReader(path.string() + ".tmp").open().ok());
+        // A file system that lost the tail after rename (no fsync) is still caught.
+        write_bytes(path, std::vector<uint8_t>(bytes.begin(), bytes.begin() + std::ptrdiff_t(len)));
+        CHECK(LevelReader(path).open().code() == ErrorCode::Corrupt);
+        std::filesystem::remove(path);
+    }
+    // A rerun overwrites the leftover temp file and produces the valid level.
+    write_level(path, meta, values, o);
+    CHECK_FALSE(std::filesystem::exists(path.string() + ".tmp"));
+    LevelReader r(path);
+    REQUIRE(r.open().ok());
+    CHECK(r.verify().ok());
+    CHECK(read_bytes(path) == bytes);
+}
+
+TEST_CASE("I/O errors throw, name the file and leave no file behind") {
+    TempDir dir;
+    auto values = sample_values(200000, 8, 3, 0);
+    auto meta = meta_for("abapa", 8, values.size());
+    WriterOptions o;
+    o.block_entries = 1024;
+    o.level = 1;
+
+    CHECK_THROWS_WITH_AS(write_level(dir / "missing" / "abapa-08.owdb", meta, values, o),
+                         doctest::Contains("missing/abapa-08.owdb.tmp"), std::runtime_error);
+
+    // A full disk, simulated by a file size limit: write() fails with EFBIG.
+    auto path = dir / "abapa-08.owdb";
+    write_level(path, meta, values, o); // an older, complete version
+    auto before = read_bytes(path);
+    auto alt = values;
+    alt[0] = 1;
+    alt[1] = 2;
+    struct rlimit old;
+    REQUIRE(getrlimit(RLIMIT_FSIZE, &old) == 0);
+    auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit small = old;
+    small.rlim_cur = 4096;
+    REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
+    std::string message;
+    try {
+        write_level(path, meta, alt, o);
+    } catch (const std::runtime_error& e) {
+        message = e.what();
+    }
+    setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, old_handler);
+    CHECK(message.find("abapa-08.owdb.tmp") != std::string::npos);
+    CHECK(message.find("too large") != std::string::npos); // strerror(EFBIG)
+    CHECK_FALSE(std::filesystem::exists(path.string() + ".tmp"));
+    CHECK(read_bytes(path) == before); // the old level is untouched
+}
