@@ -15,12 +15,18 @@ namespace owaredb {
 
 const char* to_string(ProbeStatus status) {
     switch (status) {
-    case ProbeStatus::Ok: return "ok";
-    case ProbeStatus::NotAvailable: return "not available";
-    case ProbeStatus::InvalidPosition: return "invalid position";
-    case ProbeStatus::InvalidRules: return "invalid rules";
-    case ProbeStatus::Corrupt: return "corrupt";
-    case ProbeStatus::IoError: return "i/o error";
+    case ProbeStatus::Ok:
+        return "ok";
+    case ProbeStatus::NotAvailable:
+        return "not available";
+    case ProbeStatus::InvalidPosition:
+        return "invalid position";
+    case ProbeStatus::InvalidRules:
+        return "invalid rules";
+    case ProbeStatus::Corrupt:
+        return "corrupt";
+    case ProbeStatus::IoError:
+        return "i/o error";
     }
     return "unknown";
 }
@@ -29,9 +35,12 @@ namespace {
 
 ProbeError from_db(const db::Status& s) {
     switch (s.code()) {
-    case db::ErrorCode::NotFound: return {ProbeStatus::NotAvailable, s.message()};
-    case db::ErrorCode::Io: return {ProbeStatus::IoError, s.message()};
-    default: return {ProbeStatus::Corrupt, s.message()};
+    case db::ErrorCode::NotFound:
+        return {ProbeStatus::NotAvailable, s.message()};
+    case db::ErrorCode::Io:
+        return {ProbeStatus::IoError, s.message()};
+    default:
+        return {ProbeStatus::Corrupt, s.message()};
     }
 }
 
@@ -69,15 +78,15 @@ struct Tablebase::Impl {
 
     std::optional<ProbeError> check(const Pits& pits) const {
         if (!rules)
-            return ProbeError{ProbeStatus::InvalidRules,
-                              "unknown rules '" + rules_name + "' (expected " +
-                                  Rules::preset_names() + ")"};
+            return ProbeError{ProbeStatus::InvalidRules, "unknown rules '" + rules_name +
+                                                             "' (expected " +
+                                                             Rules::preset_names() + ")"};
         int seeds = 0;
         for (uint8_t v : pits) seeds += v;
         if (seeds > kMaxSeeds)
-            return ProbeError{ProbeStatus::InvalidPosition,
-                              "the position holds " + std::to_string(seeds) +
-                                  " seeds, more than 48"};
+            return ProbeError{ProbeStatus::InvalidPosition, "the position holds " +
+                                                                std::to_string(seeds) +
+                                                                " seeds, more than 48"};
         return std::nullopt;
     }
 
@@ -87,8 +96,8 @@ struct Tablebase::Impl {
         db::Result<int8_t> v = level(n).value(rank(p));
         if (!v.ok()) return from_db(v.status());
         if (*v < -n || *v > n)
-            return ProbeError{ProbeStatus::Corrupt, level(n).path().string() +
-                                                        ": stored value out of range"};
+            return ProbeError{ProbeStatus::Corrupt,
+                              level(n).path().string() + ": stored value out of range"};
         return static_cast<int>(*v);
     }
 
@@ -141,8 +150,12 @@ Tablebase::~Tablebase() = default;
 Tablebase::Tablebase(Tablebase&&) noexcept = default;
 Tablebase& Tablebase::operator=(Tablebase&&) noexcept = default;
 
-const std::filesystem::path& Tablebase::directory() const { return impl_->dir; }
-const std::string& Tablebase::rules() const { return impl_->rules_name; }
+const std::filesystem::path& Tablebase::directory() const {
+    return impl_->dir;
+}
+const std::string& Tablebase::rules() const {
+    return impl_->rules_name;
+}
 
 ProbeResult<int> Tablebase::value(const Pits& position) const {
     if (auto e = impl_->check(position)) return *e;
@@ -157,7 +170,8 @@ ProbeResult<PositionInfo> Tablebase::analyse(const Pits& position) const {
 void Tablebase::values(std::span<const Pits> positions, std::span<ProbeResult<int>> results) const {
     if (positions.size() != results.size()) {
         for (auto& r : results)
-            r = ProbeError{ProbeStatus::InvalidPosition, "batch: positions and results differ in size"};
+            r = ProbeError{ProbeStatus::InvalidPosition,
+                           "batch: positions and results differ in size"};
         return;
     }
     for (size_t i = 0; i < positions.size(); ++i) results[i] = value(positions[i]);
@@ -169,7 +183,7 @@ bool Tablebase::level_available(int seeds) const {
 }
 
 ProbeResult<PrincipalVariation> Tablebase::principal_variation(const Pits& position,
-                                                                int max_plies) const {
+                                                               int max_plies) const {
     if (auto e = impl_->check(position)) return *e;
     PrincipalVariation pv;
     Position p = to_position(position);

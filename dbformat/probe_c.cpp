@@ -14,7 +14,9 @@ struct owaredb_tablebase {
 
 namespace {
 
-owaredb_status to_c(owaredb::ProbeStatus s) { return static_cast<owaredb_status>(s); }
+owaredb_status to_c(owaredb::ProbeStatus s) {
+    return static_cast<owaredb_status>(s);
+}
 
 void copy_message(const std::string& text, char* out, size_t size) {
     if (!out || size == 0) return;
@@ -47,7 +49,9 @@ owaredb_status owaredb_open(const char* dir, const char* rules, size_t cache_byt
     }
 }
 
-void owaredb_close(owaredb_tablebase* tb) { delete tb; }
+void owaredb_close(owaredb_tablebase* tb) {
+    delete tb;
+}
 
 owaredb_status owaredb_value(const owaredb_tablebase* tb, const uint8_t pits[12], int* value,
                              char* message, size_t message_size) {

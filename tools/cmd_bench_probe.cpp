@@ -16,9 +16,8 @@ int cmd_bench_probe(const Args& args) {
     int level = 0;
     uint64_t samples = 0;
     po::options_description opts("options");
-    opts.add_options()("dir", po::value(&dir)->default_value("owaredb-data"),
-                       "database directory")("rules", po::value(&rules_name)->default_value("abapa"),
-                                             "rule set: abapa|awari")(
+    opts.add_options()("dir", po::value(&dir)->default_value("owaredb-data"), "database directory")(
+        "rules", po::value(&rules_name)->default_value("abapa"), "rule set: abapa|awari")(
         "level", po::value(&level)->default_value(16), "level to probe (must exist)")(
         "samples", po::value(&samples)->default_value(2000000), "random probes to time");
     po::variables_map vm;

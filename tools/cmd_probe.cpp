@@ -153,9 +153,8 @@ int cmd_probe(const Args& args) {
     bool json = false, pv = false, batch = false;
     size_t cache_mb = 256;
     po::options_description opts("options");
-    opts.add_options()("dir", po::value(&dir)->default_value("owaredb-data"),
-                       "database directory")("rules", po::value(&rules_name)->default_value("abapa"),
-                                             "rule set: abapa|awari")(
+    opts.add_options()("dir", po::value(&dir)->default_value("owaredb-data"), "database directory")(
+        "rules", po::value(&rules_name)->default_value("abapa"), "rule set: abapa|awari")(
         "json", po::bool_switch(&json), "print JSON (JSON Lines with --batch)")(
         "pv", po::bool_switch(&pv), "also print the line of perfect play to the end")(
         "batch", po::bool_switch(&batch), "read positions from standard input, one per line")(

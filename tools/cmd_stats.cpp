@@ -1,4 +1,5 @@
 // owaredb stats: per level, the number of positions and how many have each value.
+#include "solver/one_ply.hpp"
 #include "solver/ranking.hpp"
 #include "tools/command.hpp"
 #include "tools/database_dir.hpp"
@@ -45,26 +46,62 @@ void print_text(const std::string& rules, const std::vector<LevelCounts>& levels
     }
 }
 
+// Adds to `counts` the one-ply values of every n-seed position outside D_n (each of pits
+// 6..11 holds a seed): with one seed taken from each of those pits, these are the
+// distributions of n - 6 seeds over 12 pits.
+void count_outside(const Rules& rules, int n, const std::vector<ValueArray>& levels,
+                   std::map<int, uint64_t>& counts) {
+    if (n < 6) return;
+    std::array<uint64_t, 2 * kMaxSeeds + 1> local{};
+    Position p;
+    auto rec = [&](auto&& self, int pit, int left) -> void {
+        if (pit == kPits - 1) {
+            p.pits[pit] = static_cast<uint8_t>(left + 1);
+            auto v = one_ply_value(rules, p, [&](int level, const Position& child) {
+                return std::optional<int>(levels[level][rank(child)]);
+            });
+            ++local[*v + kMaxSeeds];
+            return;
+        }
+        for (int v = 0; v <= left; ++v) {
+            p.pits[pit] = static_cast<uint8_t>(v + (pit >= kPitsPerSide ? 1 : 0));
+            self(self, pit + 1, left - v);
+        }
+    };
+    rec(rec, 0, n - 6);
+    for (int v = -kMaxSeeds; v <= kMaxSeeds; ++v)
+        if (local[v + kMaxSeeds]) counts[v] += local[v + kMaxSeeds];
+}
+
 } // namespace
 
 int cmd_stats(const Args& args) {
     std::string rules_name, dir;
     int threads = 0;
-    bool json = false;
+    bool json = false, all = false;
     po::options_description opts("options");
     opts.add_options()("dir", po::value(&dir)->default_value("owaredb-data"), "database directory")(
         "rules", po::value(&rules_name)->default_value("abapa"),
         "rule set: abapa|awari")("json", po::bool_switch(&json), "print JSON")(
+        "all-configurations", po::bool_switch(&all),
+        "count every distribution of n seeds, C(n+11,11), valuing those outside the "
+        "databases by one ply of search (as Lincke's databases index them)")(
         "threads", po::value(&threads)->default_value(0), "threads (0 = all cores)");
     po::variables_map vm;
-    if (!parse_args(args, "usage: owaredb stats [--dir DIR] [--rules R] [--json]", opts, {}, vm))
+    if (!parse_args(args,
+                    "usage: owaredb stats [--dir DIR] [--rules R] [--json] [--all-configurations]",
+                    opts, {}, vm))
         return 0;
     DatabaseDir db(dir, rules_from_name(rules_name));
     if (!std::filesystem::is_directory(dir))
         throw UsageError("no database directory '" + dir + "'");
     std::vector<LevelCounts> levels;
+    std::vector<ValueArray> loaded; // --all-configurations: levels 0..n in memory
     for (int n = 0; n <= kMaxSeeds; ++n) {
-        if (!std::filesystem::exists(db.path(n))) continue;
+        if (!std::filesystem::exists(db.path(n))) {
+            if (all) break; // one-ply values need every smaller level
+            continue;
+        }
         db::ReaderOptions options;
         options.expect = db::Expectation::exactly(db.meta(n));
         db::LevelReader reader(db.path(n), options);
@@ -73,6 +110,14 @@ int cmd_stats(const Args& args) {
         LevelCounts counts{n, level_size(n), {}};
         for (int b = 0; b < 256; ++b)
             if (uint64_t c = h.value().counts[b]) counts.values[static_cast<int8_t>(b)] = c;
+        if (all) {
+            ValueArray values;
+            if (db::Status st = db.load(n, values, threads); !st.ok())
+                throw std::runtime_error(st.message());
+            loaded.push_back(std::move(values));
+            count_outside(db.rules(), n, loaded, counts.values);
+            counts.positions = binomial(n + 11, 11);
+        }
         levels.push_back(std::move(counts));
     }
     if (levels.empty())

@@ -3,8 +3,8 @@
 #include "dbformat/writer.hpp"
 #include "owaredb/probe.h"
 #include "owaredb/probe.hpp"
-#include "solver/oware_game.hpp"
 #include "solver/one_ply.hpp"
+#include "solver/oware_game.hpp"
 #include "solver/solve_in_memory.hpp"
 
 #include <doctest/doctest.h>

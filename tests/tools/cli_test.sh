@@ -49,6 +49,16 @@ assert l['positions']==31812 and sum(l['values'].values())==31812
 assert all(c>0 for c in l['values'].values())
 "
 
+# stats over every configuration: C(n+11,11) positions per level, the extra ones by one ply
+"$owaredb" stats --rules awari --dir "$work/a" --json --all-configurations >"$work/all.json"
+check "stats --all-configurations counts C(n+11,11) per level" python3 -c "
+import json, math
+d=json.load(open('$work/all.json'))
+assert len(d['levels'])==$top+1
+for l in d['levels']:
+    assert l['positions']==math.comb(l['seeds']+11,11)==sum(l['values'].values()), l
+"
+
 # probe: JSON fields, and the value agrees with the best move's value
 out=$("$owaredb" probe --rules awari --dir "$work/a" --json "1 1 1 1 1 1 1 1 1 1 1 1")
 check "probe JSON fields" python3 -c "
