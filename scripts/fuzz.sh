@@ -12,6 +12,7 @@ build=build-fuzz
 fuzzers=(
   "fuzz_level_reader_checked owaredb_fuzz_seeds"
   "fuzz_level_reader_raw owaredb_fuzz_seeds"
+  "fuzz_position_parser owaredb_fuzz_position_seeds"
 )
 
 scripts/install-deps.sh

@@ -6,7 +6,12 @@
 #include "tools/command.hpp"
 #include "tools/options.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <sstream>
 
@@ -35,33 +40,73 @@ std::string pits_text(const Pits& p) {
     return to_string(pos);
 }
 
+// JSON is built by appending to one string: the batch mode formats hundreds of thousands
+// of answers per second, where a stringstream per answer dominated the cost.
+void append_int(std::string& o, int v) {
+    char buf[16];
+    auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    o.append(buf, p);
+}
+
+void append_pits(std::string& o, const Pits& pits) {
+    for (size_t i = 0; i < pits.size(); ++i) {
+        if (i) o += ' ';
+        append_int(o, pits[i]);
+    }
+}
+
 std::string json_result(const std::string& rules, const Pits& pits, const PositionInfo& info,
                         const PrincipalVariation* pv) {
-    std::ostringstream o;
-    o << "{\"rules\":\"" << rules << "\",\"position\":\"" << pits_text(pits)
-      << "\",\"seeds\":" << info.seeds << ",\"value\":" << info.value << ",\"moves\":[";
+    std::string o;
+    o.reserve(320);
+    o += "{\"rules\":\"";
+    o += rules;
+    o += "\",\"position\":\"";
+    append_pits(o, pits);
+    o += "\",\"seeds\":";
+    append_int(o, info.seeds);
+    o += ",\"value\":";
+    append_int(o, info.value);
+    o += ",\"moves\":[";
     for (size_t i = 0; i < info.moves.size(); ++i) {
         const MoveInfo& m = info.moves[i];
-        o << (i ? "," : "") << "{\"move\":" << m.pit << ",\"captured\":" << m.captured
-          << ",\"value\":" << m.value << "}";
+        o += i ? ",{\"move\":" : "{\"move\":";
+        append_int(o, m.pit);
+        o += ",\"captured\":";
+        append_int(o, m.captured);
+        o += ",\"value\":";
+        append_int(o, m.value);
+        o += '}';
     }
-    o << "],\"best\":[";
-    for (size_t i = 0; i < info.best.size(); ++i) o << (i ? "," : "") << info.best[i];
-    o << "]";
-    if (info.terminal) o << ",\"terminal\":true";
+    o += "],\"best\":[";
+    for (size_t i = 0; i < info.best.size(); ++i) {
+        if (i) o += ',';
+        append_int(o, info.best[i]);
+    }
+    o += ']';
+    if (info.terminal) o += ",\"terminal\":true";
     if (pv) {
-        o << ",\"pv\":[";
+        o += ",\"pv\":[";
         for (size_t i = 0; i < pv->steps.size(); ++i) {
             const PvStep& s = pv->steps[i];
-            o << (i ? "," : "") << "{\"position\":\"" << pits_text(s.position)
-              << "\",\"move\":" << s.pit << ",\"captured\":" << s.captured
-              << ",\"value\":" << s.value << "}";
+            o += i ? ",{\"position\":\"" : "{\"position\":\"";
+            append_pits(o, s.position);
+            o += "\",\"move\":";
+            append_int(o, s.pit);
+            o += ",\"captured\":";
+            append_int(o, s.captured);
+            o += ",\"value\":";
+            append_int(o, s.value);
+            o += '}';
         }
-        o << "],\"pv_end\":\"" << pv->end << "\",\"final_position\":\""
-          << pits_text(pv->final_position) << "\"";
+        o += "],\"pv_end\":\"";
+        o += pv->end;
+        o += "\",\"final_position\":\"";
+        append_pits(o, pv->final_position);
+        o += '"';
     }
-    o << "}";
-    return o.str();
+    o += '}';
+    return o;
 }
 
 std::string text_result(const Pits& pits, const PositionInfo& info, const PrincipalVariation* pv) {
@@ -123,26 +168,54 @@ bool answer(const Tablebase& tb, const std::string& text, bool json, bool want_p
 }
 
 int run_batch(const Tablebase& tb, bool json, bool want_pv) {
-    std::ios::sync_with_stdio(false);
-    std::string line, out;
+    // Input is read in chunks with read(2); every complete line of a chunk is answered and
+    // the answers are written and flushed before the next read may block. A program that
+    // writes one line and waits gets its answer at once; a piped file streams in 64 KiB
+    // chunks.
+    std::string pending, answers, out;
+    std::vector<char> chunk(1 << 16);
     uint64_t number = 0, errors = 0;
-    while (std::getline(std::cin, line)) {
+    auto handle = [&](std::string_view line) {
         ++number;
-        if (answer(tb, line, json, want_pv, out)) {
-            std::cout << out << "\n";
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        const std::string text(line);
+        if (answer(tb, text, json, want_pv, out)) {
+            answers += out;
         } else {
             ++errors;
-            if (json)
-                std::cout << "{\"line\":" << number << ",\"input\":\"" << json_escape(line)
-                          << "\",\"error\":\"" << json_escape(out) << "\"}\n";
-            else
-                std::cout << "line " << number << ": error: " << out << "\n";
+            if (json) {
+                answers += "{\"line\":" + std::to_string(number) + ",\"input\":\"" +
+                           json_escape(text) + "\",\"error\":\"" + json_escape(out) + "\"}";
+            } else {
+                answers += "line " + std::to_string(number) + ": error: " + out;
+            }
         }
-        // Flush whenever no more input is already buffered, so a program that writes one
-        // line and waits for its answer gets it, while piped files stream at full speed.
-        if (std::cin.rdbuf()->in_avail() <= 0) std::cout.flush();
+        answers += '\n';
+    };
+    auto flush = [&] {
+        if (!answers.empty() &&
+            std::fwrite(answers.data(), 1, answers.size(), stdout) != answers.size())
+            throw std::runtime_error(std::string("cannot write the answers: ") +
+                                     std::strerror(errno));
+        std::fflush(stdout);
+        answers.clear();
+    };
+    while (true) {
+        ssize_t got = ::read(STDIN_FILENO, chunk.data(), chunk.size());
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0)
+            throw std::runtime_error(std::string("cannot read standard input: ") +
+                                     std::strerror(errno));
+        if (got == 0) break;
+        pending.append(chunk.data(), static_cast<size_t>(got));
+        size_t start = 0;
+        for (size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1)
+            handle(std::string_view(pending).substr(start, nl - start));
+        pending.erase(0, start);
+        flush();
     }
-    std::cout.flush();
+    if (!pending.empty()) handle(pending);
+    flush();
     return errors ? 1 : 0;
 }
 

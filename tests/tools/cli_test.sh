@@ -118,5 +118,16 @@ assert len(lines)==3
 assert lines[0]['seeds']==12 and 'error' in lines[1] and lines[1]['line']==2 and lines[2]['seeds']==2
 "
 
+check "batch answers each line before the next arrives (interactive use)" python3 -c "
+import subprocess, select
+p = subprocess.Popen(['$owaredb', 'probe', '--batch', '--json', '--rules', 'awari', '--dir', '$work/a'],
+                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+for line in [b'1 1 1 1 1 1 1 1 1 1 1 1\\n', b'0 0 0 0 0 1 1 0 0 0 0 0\\n']:
+    p.stdin.write(line); p.stdin.flush()
+    ready, _, _ = select.select([p.stdout], [], [], 10)
+    assert ready and p.stdout.readline().startswith(b'{')
+p.stdin.close(); assert p.wait() == 0
+"
+
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]
