@@ -7,6 +7,8 @@
 #include "solver/rules.hpp"
 
 #include <algorithm>
+#include <deque>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -182,13 +184,80 @@ bool Tablebase::level_available(int seeds) const {
     return impl_->level(seeds).open().ok();
 }
 
+namespace {
+
+// The move a principal variation plays for the side to move: a best move, capturing if
+// one is, else the lowest pit. The losing side always plays this one.
+const MoveInfo& default_choice(const PositionInfo& info) {
+    const MoveInfo* chosen = nullptr;
+    for (const MoveInfo& m : info.moves)
+        if (m.value == info.value && (!chosen || (m.captured > 0 && chosen->captured == 0)))
+            chosen = &m;
+    return *chosen;
+}
+
+// From a position worth t != 0, a shortest sequence of best moves that reaches a capture
+// (or the end of the game): the side worth +t may pick any of its best moves, the other
+// side plays default_choice. The databases hold values, not distances, so a line of best
+// moves chosen blindly can circle; but the side worth +t wins t by forcing a capture in
+// finite time whatever the other side does, in particular against default_choice, and all
+// its forcing moves are best moves, so a breadth-first search over the positions of this
+// level finds such a sequence. Returns the moves, or an empty list if the search gave up
+// after `budget` positions.
+template <class Analyse>
+ProbeResult<std::vector<PvStep>> forcing_line(Analyse&& analyse, const Position& start,
+                                              size_t budget) {
+    struct Node {
+        Pits parent;
+        PvStep step; // the move from parent to this node
+    };
+    std::map<Pits, Node> seen;
+    std::deque<Position> queue{start};
+    seen[start.pits] = {};
+    auto line_to = [&](Pits at, std::vector<PvStep> tail) {
+        std::vector<PvStep> line;
+        while (at != start.pits) {
+            const Node& n = seen.at(at);
+            line.push_back(n.step);
+            at = n.parent;
+        }
+        std::reverse(line.begin(), line.end());
+        line.insert(line.end(), tail.begin(), tail.end());
+        return line;
+    };
+    while (!queue.empty() && seen.size() < budget) {
+        Position q = queue.front();
+        queue.pop_front();
+        ProbeResult<PositionInfo> info = analyse(q);
+        if (!info) return info.error();
+        if (info->terminal) return line_to(q.pits, {});
+        std::vector<const MoveInfo*> choices;
+        if (info->value > 0)
+            for (const MoveInfo& m : info->moves) {
+                if (m.value == info->value) choices.push_back(&m);
+            }
+        else
+            choices.push_back(&default_choice(*info));
+        for (const MoveInfo* m : choices) {
+            PvStep step{q.pits, m->pit, m->captured, info->value};
+            if (m->captured > 0) return line_to(q.pits, {step});
+            if (seen.count(m->child)) continue;
+            seen[m->child] = {q.pits, step};
+            queue.push_back(Position{m->child});
+        }
+    }
+    return std::vector<PvStep>{};
+}
+
+} // namespace
+
 ProbeResult<PrincipalVariation> Tablebase::principal_variation(const Pits& position,
                                                                int max_plies) const {
     if (auto e = impl_->check(position)) return *e;
     PrincipalVariation pv;
     Position p = to_position(position);
     std::set<Pits> seen;
-    for (int ply = 0; ply < max_plies; ++ply) {
+    while (static_cast<int>(pv.steps.size()) < max_plies) {
         ProbeResult<PositionInfo> info = impl_->analyse(p);
         if (!info) return info.error();
         if (info->terminal) {
@@ -197,23 +266,33 @@ ProbeResult<PrincipalVariation> Tablebase::principal_variation(const Pits& posit
             pv.final_value = info->value;
             return pv;
         }
+        if (info->value != 0) {
+            // Play a forcing line up to the next capture so the line makes progress.
+            ProbeResult<std::vector<PvStep>> line =
+                forcing_line([&](const Position& q) { return impl_->analyse(q); }, p, 1 << 18);
+            if (!line) return line.error();
+            if (!line->empty()) {
+                for (const PvStep& s : *line) pv.steps.push_back(s);
+                const PvStep& last = line->back();
+                MoveList moves = legal_moves(*impl_->rules, to_position(last.position));
+                for (const Move& m : moves)
+                    if (m.pit + 1 == last.pit) p = m.child;
+                seen.clear();
+                continue;
+            }
+        }
         if (!seen.insert(p.pits).second) {
-            // Back at a position of this line with no capture in between. With value 0
-            // that is endless play, which the value counts 0. With another value the
-            // winning side can force a capture, but the databases hold values, not
-            // distances, so this line of best moves went round instead: say so.
+            // Back at a position of this line with no capture in between: with value 0
+            // both sides can go round forever, which the value counts 0. ("repetition"
+            // only if the forcing-line search above ran out of budget.)
             pv.final_position = p.pits;
             pv.end = info->value == 0 ? "endless play" : "repetition";
             return pv;
         }
-        // Best moves; a capturing one first (it makes progress), then the lowest pit.
-        const MoveInfo* chosen = nullptr;
-        for (const MoveInfo& m : info->moves)
-            if (m.value == info->value && (!chosen || (m.captured > 0 && chosen->captured == 0)))
-                chosen = &m;
-        pv.steps.push_back({p.pits, chosen->pit, chosen->captured, info->value});
-        if (chosen->captured > 0) seen.clear(); // captures are irreversible
-        p.pits = chosen->child;
+        const MoveInfo& chosen = default_choice(*info);
+        pv.steps.push_back({p.pits, chosen.pit, chosen.captured, info->value});
+        if (chosen.captured > 0) seen.clear(); // captures are irreversible
+        p.pits = chosen.child;
     }
     pv.final_position = p.pits;
     pv.end = "ply limit";

@@ -86,10 +86,10 @@ struct MoveInfo {
 /// The full answer for one position.
 struct PositionInfo {
     int seeds = 0;
-    int value = 0;              ///< value for the side to move
-    bool terminal = false;      ///< no legal move: the game is over
+    int value = 0;               ///< value for the side to move
+    bool terminal = false;       ///< no legal move: the game is over
     std::vector<MoveInfo> moves; ///< every legal move, in pit order
-    std::vector<int> best;      ///< pits (1..6) of the moves worth `value`
+    std::vector<int> best;       ///< pits (1..6) of the moves worth `value`
 };
 
 /// One ply of a principal variation.
@@ -97,7 +97,7 @@ struct PvStep {
     Pits position{}; ///< before the move, side to move first
     int pit = 0;     ///< 1..6
     int captured = 0;
-    int value = 0;   ///< value of `position` for its mover
+    int value = 0; ///< value of `position` for its mover
 };
 
 /// A line of perfect play from a position to the end of the game.
@@ -105,10 +105,9 @@ struct PrincipalVariation {
     std::vector<PvStep> steps;
     Pits final_position{};
     /// How the line ends: "game over" (no legal move); "endless play" (a position of
-    /// value 0 repeated: both sides can keep going round, which counts 0); "repetition"
-    /// (a position of another value repeated: the databases store values, not distances
-    /// to a capture, so the best moves chosen went round although the winning side can
-    /// force progress); "ply limit".
+    /// value 0 repeated: both sides can keep going round, which counts 0); "ply limit";
+    /// "repetition" only if the search for a forcing line ran out of its budget (2^18
+    /// positions), which no test has seen.
     std::string end;
     int final_value = 0; ///< terminal value of final_position for its mover ("game over")
 };
@@ -134,10 +133,14 @@ class Tablebase {
     ProbeResult<PositionInfo> analyse(const Pits& position) const;
 
     /// Perfect play from the position until the game ends or play provably goes on
-    /// forever, at most max_plies plies. Among best moves a capturing one is preferred,
-    /// then the lowest pit.
+    /// forever, at most max_plies plies. The databases hold values, not distances, so from
+    /// a position worth t != 0 the line is a shortest sequence of best moves to the next
+    /// capture (breadth-first search; the side worth -t plays its default best move), which
+    /// always exists; elsewhere a capturing best move is preferred, then the lowest pit.
+    /// The captures along the line (signed for the side making them) plus the seeds taken
+    /// at the end add up to the position's value.
     ProbeResult<PrincipalVariation> principal_variation(const Pits& position,
-                                                         int max_plies = 1000) const;
+                                                        int max_plies = 1000) const;
 
     /// Values of many positions: results[i] answers positions[i]. Same contract as
     /// value(); sizes must match (else every result is InvalidPosition).
