@@ -5,7 +5,7 @@
 set -uo pipefail
 owaredb=$1
 top=14
-[[ "${OWAREDB_QUICK:-0}" != 0 ]] && top=10
+[[ "${OWAREDB_QUICK:-0}" != 0 ]] && top=12
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
