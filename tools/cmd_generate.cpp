@@ -26,8 +26,9 @@ using Clock = std::chrono::steady_clock;
 struct LevelRow {
     int n = 0;
     uint64_t positions = 0;
-    bool loaded = false; // read from an existing file rather than solved
-    double seconds = 0;
+    bool loaded = false;      // read from an existing file rather than solved
+    double seconds = 0;       // solving (or loading) the level
+    double write_seconds = 0; // compressing and writing its file
     uint64_t peak_rss = 0;
     uint64_t file_bytes = 0;
     double bits_per_position = 0;
@@ -89,16 +90,17 @@ class ProgressDisplay {
 };
 
 void print_table(const std::vector<LevelRow>& rows) {
-    std::printf("\n%5s %13s %9s %12s %9s %10s %8s  %s\n", "level", "positions", "seconds",
-                "positions/s", "peak MiB", "file KiB", "bits/pos", "values (V>0 / V=0 / V<0)");
+    std::printf("\n%5s %13s %9s %12s %8s %9s %10s %8s  %s\n", "level", "positions", "seconds",
+                "positions/s", "write s", "peak MiB", "file KiB", "bits/pos",
+                "values (V>0 / V=0 / V<0)");
     for (const LevelRow& r : rows) {
         uint64_t win = 0, draw = 0, loss = 0;
         for (auto [v, c] : r.values) (v > 0 ? win : v == 0 ? draw : loss) += c;
         char rate[32] = "(loaded)";
         if (!r.loaded && r.seconds > 0)
             std::snprintf(rate, sizeof rate, "%.0f", static_cast<double>(r.positions) / r.seconds);
-        std::printf("%5d %13llu %9.2f %12s %9.0f %10.1f %8.3f  %llu / %llu / %llu\n", r.n,
-                    (unsigned long long)r.positions, r.seconds, rate,
+        std::printf("%5d %13llu %9.2f %12s %8.2f %9.0f %10.1f %8.3f  %llu / %llu / %llu\n", r.n,
+                    (unsigned long long)r.positions, r.seconds, rate, r.write_seconds,
                     static_cast<double>(r.peak_rss) / (1 << 20),
                     static_cast<double>(r.file_bytes) / 1024, r.bits_per_position,
                     (unsigned long long)win, (unsigned long long)draw, (unsigned long long)loss);
@@ -168,7 +170,9 @@ int cmd_generate(const Args& args) {
             values = solver.solve(n, [&](const LevelProgress& p) { display.update(p); });
             display.level_finished();
             row.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+            auto w0 = Clock::now();
             db::WriteReport report = db.save(n, values, threads);
+            row.write_seconds = std::chrono::duration<double>(Clock::now() - w0).count();
             row.file_bytes = report.file_bytes;
             row.bits_per_position = report.bits_per_position;
             std::printf("level %2d solved: %llu positions in %.2f s, %.3f bits/position on disk\n",
@@ -188,6 +192,9 @@ int cmd_generate(const Args& args) {
         levels.push_back(std::move(values));
     }
     print_table(rows);
+    double total = 0;
+    for (const LevelRow& r : rows) total += r.seconds + r.write_seconds;
+    std::printf("\ntotal: %.1f s solving, loading and writing levels 0..%d\n", total, max_seeds);
 
     std::printf("\nstart positions (k seeds in every pit, one ply over the databases):\n");
     for (int k = 1; 12 * k <= max_seeds; ++k) {
