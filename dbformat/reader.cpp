@@ -265,43 +265,51 @@ int threads_or_default(int t) {
     return t > 0 ? t : omp_get_max_threads();
 }
 
+// Loads and checks every block (in parallel for 16 blocks or more) and calls
+// visit(block, decoded symbols) for each intact one, from any thread. Returns the status
+// of the first damaged block, or ok.
+template <class Impl, class Visit>
+Status for_each_block(const Impl& m, int threads, Visit&& visit) {
+    const int64_t blocks = int64_t(m.h.block_count);
+    uint64_t first_bad = UINT64_MAX;
+    Status bad;
+#pragma omp parallel for schedule(dynamic, 1)                                                      \
+    num_threads(threads_or_default(threads)) if (blocks >= 16)
+    for (int64_t b = 0; b < blocks; ++b) {
+        auto blk = m.load_block(uint64_t(b));
+        if (!blk.ok()) {
+#pragma omp critical(owaredb_db_for_each_block)
+            if (uint64_t(b) < first_bad) {
+                first_bad = uint64_t(b);
+                bad = blk.status();
+            }
+            continue;
+        }
+        visit(uint64_t(b), (*blk)->data());
+    }
+    return bad;
+}
+
 } // namespace
 
 Result<Histogram> LevelReader::histogram(int threads) const {
     const Impl& m = *impl_;
     if (const Status& s = impl_->ensure_open(); !s.ok()) return s;
-    const int64_t blocks = int64_t(m.h.block_count);
-    std::array<uint64_t, 256> symbols{};
-    uint64_t first_bad = UINT64_MAX;
-    Status bad;
-#pragma omp parallel num_threads(threads_or_default(threads)) if (blocks >= 16)
-    {
+    std::array<std::atomic<uint64_t>, 256> symbols{};
+    Status bad = for_each_block(m, threads, [&](uint64_t b, const uint8_t* p) {
         std::array<uint64_t, 256> local{};
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t b = 0; b < blocks; ++b) {
-            auto blk = m.load_block(uint64_t(b));
-            if (!blk.ok()) {
-#pragma omp critical(owaredb_db_hist)
-                if (uint64_t(b) < first_bad) {
-                    first_bad = uint64_t(b);
-                    bad = blk.status();
-                }
-                continue;
-            }
-            const uint64_t n = m.h.block_symbols(uint64_t(b));
-            const uint8_t* p = (*blk)->data();
-            if (m.h.symbol_bits == 8)
-                for (uint64_t i = 0; i < n; ++i) ++local[p[i]];
-            else
-                for (uint64_t i = 0; i < n; ++i) ++local[symbol_at(p, i, m.h.symbol_bits)];
-        }
-#pragma omp critical(owaredb_db_hist)
-        for (int s = 0; s < 256; ++s) symbols[s] += local[s];
-    }
+        const uint64_t n = m.h.block_symbols(b);
+        if (m.h.symbol_bits == 8)
+            for (uint64_t i = 0; i < n; ++i) ++local[p[i]];
+        else
+            for (uint64_t i = 0; i < n; ++i) ++local[symbol_at(p, i, m.h.symbol_bits)];
+        for (int s = 0; s < 256; ++s)
+            if (local[s]) symbols[s].fetch_add(local[s], std::memory_order_relaxed);
+    });
     if (!bad.ok()) return bad;
     Histogram hist;
     for (std::size_t s = 0; s < m.h.value_map.size(); ++s)
-        hist.counts[uint8_t(m.h.value_map[s])] = symbols[s];
+        hist.counts[uint8_t(m.h.value_map[s])] = symbols[s].load();
     return hist;
 }
 
@@ -358,28 +366,12 @@ Status LevelReader::read_all(std::span<int8_t> out, int threads) const {
         return m.err(ErrorCode::InvalidArgument, "read_all: buffer of " +
                                                      std::to_string(out.size()) + " values for " +
                                                      std::to_string(m.h.meta.entries) + " entries");
-    const int64_t blocks = int64_t(m.h.block_count);
-    uint64_t first_bad = UINT64_MAX;
-    Status bad;
-#pragma omp parallel for schedule(dynamic, 1)                                                      \
-    num_threads(threads_or_default(threads)) if (blocks >= 16)
-    for (int64_t b = 0; b < blocks; ++b) {
-        auto blk = m.load_block(uint64_t(b));
-        if (!blk.ok()) {
-#pragma omp critical(owaredb_db_read_all)
-            if (uint64_t(b) < first_bad) {
-                first_bad = uint64_t(b);
-                bad = blk.status();
-            }
-            continue;
-        }
-        const uint64_t n = m.h.block_symbols(uint64_t(b));
-        const uint8_t* p = (*blk)->data();
-        int8_t* dst = out.data() + uint64_t(b) * m.h.block_entries;
+    return for_each_block(m, threads, [&](uint64_t b, const uint8_t* p) {
+        const uint64_t n = m.h.block_symbols(b);
+        int8_t* dst = out.data() + b * m.h.block_entries;
         for (uint64_t i = 0; i < n; ++i)
             dst[i] = m.h.value_map[m.h.symbol_bits == 8 ? p[i] : symbol_at(p, i, m.h.symbol_bits)];
-    }
-    return bad;
+    });
 }
 
 } // namespace owaredb::db
