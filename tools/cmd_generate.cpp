@@ -74,6 +74,16 @@ class ProgressDisplay {
         }
         std::fflush(stderr);
     }
+    // Compressing a large level takes a while; say so instead of going quiet.
+    void writing() {
+        char line[120];
+        std::snprintf(line, sizeof line, "level %2d: compressing and writing the file", level_);
+        if (tty_)
+            std::fprintf(stderr, "\r%-100s", line);
+        else
+            std::fprintf(stderr, "%s\n", line);
+        std::fflush(stderr);
+    }
     void level_finished() {
         finished_ += level_size_;
         if (tty_) std::fprintf(stderr, "\r%-100s\r", "");
@@ -168,10 +178,11 @@ int cmd_generate(const Args& args) {
             RetrogradeSolver<OwareGame> solver(game, smaller, threads);
             display.level_started(n, row.positions);
             values = solver.solve(n, [&](const LevelProgress& p) { display.update(p); });
-            display.level_finished();
             row.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+            if (row.positions > (1u << 24)) display.writing();
             auto w0 = Clock::now();
             db::WriteReport report = db.save(n, values, threads);
+            display.level_finished();
             row.write_seconds = std::chrono::duration<double>(Clock::now() - w0).count();
             row.file_bytes = report.file_bytes;
             row.bits_per_position = report.bits_per_position;
