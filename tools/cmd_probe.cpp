@@ -19,6 +19,8 @@ namespace owaredb::cli {
 
 namespace {
 
+using namespace std::string_view_literals;
+
 std::string json_escape(const std::string& s) {
     std::string out;
     for (char c : s) {
@@ -59,49 +61,49 @@ std::string json_result(const std::string& rules, const Pits& pits, const Positi
                         const PrincipalVariation* pv) {
     std::string o;
     o.reserve(320);
-    o += "{\"rules\":\"";
+    o += "{\"rules\":\""sv;
     o += rules;
-    o += "\",\"position\":\"";
+    o += "\",\"position\":\""sv;
     append_pits(o, pits);
-    o += "\",\"seeds\":";
+    o += "\",\"seeds\":"sv;
     append_int(o, info.seeds);
-    o += ",\"value\":";
+    o += ",\"value\":"sv;
     append_int(o, info.value);
-    o += ",\"moves\":[";
+    o += ",\"moves\":["sv;
     for (size_t i = 0; i < info.moves.size(); ++i) {
         const MoveInfo& m = info.moves[i];
-        o += i ? ",{\"move\":" : "{\"move\":";
+        o += i ? ",{\"move\":"sv : "{\"move\":"sv;
         append_int(o, m.pit);
-        o += ",\"captured\":";
+        o += ",\"captured\":"sv;
         append_int(o, m.captured);
-        o += ",\"value\":";
+        o += ",\"value\":"sv;
         append_int(o, m.value);
         o += '}';
     }
-    o += "],\"best\":[";
+    o += "],\"best\":["sv;
     for (size_t i = 0; i < info.best.size(); ++i) {
         if (i) o += ',';
         append_int(o, info.best[i]);
     }
     o += ']';
-    if (info.terminal) o += ",\"terminal\":true";
+    if (info.terminal) o += ",\"terminal\":true"sv;
     if (pv) {
-        o += ",\"pv\":[";
+        o += ",\"pv\":["sv;
         for (size_t i = 0; i < pv->steps.size(); ++i) {
             const PvStep& s = pv->steps[i];
-            o += i ? ",{\"position\":\"" : "{\"position\":\"";
+            o += i ? ",{\"position\":\""sv : "{\"position\":\""sv;
             append_pits(o, s.position);
-            o += "\",\"move\":";
+            o += "\",\"move\":"sv;
             append_int(o, s.pit);
-            o += ",\"captured\":";
+            o += ",\"captured\":"sv;
             append_int(o, s.captured);
-            o += ",\"value\":";
+            o += ",\"value\":"sv;
             append_int(o, s.value);
             o += '}';
         }
-        o += "],\"pv_end\":\"";
+        o += "],\"pv_end\":\""sv;
         o += pv->end;
-        o += "\",\"final_position\":\"";
+        o += "\",\"final_position\":\""sv;
         append_pits(o, pv->final_position);
         o += '"';
     }
