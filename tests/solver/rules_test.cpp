@@ -8,6 +8,8 @@
 #include "solver/position.hpp"
 #include "solver/rules.hpp"
 
+#include "test_helpers.hpp"
+
 #include <doctest/doctest.h>
 
 #include <string>
@@ -17,16 +19,8 @@ using namespace owaredb;
 
 namespace {
 
-Position P(const char* text) {
-    return parse_position_or_throw(text);
-}
-
-// The legal moves of p as people write them (1..6).
-std::vector<int> move_numbers(const Rules& rules, const Position& p) {
-    std::vector<int> out;
-    for (const Move& m : legal_moves(rules, p)) out.push_back(m.pit + 1);
-    return out;
-}
+using test::move_numbers;
+using test::P;
 
 // Checks that `move` (1..6) is legal in p and has the given capture and child.
 void check_move(const Rules& rules, const char* position, int move, int captured,

@@ -32,6 +32,8 @@
 #include "solver/position.hpp"
 #include "solver/rules.hpp"
 
+#include "test_helpers.hpp"
+
 #include <doctest/doctest.h>
 
 #include <iterator>
@@ -42,15 +44,8 @@ using namespace owaredb;
 
 namespace {
 
-Position P(const char* text) {
-    return parse_position_or_throw(text);
-}
-
-std::vector<int> move_numbers(const Rules& rules, const Position& p) {
-    std::vector<int> out;
-    for (const Move& m : legal_moves(rules, p)) out.push_back(m.pit + 1);
-    return out;
-}
+using test::move_numbers;
+using test::P;
 
 const Move* find_move(const MoveList& list, int move) {
     for (const Move& m : list)
