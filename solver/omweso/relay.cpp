@@ -1,5 +1,7 @@
 #include "solver/omweso/relay.hpp"
 
+#include "solver/omweso/brent.hpp"
+
 #include <array>
 #include <stdexcept>
 
@@ -66,22 +68,13 @@ RelayResult relay(const RelayCircuit& c, Packed board, int start, const RelayOpt
         if (!step(c, s)) return finish(s);
     }
 
-    // Brent: the tortoise sits at the start of a block of `power` laps; the hare walks the
-    // block. Meeting the tortoise inside a block proves a cycle whose period is the number
-    // of laps walked since the tortoise last moved.
-    State tortoise = s;
-    std::uint64_t power = 1, period = 0;
-    for (;;) {
+    // Brent (brent.hpp): the period of the cycle the relay has entered, if it has one.
+    const std::optional<std::uint64_t> found = brent_period(s, [&](State& x) {
         ++laps;
-        if (!step(c, s)) return finish(s);
-        ++period;
-        if (s == tortoise) break;
-        if (period == power) {
-            tortoise = s;
-            power *= 2;
-            period = 0;
-        }
-    }
+        return step(c, x);
+    });
+    if (!found) return finish(s);
+    const std::uint64_t period = *found;
     RelayCycle cyc;
     cyc.period_laps = period;
     if (opt.full_proof) {

@@ -1,5 +1,7 @@
 #include "solver/omweso/turn.hpp"
 
+#include "solver/omweso/brent.hpp"
+
 #include "solver/omweso/meyer.hpp"
 #include "solver/omweso/relay.hpp"
 
@@ -88,24 +90,17 @@ Segment run_segment(const SowState& start, bool captures_on) {
         if (e != LapEnd::Relay) return stop(e);
         if (may_cycle && seg.laps >= kPlainLaps) break;
     }
-    // Brent's algorithm (see relay.cpp): the tortoise waits at the start of blocks of
-    // doubling length while the hare walks; meeting it proves a period.
-    SowState tortoise = s;
-    std::uint64_t power = 1, period = 0;
-    for (;;) {
-        const int hand = s.hand;
-        const LapEnd e = lap(s, captures_on, landing);
+    // Brent (brent.hpp): the period of the relay cycle this segment has entered, if any.
+    LapEnd last = LapEnd::Relay;
+    const std::optional<std::uint64_t> found = brent_period(s, [&](SowState& x) {
+        const int hand = x.hand;
+        last = lap(x, captures_on, landing);
         ++seg.laps;
         seg.seeds += std::uint64_t(hand);
-        if (e != LapEnd::Relay) return stop(e);
-        ++period;
-        if (s == tortoise) break;
-        if (period == power) {
-            tortoise = s;
-            power *= 2;
-            period = 0;
-        }
-    }
+        return last == LapEnd::Relay;
+    });
+    if (!found) return stop(last);
+    const std::uint64_t period = *found;
     // Entry: walkers `period` laps apart first meet at the cycle start. Both stay on the
     // path just proven to loop, so neither ends or captures.
     SowState a = start, b = start;
