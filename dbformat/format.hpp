@@ -31,12 +31,20 @@ inline constexpr uint32_t kMinBlockEntries = 1u << 6;
 inline constexpr uint32_t kMaxBlockEntries = 1u << 24;
 inline constexpr std::size_t kMaxDictionaryBytes = 1 << 20;
 
-// Identity of a level. Two files are the same level iff all four fields are equal.
+// Header flag bit 0 (LevelMeta::capture_bounded).
+inline constexpr uint16_t kFlagCaptureBounded = 1;
+
+// Identity of a level. Two files are the same level iff rules, knobs, n and entries are
+// equal; capture_bounded says how its values are stored.
 struct LevelMeta {
     std::string rules;          // rule-set name, see valid_rules_name()
     std::vector<uint8_t> knobs; // opaque bytes from the caller (e.g. a serialized Rules)
     uint32_t n = 0;             // seeds on the board, <= kMaxSeeds
     uint64_t entries = 0;       // number of positions (values) in the level
+    // False: every stored byte is the exact value. True: a stored byte is only a lower
+    // bound, and the value is max(stored, best capture) (solver/capture_bound.hpp). The
+    // format just carries the flag; a reader of such a file must complete the values.
+    bool capture_bounded = false;
 
     bool operator==(const LevelMeta&) const = default;
 };

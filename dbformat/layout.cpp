@@ -29,7 +29,7 @@ std::vector<uint8_t> serialize_header(const Header& h) {
     out.reserve(size + kChecksumBytes);
     put_bytes(out, kMagic);
     put_u16(out, kFormatVersion);
-    put_u16(out, 0); // flags
+    put_u16(out, m.capture_bounded ? kFlagCaptureBounded : 0); // flags
     put_u32(out, static_cast<uint32_t>(size));
     put_u8(out, h.codec);
     put_u8(out, h.symbol_bits);
@@ -63,7 +63,8 @@ Result<uint32_t> parse_prefix(std::span<const uint8_t> prefix) {
         return Status(ErrorCode::Unsupported, "format version " + std::to_string(version) +
                                                   ", this reader supports " +
                                                   std::to_string(kFormatVersion));
-    if (flags != 0) return corrupt("unknown header flags " + std::to_string(flags));
+    if ((flags & ~kFlagCaptureBounded) != 0)
+        return corrupt("unknown header flags " + std::to_string(flags));
     if (size < kFixedHeaderBytes) return corrupt("header size field too small");
     return size;
 }
@@ -79,6 +80,7 @@ Result<Header> parse_header(std::span<const uint8_t> bytes) {
 
     ByteCursor c(body.subspan(kPrefixBytes));
     Header h;
+    h.meta.capture_bounded = (get_le(bytes.data() + 10, 2) & kFlagCaptureBounded) != 0;
     h.codec = c.u8();
     h.symbol_bits = c.u8();
     h.zstd_level = static_cast<int8_t>(c.u8());

@@ -132,16 +132,21 @@ void print_table(const std::vector<LevelRow>& rows) {
 int cmd_generate(const Args& args) {
     std::string rules_name, dir;
     int max_seeds = 0, threads = 0;
+    bool compact = false;
     po::options_description opts("options");
     opts.add_options()("rules", po::value(&rules_name)->default_value("abapa"),
                        "rule set: abapa|awari")(
         "max-seeds", po::value(&max_seeds)->default_value(20),
         "build levels 0..N (0..48; the default finishes in a few minutes on 2 cores)")(
         "dir", po::value(&dir)->default_value("owaredb-data"), "database directory")(
-        "threads", po::value(&threads)->default_value(0), "parallel threads (0 = all cores)");
+        "threads", po::value(&threads)->default_value(0), "parallel threads (0 = all cores)")(
+        "compact", po::bool_switch(&compact),
+        "write capture-bounded files: about a quarter smaller, probes do one ply of capture "
+        "search (see dbformat/README.md)");
     po::variables_map vm;
     if (!parse_args(args,
-                    "usage: owaredb generate [--rules R] [--max-seeds N] [--dir DIR] [--threads T]",
+                    "usage: owaredb generate [--rules R] [--max-seeds N] [--dir DIR] [--threads T] "
+                    "[--compact]",
                     opts, {}, vm))
         return 0;
     Rules rules = rules_from_name(rules_name);
@@ -150,10 +155,11 @@ int cmd_generate(const Args& args) {
     if (threads < 0) throw UsageError("--threads must be positive (0 = all cores)");
     if (threads == 0) threads = omp_get_num_procs();
 
-    DatabaseDir db(dir, rules);
+    DatabaseDir db(dir, rules, compact);
     OwareGame game(rules);
-    std::printf("owaredb generate: rules %s, levels 0..%d, directory %s, %d threads\n",
-                rules.name.c_str(), max_seeds, dir.c_str(), threads);
+    std::printf("owaredb generate: rules %s, levels 0..%d, directory %s, %d threads%s\n",
+                rules.name.c_str(), max_seeds, dir.c_str(), threads,
+                compact ? ", compact (capture-bounded) files" : "");
     std::fflush(stdout);
 
     double to_solve = 0;
@@ -170,7 +176,7 @@ int cmd_generate(const Args& args) {
         reset_peak_rss();
         auto t0 = Clock::now();
         ValueArray values;
-        db::Status loaded = db.load(n, values, threads);
+        db::Status loaded = db.load(n, values, threads, levels);
         if (loaded.ok()) {
             row.loaded = true;
         } else {
@@ -185,7 +191,7 @@ int cmd_generate(const Args& args) {
             row.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
             if (row.positions > (1u << 24)) display.writing();
             auto w0 = Clock::now();
-            db::WriteReport report = db.save(n, values, threads);
+            db::WriteReport report = db.save(n, values, threads, levels);
             display.level_finished();
             row.write_seconds = std::chrono::duration<double>(Clock::now() - w0).count();
             row.file_bytes = report.file_bytes;

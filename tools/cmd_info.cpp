@@ -27,6 +27,11 @@ int cmd_info(const Args& args) {
     std::printf("entries         %llu\n", (unsigned long long)i.meta.entries);
     std::printf("codec           zstd level %d, %u bits per symbol, %s dictionary\n", i.zstd_level,
                 i.symbol_bits, i.dictionary_bytes ? "with a" : "no");
+    std::printf("values stored   %s\n",
+                i.meta.capture_bounded
+                    ? "capture-bounded (value = max(stored, best capture); owaredb stats "
+                      "counts the values)"
+                    : "exact");
     std::printf("blocks          %llu of %u entries\n", (unsigned long long)i.block_count,
                 i.block_entries);
     std::printf("value map      ");
@@ -39,7 +44,7 @@ int cmd_info(const Args& args) {
     std::printf("bits/position   %.4f\n", i.bits_per_position());
     db::Result<db::Histogram> h = reader.histogram();
     if (!h.ok()) throw std::runtime_error(h.status().message());
-    std::printf("values         ");
+    std::printf(i.meta.capture_bounded ? "stored bytes   " : "values         ");
     for (int v = -128; v < 128; ++v)
         if (uint64_t c = h->count(static_cast<int8_t>(v)))
             std::printf(" %s:%llu", v == db::kDontCare ? "dont-care" : std::to_string(v).c_str(),

@@ -96,7 +96,21 @@ int cmd_stats(const Args& args) {
     if (!std::filesystem::is_directory(dir))
         throw UsageError("no database directory '" + dir + "'");
     std::vector<LevelCounts> levels;
-    std::vector<ValueArray> loaded; // --all-configurations: levels 0..n in memory
+    // Exact values of levels 0..k-1, kept when --all-configurations needs them or a
+    // capture-bounded file has to be completed (both need every smaller level).
+    std::vector<ValueArray> loaded;
+    auto load_up_to = [&](int n) {
+        while (static_cast<int>(loaded.size()) <= n) {
+            const int k = static_cast<int>(loaded.size());
+            ValueArray values;
+            if (db::Status st = db.load(k, values, threads, loaded); !st.ok())
+                throw std::runtime_error(k == n ? st.message()
+                                                : "level " + std::to_string(n) +
+                                                      " is capture-bounded and needs level " +
+                                                      std::to_string(k) + ": " + st.message());
+            loaded.push_back(std::move(values));
+        }
+    };
     for (int n = 0; n <= kMaxSeeds; ++n) {
         if (!std::filesystem::exists(db.path(n))) {
             if (all) break; // one-ply values need every smaller level
@@ -105,16 +119,22 @@ int cmd_stats(const Args& args) {
         db::ReaderOptions options;
         options.expect = db::Expectation::exactly(db.meta(n));
         db::LevelReader reader(db.path(n), options);
-        db::Result<db::Histogram> h = reader.histogram(threads);
-        if (!h.ok()) throw std::runtime_error(h.status().message());
+        db::Result<db::LevelInfo> info = reader.info();
+        if (!info.ok()) throw std::runtime_error(info.status().message());
         LevelCounts counts{n, level_size(n), {}};
-        for (int b = 0; b < 256; ++b)
-            if (uint64_t c = h.value().counts[b]) counts.values[static_cast<int8_t>(b)] = c;
+        if (all || info->meta.capture_bounded) {
+            load_up_to(n);
+            std::array<uint64_t, 256> h{};
+            for (int8_t v : loaded[n].span()) ++h[static_cast<uint8_t>(v)];
+            for (int b = 0; b < 256; ++b)
+                if (h[b]) counts.values[static_cast<int8_t>(b)] = h[b];
+        } else {
+            db::Result<db::Histogram> h = reader.histogram(threads);
+            if (!h.ok()) throw std::runtime_error(h.status().message());
+            for (int b = 0; b < 256; ++b)
+                if (uint64_t c = h.value().counts[b]) counts.values[static_cast<int8_t>(b)] = c;
+        }
         if (all) {
-            ValueArray values;
-            if (db::Status st = db.load(n, values, threads); !st.ok())
-                throw std::runtime_error(st.message());
-            loaded.push_back(std::move(values));
             count_outside(db.rules(), n, loaded, counts.values);
             counts.positions = binomial(n + 11, 11);
         }

@@ -87,7 +87,7 @@ int cmd_verify(const Args& args) {
     for (int n = 0; n <= kMaxSeeds && !mismatch; ++n) {
         if (std::find(present.begin(), present.end(), n) == present.end()) break;
         ValueArray values;
-        db::Status s = db.load(n, values, threads);
+        db::Status s = db.load(n, values, threads, levels);
         if (!s.ok()) throw std::runtime_error(s.message());
         levels.push_back(std::move(values));
         uint64_t bad = first_bellman_mismatch(db.rules(), n, levels, threads);

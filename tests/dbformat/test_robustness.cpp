@@ -197,3 +197,18 @@ TEST_CASE("another format version is reported as unsupported") {
     auto r = LevelReader::from_memory(std::move(bytes), "v2");
     CHECK(r.open().code() == ErrorCode::Unsupported);
 }
+
+TEST_CASE("unknown header flags are rejected, the capture-bounded flag is not") {
+    Fixture f;
+    for (uint8_t flags : {2, 4, 0x80}) {
+        auto bytes = f.bytes;
+        bytes[10] = flags;
+        auto r = LevelReader::from_memory(std::move(bytes), "flags");
+        CHECK(r.open().code() == ErrorCode::Corrupt);
+        CHECK(r.open().message().find("flags") != std::string::npos);
+    }
+    auto bytes = f.bytes;
+    bytes[10] = 1; // a known flag, but the header checksum no longer matches
+    auto r = LevelReader::from_memory(std::move(bytes), "flag1");
+    CHECK(r.open().message().find("header checksum") != std::string::npos);
+}

@@ -156,3 +156,15 @@ TEST_CASE("writer rejects bad arguments without creating a file") {
     CHECK_THROWS_AS(write_level(path, meta_for("abapa", 3, 4), values, o), std::invalid_argument);
     CHECK(std::filesystem::is_empty(dir.path()));
 }
+
+TEST_CASE("round trip: the capture-bounded flag is carried in the header") {
+    SyntheticSpec s;
+    s.entries = 5000;
+    s.n = 10;
+    auto values = synthetic_values(s);
+    LevelMeta meta = meta_for("abapa", 10, values.size());
+    meta.capture_bounded = true;
+    check_roundtrip(meta, values, fixed(1024)); // compares info().meta with meta
+    meta.capture_bounded = false;
+    check_roundtrip(meta, values, fixed(1024));
+}
