@@ -25,5 +25,6 @@ int cmd_verify(const Args& args);
 int cmd_probe(const Args& args);
 int cmd_info(const Args& args);
 int cmd_bench_probe(const Args& args);
+int cmd_bench_entropy(const Args& args);
 
 } // namespace owaredb::cli

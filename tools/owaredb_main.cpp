@@ -26,6 +26,7 @@ const std::map<std::string, Subcommand>& subcommands() {
         {"show", {cmd_show, "print a position, its legal moves and their children"}},
         {"bench", {cmd_bench, "measure move, un-move and ranking costs"}},
         {"bench-generate", {cmd_bench_generate, "measure the analyser against a forward pass"}},
+        {"bench-entropy", {cmd_bench_entropy, "bits a level's values need, by context"}},
     };
     return table;
 }
