@@ -44,12 +44,15 @@ struct BlockCache::Shard {
     std::unordered_map<Key, std::list<Entry>::iterator, KeyHash> map;
     std::size_t bytes = 0, capacity = 0;
 
-    void evict() {
-        while (bytes > capacity && lru.size() > 1) {
+    // Returns the number of blocks evicted.
+    uint64_t evict() {
+        uint64_t n = 0;
+        for (; bytes > capacity && lru.size() > 1; ++n) {
             bytes -= cost(*lru.back().data);
             map.erase(lru.back().key);
             lru.pop_back();
         }
+        return n;
     }
 };
 
@@ -87,16 +90,19 @@ void BlockCache::insert(uint64_t owner, uint64_t block, std::shared_ptr<const Bl
     Shard& s = shard_for(owner, block);
     std::lock_guard lock(s.mu);
     Key key{owner, block};
+    uint64_t removed = 0;
     auto it = s.map.find(key);
     if (it != s.map.end()) {
         s.bytes -= cost(*it->second->data);
         s.lru.erase(it->second);
         s.map.erase(it);
+        ++removed;
     }
     s.lru.push_front({key, std::move(data)});
     s.map.emplace(key, s.lru.begin());
     s.bytes += cost(*s.lru.front().data);
-    s.evict();
+    removed += s.evict();
+    if (removed) generation_.fetch_add(removed, std::memory_order_relaxed);
 }
 
 void BlockCache::erase_owner(uint64_t owner) {
@@ -108,6 +114,7 @@ void BlockCache::erase_owner(uint64_t owner) {
                 s.bytes -= cost(*it->data);
                 s.map.erase(it->key);
                 it = s.lru.erase(it);
+                generation_.fetch_add(1, std::memory_order_relaxed);
             } else {
                 ++it;
             }

@@ -35,8 +35,16 @@ class BlockCache {
     // Drops every block of one owner (a reader being destroyed).
     void erase_owner(uint64_t owner);
 
+    // The number of blocks that have left the cache so far (evicted, replaced or erased).
+    // While it stays the same, blocks found or inserted since are still cached; readers use
+    // it to tell when their per-thread tables of recently used blocks are out of date (a
+    // hint: a block handed out stays valid however the count moves).
+    uint64_t generation() const { return generation_.load(std::memory_order_relaxed); }
+
     std::size_t capacity_bytes() const { return capacity_; }
     std::size_t size_bytes() const;
+    // Lookups that reached the cache (a reader answers most repeated ones from its
+    // per-thread table without asking the cache).
     uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
     uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
 
@@ -48,7 +56,7 @@ class BlockCache {
     Shard& shard_for(uint64_t owner, uint64_t block);
     std::size_t capacity_;
     std::vector<std::unique_ptr<Shard>> shards_;
-    std::atomic<uint64_t> hits_{0}, misses_{0};
+    std::atomic<uint64_t> hits_{0}, misses_{0}, generation_{0};
 };
 
 } // namespace owaredb::db

@@ -7,6 +7,7 @@
 #include "solver/rules.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -62,11 +63,15 @@ struct Tablebase::Impl {
     struct Slot {
         std::once_flag once;
         std::unique_ptr<db::LevelReader> reader;
+        // Set once `reader` exists: the probes' path, which skips call_once (in libstdc++
+        // it touches thread-local storage and calls pthread_once every time).
+        std::atomic<const db::LevelReader*> ready{nullptr};
     };
     std::array<Slot, kMaxSeeds + 1> levels;
 
     const db::LevelReader& level(int n) {
         Slot& slot = levels[n];
+        if (const db::LevelReader* r = slot.ready.load(std::memory_order_acquire)) return *r;
         std::call_once(slot.once, [&] {
             db::ReaderOptions o;
             o.cache = cache;
@@ -74,6 +79,7 @@ struct Tablebase::Impl {
                                        level_size(n)};
             slot.reader = std::make_unique<db::LevelReader>(
                 db::level_path(dir, rules->name, static_cast<uint32_t>(n)), std::move(o));
+            slot.ready.store(slot.reader.get(), std::memory_order_release);
         });
         return *slot.reader;
     }
@@ -94,13 +100,46 @@ struct Tablebase::Impl {
 
     // Value of a position of D_n straight from its file.
     ProbeResult<int> stored(const Position& p) {
-        const int n = p.seeds();
-        db::Result<int8_t> v = level(n).value(rank(p));
-        if (!v.ok()) return from_db(v.status());
-        if (*v < -n || *v > n)
-            return ProbeError{ProbeStatus::Corrupt,
-                              level(n).path().string() + ": stored value out of range"};
-        return static_cast<int>(*v);
+        const int seeds = p.seeds();
+        int v = 0;
+        if (auto e = stored_values(&p, &seeds, 1, &v)) return *e;
+        return v;
+    }
+
+    // Values of `count` positions of the databases (at most six: the children of one
+    // position) holding seeds[i] seeds each, looked up together so that their memory
+    // accesses overlap (see LevelReader::read_values). The error is that of the first
+    // position that fails, as if they were looked up one by one.
+    std::optional<ProbeError> stored_values(const Position* ps, const int* seeds, int count,
+                                            int* out) {
+        std::array<db::ValueQuery, kPitsPerSide> queries;
+        std::array<int8_t, kPitsPerSide> values;
+        for (int i = 0; i < count; ++i) queries[i] = {&level(seeds[i]), rank(ps[i])};
+        db::Status error;
+        const std::size_t read = db::LevelReader::read_values(
+            std::span(queries).first(count), std::span(values).first(count), error);
+        for (int i = 0; i < count; ++i) {
+            if (std::size_t(i) == read) return from_db(error);
+            const int n = seeds[i];
+            if (values[i] < -n || values[i] > n)
+                return ProbeError{ProbeStatus::Corrupt,
+                                  level(n).path().string() + ": stored value out of range"};
+            out[i] = values[i];
+        }
+        return std::nullopt;
+    }
+
+    // The values of the children of the moves of a position of `seeds` seeds, in move
+    // order.
+    std::optional<ProbeError> child_values(const MoveList& moves, int seeds,
+                                           std::array<int, kPitsPerSide>& out) {
+        std::array<Position, kPitsPerSide> children;
+        std::array<int, kPitsPerSide> child_seeds;
+        for (int i = 0; i < moves.size(); ++i) {
+            children[i] = moves[i].child;
+            child_seeds[i] = seeds - moves[i].captured;
+        }
+        return stored_values(children.data(), child_seeds.data(), moves.size(), out.data());
     }
 
     ProbeResult<int> value(const Position& p) {
@@ -108,12 +147,10 @@ struct Tablebase::Impl {
         // Not stored: one ply of search; every child is (its origin pit is empty).
         MoveList moves = legal_moves(*rules, p);
         if (moves.empty()) return terminal_value(p);
+        std::array<int, kPitsPerSide> child;
+        if (auto e = child_values(moves, p.seeds(), child)) return *e;
         int best = -1000;
-        for (const Move& m : moves) {
-            ProbeResult<int> c = stored(m.child);
-            if (!c) return c.error();
-            best = std::max(best, m.captured - *c);
-        }
+        for (int i = 0; i < moves.size(); ++i) best = std::max(best, moves[i].captured - child[i]);
         return best;
     }
 
@@ -126,14 +163,17 @@ struct Tablebase::Impl {
             info.value = terminal_value(p);
             return info;
         }
+        std::array<int, kPitsPerSide> child;
+        if (auto e = child_values(moves, info.seeds, child)) return *e;
         info.value = -1000;
-        for (const Move& m : moves) {
-            ProbeResult<int> c = stored(m.child);
-            if (!c) return c.error();
-            MoveInfo mi{m.pit + 1, m.captured, m.captured - *c, m.child.pits};
+        info.moves.reserve(moves.size());
+        for (int i = 0; i < moves.size(); ++i) {
+            const Move& m = moves[i];
+            MoveInfo mi{m.pit + 1, m.captured, m.captured - child[i], m.child.pits};
             info.value = std::max(info.value, mi.value);
             info.moves.push_back(mi);
         }
+        info.best.reserve(info.moves.size());
         for (const MoveInfo& m : info.moves)
             if (m.value == info.value) info.best.push_back(m.pit);
         return info;

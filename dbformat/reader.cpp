@@ -21,6 +21,89 @@ std::string describe(const std::string& rules, uint32_t n) {
     return "'" + rules + "' n=" + std::to_string(n);
 }
 
+// Each thread keeps the blocks it used last in a small table of its own, in front of the
+// shared cache: a lookup that hits it takes no lock, hashes no map and copies no
+// shared_ptr, where the shared path does all three. The table is direct-mapped by
+// (owner, block) and holds shared_ptrs, so a block in it stays valid whatever other
+// threads do. An entry is used only while the cache's generation() is the one at which it
+// was taken from the cache, i.e. while no block has left the cache since. Hence
+// - the cache's LRU order still sees the first use of a block after every eviction (and
+//   under memory pressure, when evictions are frequent, about every lookup);
+// - the blocks the table keeps alive are blocks the cache holds anyway, except those of
+//   out-of-date entries: at most kLocalBlocks per thread, each released when a later
+//   lookup of the thread replaces its entry, when its reader is destroyed on this thread,
+//   or when the thread ends.
+class LocalBlocks {
+  public:
+    using BlockPtr = std::shared_ptr<const BlockCache::Block>;
+
+    // The calling thread's table; null during the thread's exit, once it has been
+    // destroyed (a reader used by another thread_local's destructor then reads through the
+    // shared cache only).
+    static LocalBlocks* get();
+    // The table if this thread has one, without making one.
+    static LocalBlocks* existing() { return current_; }
+
+    // The block, if this thread's entry for it is up to date with `generation`.
+    const BlockCache::Block* find(uint64_t owner, uint64_t block, uint64_t generation) const {
+        const Entry& e = entries_[slot(owner, block)];
+        return e.owner == owner && e.block == block && e.generation == generation ? e.data.get()
+                                                                                  : nullptr;
+    }
+    // Records a block taken from the cache at `generation`. Returns the block the entry
+    // held before, which the caller may still be reading.
+    BlockPtr put(uint64_t owner, uint64_t block, uint64_t generation, BlockPtr data) {
+        Entry& e = entries_[slot(owner, block)];
+        BlockPtr old = std::move(e.data);
+        e = {owner, block, generation, std::move(data)};
+        return old;
+    }
+    // Forgets every block of one owner (its reader is being destroyed).
+    void drop(uint64_t owner) {
+        for (Entry& e : entries_)
+            if (e.owner == owner) e = {};
+    }
+
+  private:
+    static constexpr std::size_t kLocalBlocks = 256;
+    struct Entry {
+        uint64_t owner = 0; // 0: empty (owner ids start at 1)
+        uint64_t block = 0;
+        uint64_t generation = 0;
+        BlockPtr data;
+    };
+    static std::size_t slot(uint64_t owner, uint64_t block) {
+        // Fibonacci hashing: consecutive blocks and owners spread over the table.
+        return ((owner * 0xc2b2ae3d27d4eb4fULL + block) * 0x9e3779b97f4a7c15ULL) >> 56;
+    }
+    static_assert(kLocalBlocks == 256, "slot() returns 8 bits");
+
+    std::array<Entry, kLocalBlocks> entries_;
+    // Plain pointer and flag: still readable while thread_local objects are destroyed.
+    static thread_local LocalBlocks* current_;
+    static thread_local bool gone_;
+    friend struct LocalBlocksHolder;
+};
+
+thread_local LocalBlocks* LocalBlocks::current_ = nullptr;
+thread_local bool LocalBlocks::gone_ = false;
+
+struct LocalBlocksHolder {
+    LocalBlocks table;
+    LocalBlocksHolder() { LocalBlocks::current_ = &table; }
+    ~LocalBlocksHolder() {
+        LocalBlocks::current_ = nullptr;
+        LocalBlocks::gone_ = true;
+    }
+};
+
+LocalBlocks* LocalBlocks::get() {
+    if (current_) return current_;
+    if (gone_) return nullptr;
+    thread_local LocalBlocksHolder holder;
+    return current_;
+}
+
 } // namespace
 
 struct LevelReader::Impl {
@@ -175,6 +258,44 @@ struct LevelReader::Impl {
         return std::shared_ptr<const BlockCache::Block>(std::move(out));
     }
 
+    // Drops this reader's blocks from the cache (and from this thread's table).
+    void release();
+
+    // Finds the block holding entry `index` (through this thread's table `local` if not
+    // null, else the shared cache, else the file) and prefetches the entry's byte. `keep`
+    // receives a block the caller must hold while it reads `block`: one that came from
+    // the cache, or one that `local` dropped meanwhile. On failure sets `error`.
+    bool locate(uint64_t index, LocalBlocks* local, const BlockCache::Block*& block,
+                std::shared_ptr<const BlockCache::Block>& keep, Status& error) {
+        if (const Status& s = ensure_open(); !s.ok()) {
+            error = s;
+            return false;
+        }
+        if (index >= h.meta.entries) {
+            error = err(ErrorCode::OutOfRange, "index " + std::to_string(index) + " >= " +
+                                                   std::to_string(h.meta.entries) + " entries");
+            return false;
+        }
+        const uint64_t b = index >> block_shift;
+        const uint64_t generation = cache->generation(); // before the shared lookup
+        block = local ? local->find(owner, b, generation) : nullptr;
+        if (!block) {
+            auto blk = this->block(b);
+            if (!blk.ok()) {
+                error = blk.status();
+                return false;
+            }
+            block = blk->get();
+            if (local && cache->capacity_bytes() > 0)
+                keep = local->put(owner, b, generation, std::move(*blk));
+            else
+                keep = std::move(*blk);
+        }
+        const uint64_t bit = (index & (uint64_t(h.block_entries) - 1)) * h.symbol_bits;
+        __builtin_prefetch(block->data() + (bit >> 3));
+        return true;
+    }
+
     Result<std::shared_ptr<const BlockCache::Block>> block(uint64_t b) const {
         if (auto p = cache->find(owner, b)) return p;
         auto loaded = load_block(b);
@@ -203,13 +324,19 @@ LevelReader LevelReader::from_memory(std::vector<uint8_t> bytes, std::string nam
     return r;
 }
 
+void LevelReader::Impl::release() {
+    cache->erase_owner(owner);
+    // Other threads' tables drop this owner's blocks as they replace their entries.
+    if (LocalBlocks* local = LocalBlocks::existing()) local->drop(owner);
+}
+
 LevelReader::~LevelReader() {
-    if (impl_) impl_->cache->erase_owner(impl_->owner);
+    if (impl_) impl_->release();
 }
 LevelReader::LevelReader(LevelReader&&) noexcept = default;
 LevelReader& LevelReader::operator=(LevelReader&& other) noexcept {
     if (this != &other) {
-        if (impl_) impl_->cache->erase_owner(impl_->owner);
+        if (impl_) impl_->release();
         impl_ = std::move(other.impl_);
     }
     return *this;
@@ -227,16 +354,47 @@ Status LevelReader::open() const {
 }
 
 Result<int8_t> LevelReader::value(uint64_t index) const {
-    Impl& m = *impl_;
-    if (const Status& s = m.ensure_open(); !s.ok()) return s;
-    if (index >= m.h.meta.entries)
-        return m.err(ErrorCode::OutOfRange, "index " + std::to_string(index) + " >= " +
-                                                std::to_string(m.h.meta.entries) + " entries");
-    const uint64_t b = index >> m.block_shift;
-    auto blk = m.block(b);
-    if (!blk.ok()) return blk.status();
-    const uint64_t i = index & (uint64_t(m.h.block_entries) - 1);
-    return m.value_of[symbol_at((*blk)->data(), i, m.h.symbol_bits)];
+    const ValueQuery query{this, index};
+    int8_t v = 0;
+    Status error;
+    if (read_values({&query, 1}, {&v, 1}, error) == 0) return error;
+    return v;
+}
+
+std::size_t LevelReader::read_values(std::span<const ValueQuery> queries, std::span<int8_t> values,
+                                     Status& error) {
+    if (values.size() != queries.size()) {
+        error = Status(ErrorCode::InvalidArgument,
+                       "read_values: " + std::to_string(queries.size()) + " queries, " +
+                           std::to_string(values.size()) + " values");
+        return 0;
+    }
+    // A chunk of queries at a time: first each block is found and the byte of each value
+    // prefetched, then the values are read. A warm random lookup costs little more than
+    // one cache miss on the block's bytes; done one after the other, the misses add up.
+    constexpr std::size_t kChunk = 8;
+    LocalBlocks* local = LocalBlocks::get();
+    std::array<const BlockCache::Block*, kChunk> blocks;
+    // Blocks of this chunk held by nothing else: from the shared cache, or dropped from the
+    // local table by a later query of the chunk.
+    std::array<LocalBlocks::BlockPtr, kChunk> keep;
+    for (std::size_t start = 0; start < queries.size(); start += kChunk) {
+        const std::size_t n = std::min(kChunk, queries.size() - start);
+        std::size_t located = 0;
+        for (; located < n; ++located) {
+            const ValueQuery& q = queries[start + located];
+            if (!q.reader->impl_->locate(q.index, local, blocks[located], keep[located], error))
+                break;
+        }
+        for (std::size_t i = 0; i < located; ++i) {
+            const ValueQuery& q = queries[start + i];
+            const Impl& m = *q.reader->impl_;
+            const uint64_t j = q.index & (uint64_t(m.h.block_entries) - 1);
+            values[start + i] = m.value_of[symbol_at(blocks[i]->data(), j, m.h.symbol_bits)];
+        }
+        if (located < n) return start + located;
+    }
+    return queries.size();
 }
 
 Result<LevelInfo> LevelReader::info() const {

@@ -14,7 +14,10 @@
 //   The whole-file checksum is checked only by verify() (it needs to read everything).
 // - All member functions are thread-safe; one reader may be shared by any number of
 //   threads. Decompressed blocks live in a BlockCache (block_cache.hpp) that may be shared
-//   by many readers.
+//   by many readers. In front of it each thread keeps its 256 most recently used blocks
+//   (shared_ptrs, used only while nothing has left the cache since; reader.cpp), so that
+//   repeated lookups take no lock; such a table can keep up to 256 blocks evicted from the
+//   cache alive until its thread looks up other blocks or ends.
 #pragma once
 
 #include <array>
@@ -90,6 +93,14 @@ struct VerifyReport {
     bool ok() const { return status.ok(); }
 };
 
+class LevelReader;
+
+// One lookup for LevelReader::read_values: the value at `index` of `reader`'s level.
+struct ValueQuery {
+    const LevelReader* reader = nullptr;
+    uint64_t index = 0;
+};
+
 class LevelReader {
   public:
     // No I/O happens here.
@@ -107,6 +118,15 @@ class LevelReader {
     // The value at a position index: in -n..n or kDontCare. OutOfRange past the end,
     // Corrupt (with block()) if the block holding it is damaged.
     Result<int8_t> value(uint64_t index) const;
+    // Several values, possibly of different levels (readers), read as value() would read
+    // them one by one, but faster: every block is found first and the byte holding each
+    // value prefetched, then the values are read, so the cache misses of random lookups
+    // overlap instead of following one another. Fills values[i] for queries[i] (the spans
+    // must have the same size) and returns queries.size(), or stops at the first query
+    // that fails and returns its index, with its error in `error` (values from there on
+    // are unspecified).
+    static std::size_t read_values(std::span<const ValueQuery> queries, std::span<int8_t> values,
+                                   Status& error);
     Result<LevelInfo> info() const;
     // Counts of every value over the whole level (decompresses every block, `threads`
     // OpenMP threads, 0 = default). Fails on the first damaged block.

@@ -27,9 +27,32 @@ for _ in range(500000):
             break
     print(" ".join(map(str, pits)))
 PY
-start=$(date +%s.%N)
-$bin/owaredb probe --batch --json --dir owaredb-data </tmp/owaredb-batch.txt >/dev/null
-end=$(date +%s.%N)
-python3 -c "print('  %d positions in %.2f s: %.0f positions/s (full answers with every move)' % (500000, $end - $start, 500000 / ($end - $start)))"
+# The file twice through one process, each pass timed from the answers as they arrive:
+# the first pass opens the levels and decompresses every block it needs (cold cache, and
+# the program's start), the second finds every block cached (warm cache: the figure
+# issue #6 asks to reach 500,000 positions/s on one core).
+cat /tmp/owaredb-batch.txt /tmp/owaredb-batch.txt >/tmp/owaredb-batch2.txt
+python3 - "$bin/owaredb" <<'PY'
+import subprocess, sys, time
+n = 500000
+start = time.perf_counter()
+with open('/tmp/owaredb-batch2.txt', 'rb') as positions:
+    p = subprocess.Popen([sys.argv[1], 'probe', '--batch', '--json', '--dir', 'owaredb-data'],
+                         stdin=positions, stdout=subprocess.PIPE)
+lines, middle, first = 0, None, 0
+while chunk := p.stdout.read1(1 << 20):
+    lines += chunk.count(b'\n')
+    if middle is None and lines >= n:
+        # Answers come a flush (about 2,500) at a time: `first` may pass n a little.
+        middle, first = time.perf_counter(), lines
+end = time.perf_counter()
+if p.wait() != 0 or lines != 2 * n:
+    sys.exit('probe --batch failed after %d answers' % lines)
+print('  %d positions twice through one process (full answers with every move):' % n)
+print('  first pass, cold cache: %.0f positions/s (%.2f s, with start-up)'
+      % (first / (middle - start), middle - start))
+print('  second pass, warm cache: %.0f positions/s (%.2f s)'
+      % ((lines - first) / (end - middle), end - middle))
+PY
 echo "== Omweso (omweso bench)"
 $bin/omweso/omweso bench

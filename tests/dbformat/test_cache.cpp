@@ -47,3 +47,23 @@ TEST_CASE("block cache: large capacity is sharded and still bounded") {
     CHECK(cache.size_bytes() > cache.capacity_bytes() / 2);
     CHECK(BlockCache::new_owner() != BlockCache::new_owner());
 }
+
+TEST_CASE("block cache: the generation counts the blocks that left it") {
+    BlockCache cache(10000); // one shard
+    CHECK(cache.generation() == 0);
+    for (uint64_t b = 0; b < 5; ++b) cache.insert(1, b, block_of(1000, uint8_t(b)));
+    REQUIRE(cache.find(1, 0));
+    CHECK_FALSE(cache.find(1, 9));
+    CHECK(cache.generation() == 0);        // inserting, hits and misses remove nothing
+    cache.insert(1, 0, block_of(1000, 7)); // replaced
+    CHECK(cache.generation() == 1);
+    for (uint64_t b = 5; b < 12; ++b) cache.insert(1, b, block_of(1000, uint8_t(b)));
+    CHECK(cache.generation() == 4); // 12 blocks of 1096 bytes: 9 fit, 3 more left
+    cache.erase_owner(2);
+    CHECK(cache.generation() == 4);
+    cache.erase_owner(1);
+    CHECK(cache.generation() == 13);
+    BlockCache none(0);
+    none.insert(1, 0, block_of(10, 0)); // never held
+    CHECK(none.generation() == 0);
+}

@@ -212,3 +212,68 @@ TEST_CASE("unknown header flags are rejected, the capture-bounded flag is not") 
     auto r = LevelReader::from_memory(std::move(bytes), "flag1");
     CHECK(r.open().message().find("header checksum") != std::string::npos);
 }
+
+TEST_CASE("read_values: the values value() reads, and the first failure with its index") {
+    Fixture f; // 12 blocks of 256 entries
+    const auto good = LevelReader::from_memory(f.bytes, "good");
+    // A copy with one byte of block 5 flipped: the blocks follow the header, and the index
+    // (12 bytes a block, the size first) precedes the index checksum and the trailer.
+    const uint64_t index = f.bytes.size() - 24 - 8 - 12 * f.info.block_count;
+    auto size_of = [&](uint64_t b) {
+        uint32_t s = 0;
+        for (int k = 3; k >= 0; --k) s = s << 8 | f.bytes[index + 12 * b + k];
+        return s;
+    };
+    uint64_t at = f.info.header_bytes;
+    for (uint64_t b = 0; b < 5; ++b) at += size_of(b);
+    auto bytes = f.bytes;
+    bytes[at + size_of(5) / 2] ^= 0x55;
+    const auto damaged = LevelReader::from_memory(std::move(bytes), "damaged");
+    REQUIRE_FALSE(damaged.value(5 * 256).ok());
+    REQUIRE(damaged.value(4 * 256 + 255).ok());
+    REQUIRE(damaged.value(6 * 256).ok());
+    TempDir dir;
+    const LevelReader missing(dir / "abapa-06.owdb");
+
+    // Every entry through one batch, in a scrambled order, equals value().
+    std::vector<ValueQuery> queries;
+    for (uint64_t i = 0; i < f.values.size(); ++i) queries.push_back({&good, (i * 7919) % 3000});
+    std::vector<int8_t> values(queries.size());
+    Status error;
+    REQUIRE(LevelReader::read_values(queries, values, error) == queries.size());
+    CHECK(error.ok());
+    for (std::size_t i = 0; i < queries.size(); ++i)
+        REQUIRE(int(values[i]) == int(f.values[queries[i].index]));
+
+    // Mixed readers: stops at the first failing query, whatever fails later.
+    auto first_failure = [&](std::vector<ValueQuery> q, Status& e) {
+        std::vector<int8_t> v(q.size());
+        std::size_t n = LevelReader::read_values(q, v, e);
+        for (std::size_t i = 0; i < n; ++i)
+            CHECK(int(v[i]) == int(f.values[q[i].index])); // readers hold the same values
+        return n;
+    };
+    CHECK(first_failure({{&good, 1},
+                         {&damaged, 3},
+                         {&good, 2999},
+                         {&damaged, 5 * 256 + 9},
+                         {&good, 3000},
+                         {&missing, 0}},
+                        error) == 3);
+    CHECK(error.code() == ErrorCode::Corrupt);
+    CHECK(error.block() == 5u);
+    CHECK(first_failure({{&good, 1}, {&good, 3000}, {&damaged, 5 * 256}}, error) == 1);
+    CHECK(error.code() == ErrorCode::OutOfRange);
+    CHECK(first_failure({{&missing, 0}, {&good, 1}}, error) == 0);
+    CHECK(error.code() == ErrorCode::NotFound);
+    // More queries than one internal chunk, the failure late.
+    std::vector<ValueQuery> many(20, ValueQuery{&good, 77});
+    many[17] = {&damaged, 5 * 256 + 1};
+    CHECK(first_failure(many, error) == 17);
+    CHECK(error.block() == 5u);
+    // Sizes that differ.
+    std::vector<int8_t> two(2);
+    CHECK(LevelReader::read_values(std::span(queries).first(3), two, error) == 0);
+    CHECK(error.code() == ErrorCode::InvalidArgument);
+    CHECK(LevelReader::read_values({}, {}, error) == 0);
+}

@@ -171,6 +171,31 @@ TEST_CASE("printing is the canonical text form and round-trips") {
     }
 }
 
+TEST_CASE("the fast path for the common form agrees with the general parser") {
+    // parse_position reads "d d d ..." (one or two digits, single spaces) by a fast path;
+    // a leading space always sends text to the general parser, which ignores it. So both
+    // parses of every text, valid or not, must agree, messages included.
+    std::mt19937 rng(11);
+    const std::vector<std::string> pieces = {"0",  "1",  "3",  "7",  "9",   "10", "12", "48",
+                                             "49", "99", "00", "07", "100", "-1", "x",  "4a"};
+    const std::vector<std::string> seps = {" ", " ", " ", " ", "  ", ",", "\t", ""};
+    for (int k = 0; k < 20000; ++k) {
+        std::string text;
+        const int count = 10 + static_cast<int>(rng() % 4); // 10..13 numbers
+        for (int i = 0; i < count; ++i) {
+            if (i) text += rng() % 8 ? " " : seps[rng() % seps.size()];
+            text += rng() % 4 ? std::to_string(rng() % 8) : pieces[rng() % pieces.size()];
+        }
+        if (rng() % 16 == 0) text += " ";
+        CAPTURE(text);
+        const ParseResult fast = parse_position(text);
+        const ParseResult general = parse_position(" " + text);
+        REQUIRE(fast.ok == general.ok);
+        REQUIRE(fast.error == general.error);
+        if (fast.ok) REQUIRE(fast.position == general.position);
+    }
+}
+
 TEST_CASE("position helpers") {
     const Position p = make({1, 2, 3, 4, 5, 6, 0, 7, 8, 9, 10, 11});
     CHECK(p.mover_seeds() == 21);
