@@ -66,6 +66,8 @@ struct Tablebase::Impl {
         // Set once `reader` exists: the probes' path, which skips call_once (in libstdc++
         // it touches thread-local storage and calls pthread_once every time).
         std::atomic<const db::LevelReader*> ready{nullptr};
+        // Whether the file stores capture-bounded values: -1 not known yet, 0 no, 1 yes.
+        std::atomic<int8_t> capture_bounded{-1};
     };
     std::array<Slot, kMaxSeeds + 1> levels;
 
@@ -121,11 +123,57 @@ struct Tablebase::Impl {
         for (int i = 0; i < count; ++i) {
             if (std::size_t(i) == read) return from_db(error);
             const int n = seeds[i];
-            if (values[i] < -n || values[i] > n)
+            const bool dont_care = values[i] == db::kDontCare;
+            if (!dont_care && (values[i] < -n || values[i] > n))
                 return ProbeError{ProbeStatus::Corrupt,
                                   level(n).path().string() + ": stored value out of range"};
             out[i] = values[i];
+            if (dont_care || capture_bounded(n)) {
+                if (auto e = complete_by_captures(ps[i], n, dont_care, out[i])) return e;
+            }
         }
+        return std::nullopt;
+    }
+
+    // Whether level n's file stores capture-bounded values (dbformat/README.md); asked only
+    // after a value was read from it, so the file is open and valid.
+    bool capture_bounded(int n) {
+        Slot& slot = levels[n];
+        int8_t known = slot.capture_bounded.load(std::memory_order_acquire);
+        if (known < 0) {
+            db::Result<db::LevelInfo> info = level(n).info();
+            known = info.ok() && info->meta.capture_bounded ? 1 : 0;
+            slot.capture_bounded.store(known, std::memory_order_release);
+        }
+        return known == 1;
+    }
+
+    // value = max(stored bound, best capture), the best capture searched over the values
+    // of the smaller levels (themselves completed the same way). A kDontCare bound is minus
+    // infinity: such a position must have a capture.
+    std::optional<ProbeError> complete_by_captures(const Position& p, int n, bool dont_care,
+                                                   int& value) {
+        const MoveList moves = legal_moves(*rules, p);
+        std::array<Position, kPitsPerSide> children;
+        std::array<int, kPitsPerSide> child_seeds, captured, child_value;
+        int count = 0;
+        for (const Move& m : moves) {
+            if (!m.captured) continue;
+            children[count] = m.child;
+            child_seeds[count] = n - m.captured;
+            captured[count++] = m.captured;
+        }
+        if (count == 0) {
+            if (!dont_care) return std::nullopt;
+            return ProbeError{ProbeStatus::Corrupt,
+                              level(n).path().string() +
+                                  ": a don't-care value where no capture recovers it"};
+        }
+        if (auto e = stored_values(children.data(), child_seeds.data(), count, child_value.data()))
+            return e;
+        int best = dont_care ? -1000 : value;
+        for (int i = 0; i < count; ++i) best = std::max(best, captured[i] - child_value[i]);
+        value = best;
         return std::nullopt;
     }
 

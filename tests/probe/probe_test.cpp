@@ -3,6 +3,7 @@
 #include "dbformat/writer.hpp"
 #include "owaredb/probe.h"
 #include "owaredb/probe.hpp"
+#include "solver/capture_bound.hpp"
 #include "solver/one_ply.hpp"
 #include "solver/oware_game.hpp"
 #include "solver/solve_in_memory.hpp"
@@ -193,4 +194,94 @@ TEST_CASE("the C API answers like the C++ API") {
     owaredb_tablebase* bad = nullptr;
     CHECK(owaredb_open(f.dir.c_str(), "chess", 0, &bad) == OWAREDB_INVALID_RULES);
     owaredb_close(tb);
+}
+
+namespace {
+
+// The fixture's levels written capture-bounded (dbformat/README.md, flag bit 0).
+struct CompactFixture {
+    fs::path dir;
+    CompactFixture() {
+        const Fixture& f = fixture();
+        dir = fs::temp_directory_path() / ("owaredb-probe-compact-" + std::to_string(::getpid()));
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        std::vector<const int8_t*> smaller;
+        for (int n = 0; n <= kTop; ++n) {
+            std::vector<int8_t> stored(level_size(n));
+            encode_capture_bounded(f.rules, n, f.levels[n].span(), smaller, stored, 2);
+            db::LevelMeta meta{f.rules.name, f.rules.knob_bytes(), uint32_t(n), level_size(n)};
+            meta.capture_bounded = true;
+            db::write_level(db::level_path(dir, f.rules.name, n), meta, stored);
+            smaller.push_back(f.levels[n].data());
+        }
+    }
+    ~CompactFixture() { fs::remove_all(dir); }
+};
+
+const CompactFixture& compact_fixture() {
+    static CompactFixture f;
+    return f;
+}
+
+} // namespace
+
+TEST_CASE("capture-bounded files probe back every exact value, n <= 10") {
+    const Fixture& f = fixture();
+    Tablebase tb(compact_fixture().dir, "awari");
+    Tablebase exact(f.dir, "awari");
+    for (int n = 0; n <= kTop; ++n) {
+        uint64_t wrong = 0;
+        for (uint64_t i = 0; i < level_size(n); ++i) {
+            ProbeResult<int> v = tb.value(unrank(n, i).pits);
+            wrong += !v.ok() || *v != f.levels[n][i];
+        }
+        CHECK_MESSAGE(wrong == 0, "level " << n);
+    }
+    // Analyses (every move's value) and the start position agree with the exact files.
+    std::mt19937_64 rng(7);
+    for (int k = 0; k < 2000; ++k) {
+        Pits p = unrank(kTop, rng() % level_size(kTop)).pits;
+        ProbeResult<PositionInfo> a = tb.analyse(p), b = exact.analyse(p);
+        REQUIRE(a.ok());
+        REQUIRE(b.ok());
+        CHECK(a->value == b->value);
+        REQUIRE(a->moves.size() == b->moves.size());
+        for (std::size_t m = 0; m < a->moves.size(); ++m)
+            CHECK(a->moves[m].value == b->moves[m].value);
+    }
+}
+
+TEST_CASE("a stored don't-care is the best capture, or corrupt where there is none") {
+    const Fixture& f = fixture();
+    fs::path dir = fs::temp_directory_path() / ("owaredb-probe-dc-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const int n = 6;
+    for (int k = 0; k < n; ++k)
+        fs::copy_file(db::level_path(f.dir, "awari", k), db::level_path(dir, "awari", k));
+    // One position with a capture worth its value, one without any capture.
+    uint64_t with = level_size(n), without = level_size(n);
+    for (uint64_t i = 0; i < level_size(n) && (with == level_size(n) || without == level_size(n));
+         ++i) {
+        Position p = unrank(n, i);
+        if (legal_moves(f.rules, p).empty()) continue;
+        int e = best_capture_value(f.rules, p, [&](int level, const Position& c) {
+            return int(f.levels[level][rank(c)]);
+        });
+        if (e == f.levels[n][i] && with == level_size(n)) with = i;
+        if (e == kNoCapture && without == level_size(n)) without = i;
+    }
+    REQUIRE(with < level_size(n));
+    REQUIRE(without < level_size(n));
+    std::vector<int8_t> values(f.levels[n].span().begin(), f.levels[n].span().end());
+    values[with] = db::kDontCare;
+    values[without] = db::kDontCare;
+    db::write_level(db::level_path(dir, "awari", n),
+                    {"awari", f.rules.knob_bytes(), uint32_t(n), level_size(n)}, values);
+    Tablebase tb(dir, "awari");
+    CHECK(*tb.value(unrank(n, with).pits) == f.levels[n][with]);
+    ProbeResult<int> bad = tb.value(unrank(n, without).pits);
+    CHECK(bad.status() == ProbeStatus::Corrupt);
+    fs::remove_all(dir);
 }
