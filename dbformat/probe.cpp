@@ -153,6 +153,7 @@ struct Tablebase::Impl {
     // infinity: such a position must have a capture.
     std::optional<ProbeError> complete_by_captures(const Position& p, int n, bool dont_care,
                                                    int& value) {
+        if (!dont_care && !may_capture(p)) return std::nullopt; // most positions
         const MoveList moves = legal_moves(*rules, p);
         std::array<Position, kPitsPerSide> children;
         std::array<int, kPitsPerSide> child_seeds, captured, child_value;

@@ -32,6 +32,7 @@ inline constexpr int kNoCapture = -1000;
 template <class ChildValue>
 int best_capture_value(const Rules& rules, const Position& p, ChildValue&& child_value) {
     int best = kNoCapture;
+    if (!may_capture(p)) return best;
     const int n = p.seeds();
     for (const Move& m : legal_moves(rules, p))
         if (m.captured)

@@ -61,4 +61,16 @@ int terminal_value(const Position& p) {
     return p.mover_seeds() == 0 ? -p.seeds() : p.seeds();
 }
 
+bool may_capture(const Position& p) {
+    for (int pit = 0; pit < kPitsPerSide; ++pit) {
+        const int seeds = p.pits[pit];
+        if (seeds >= kPits - 1) return true; // long sowings: let the full generator decide
+        const int last = pit + seeds;        // <= 15: no wrap back to the opponent
+        if (seeds > 0 && last >= kPitsPerSide && last < kPits &&
+            (p.pits[last] == 1 || p.pits[last] == 2))
+            return true;
+    }
+    return false;
+}
+
 } // namespace owaredb

@@ -41,6 +41,12 @@ int capture_chain(const Position& board, int last);
 /// over in `p` (see terminal_value).
 MoveList legal_moves(const Rules& rules, const Position& p);
 
+/// False only when no move of `p` can capture under any rules: a cheap necessary condition
+/// that skips move generation for most positions. A sowing of s < 11 seeds from pit i puts
+/// one seed in each of pits i+1..i+s, so it can capture only if its last pit i+s is the
+/// opponent's and held 1 or 2 seeds; sowings of 11 or more seeds count as "may capture".
+bool may_capture(const Position& p);
+
 /// The value for the side to move of a position without legal moves: -n when the mover
 /// has no seeds (the opponent takes them all), +n otherwise (no move can feed the empty
 /// opponent, the mover takes them all). n = p.seeds().

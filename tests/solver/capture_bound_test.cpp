@@ -88,3 +88,29 @@ TEST_CASE("capture-bounded storage refuses values below their best capture") {
     CHECK_THROWS_AS(encode_capture_bounded(rules, 4, broken, pointers(levels, 4), stored, 1),
                     std::invalid_argument);
 }
+
+TEST_CASE("may_capture is false only where no legal move captures") {
+    // Every position of D_n for n <= 9 (quick: 7) and the rotated ones, both rule sets.
+    const int max_n = test::quick() ? 7 : 9;
+    for (const char* name : {"abapa", "awari"}) {
+        const Rules rules = *Rules::by_name(name);
+        uint64_t skipped = 0, total = 0, wrong = 0;
+        for (int n = 0; n <= max_n; ++n)
+            for (uint64_t i = 0; i < level_size(n); ++i)
+                for (Position p : {unrank(n, i), unrank(n, i).rotated()}) {
+                    ++total;
+                    if (may_capture(p)) continue;
+                    ++skipped;
+                    for (const Move& m : legal_moves(rules, p)) wrong += m.captured != 0;
+                }
+        CHECK(wrong == 0);
+        CHECK(skipped * 2 > total); // it does skip most positions
+    }
+    // Hand-checked: pit 6 (index 5) with 1 seed reaching a pit of 1 or 2 may capture, of 0
+    // or 3 not; 11 or more seeds always may.
+    CHECK(may_capture(parse_position_or_throw("0 0 0 0 0 1 2 0 0 0 0 0")));
+    CHECK(may_capture(parse_position_or_throw("0 0 0 0 0 1 1 0 0 0 0 0")));
+    CHECK_FALSE(may_capture(parse_position_or_throw("0 0 0 0 0 1 3 0 0 0 0 0")));
+    CHECK_FALSE(may_capture(parse_position_or_throw("0 0 0 0 0 1 0 2 2 2 2 2")));
+    CHECK(may_capture(parse_position_or_throw("11 0 0 0 0 0 0 0 0 0 0 0")));
+}
