@@ -10,6 +10,7 @@
 #include <new>
 #include <span>
 #include <utility>
+#include <vector>
 
 namespace owaredb {
 
@@ -57,5 +58,12 @@ class ValueArray {
     int8_t* data_ = nullptr;
     uint64_t size_ = 0;
 };
+
+/// Pointers to the values of levels 0..n-1, the form the solver takes smaller levels in.
+inline std::vector<const int8_t*> level_pointers(const std::vector<ValueArray>& levels, int n) {
+    std::vector<const int8_t*> out;
+    for (int k = 0; k < n; ++k) out.push_back(levels[k].data());
+    return out;
+}
 
 } // namespace owaredb

@@ -5,16 +5,6 @@
 
 namespace owaredb::cli {
 
-namespace {
-
-std::vector<const int8_t*> pointers(const std::vector<ValueArray>& levels, int n) {
-    std::vector<const int8_t*> out;
-    for (int k = 0; k < n; ++k) out.push_back(levels[k].data());
-    return out;
-}
-
-} // namespace
-
 DatabaseDir::DatabaseDir(std::filesystem::path dir, Rules rules, bool compact)
     : dir_(std::move(dir)), rules_(std::move(rules)), compact_(compact) {}
 
@@ -42,7 +32,7 @@ db::Status DatabaseDir::load(int n, ValueArray& out, int threads,
             return db::Status(db::ErrorCode::Mismatch,
                               path(n).string() +
                                   ": capture-bounded values need every smaller level loaded");
-        decode_capture_bounded(rules_, n, values.span(), pointers(smaller, n), threads);
+        decode_capture_bounded(rules_, n, values.span(), level_pointers(smaller, n), threads);
     }
     out = std::move(values);
     return s;
@@ -56,7 +46,8 @@ db::WriteReport DatabaseDir::save(int n, const ValueArray& values, int threads,
     db::LevelMeta m = meta(n);
     if (!compact_) return db::write_level(path(n), m, values.span(), options);
     ValueArray stored(values.size());
-    encode_capture_bounded(rules_, n, values.span(), pointers(smaller, n), stored.span(), threads);
+    encode_capture_bounded(rules_, n, values.span(), level_pointers(smaller, n), stored.span(),
+                           threads);
     m.capture_bounded = true;
     return db::write_level(path(n), m, stored.span(), options);
 }

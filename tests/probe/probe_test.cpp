@@ -45,11 +45,8 @@ const Fixture& fixture() {
     return f;
 }
 
-} // namespace
-
-TEST_CASE("every stored value is probed back exactly, n <= 10") {
-    const Fixture& f = fixture();
-    Tablebase tb(f.dir, "awari");
+// Probes every position of levels 0..kTop and compares with the analyser's values.
+void check_every_value(const Tablebase& tb, const Fixture& f) {
     for (int n = 0; n <= kTop; ++n) {
         uint64_t wrong = 0;
         for (uint64_t i = 0; i < level_size(n); ++i) {
@@ -58,6 +55,14 @@ TEST_CASE("every stored value is probed back exactly, n <= 10") {
         }
         CHECK_MESSAGE(wrong == 0, "level " << n);
     }
+}
+
+} // namespace
+
+TEST_CASE("every stored value is probed back exactly, n <= 10") {
+    const Fixture& f = fixture();
+    Tablebase tb(f.dir, "awari");
+    check_every_value(tb, f);
 }
 
 TEST_CASE("positions outside the databases are valued by one ply of search") {
@@ -230,14 +235,7 @@ TEST_CASE("capture-bounded files probe back every exact value, n <= 10") {
     const Fixture& f = fixture();
     Tablebase tb(compact_fixture().dir, "awari");
     Tablebase exact(f.dir, "awari");
-    for (int n = 0; n <= kTop; ++n) {
-        uint64_t wrong = 0;
-        for (uint64_t i = 0; i < level_size(n); ++i) {
-            ProbeResult<int> v = tb.value(unrank(n, i).pits);
-            wrong += !v.ok() || *v != f.levels[n][i];
-        }
-        CHECK_MESSAGE(wrong == 0, "level " << n);
-    }
+    check_every_value(tb, f);
     // Analyses (every move's value) and the start position agree with the exact files.
     std::mt19937_64 rng(7);
     for (int k = 0; k < 2000; ++k) {

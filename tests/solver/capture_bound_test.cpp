@@ -12,16 +12,6 @@
 
 using namespace owaredb;
 
-namespace {
-
-std::vector<const int8_t*> pointers(const std::vector<ValueArray>& levels, int n) {
-    std::vector<const int8_t*> out;
-    for (int k = 0; k < n; ++k) out.push_back(levels[k].data());
-    return out;
-}
-
-} // namespace
-
 TEST_CASE("capture-bounded storage: a hand-checked position") {
     // The mover's only move, pit 6 (index 5, one seed), makes the opponent's first pit 2 and
     // captures it (not a grand slam: the opponent keeps the seed in its last pit). That seed
@@ -32,7 +22,7 @@ TEST_CASE("capture-bounded storage: a hand-checked position") {
     Position p = parse_position_or_throw("0 0 0 0 0 1 1 0 0 0 0 1");
     const uint64_t i = rank(p);
     CHECK(levels[3][i] == 3);
-    auto smaller = pointers(levels, 3);
+    auto smaller = level_pointers(levels, 3);
     CHECK(best_capture_value(
               rules, p, [&](int k, const Position& c) { return int(levels[k][rank(c)]); }) == 3);
     std::vector<int8_t> stored(levels[3].size());
@@ -51,7 +41,7 @@ TEST_CASE("capture-bounded storage: lower bounds that decode to every exact valu
         uint64_t loosened = 0, total = 0;
         for (int n = 0; n <= max_n; ++n) {
             CAPTURE(n);
-            auto smaller = pointers(levels, n);
+            auto smaller = level_pointers(levels, n);
             const auto exact = levels[n].span();
             std::vector<int8_t> one(exact.size()), two(exact.size());
             encode_capture_bounded(rules, n, exact, smaller, one, 1);
@@ -83,9 +73,9 @@ TEST_CASE("capture-bounded storage refuses values below their best capture") {
     std::vector<int8_t> broken(levels[3].span().begin(), levels[3].span().end());
     broken[rank(p)] = 1; // the capture alone is worth 3
     std::vector<int8_t> stored(broken.size());
-    CHECK_THROWS_AS(encode_capture_bounded(rules, 3, broken, pointers(levels, 3), stored, 1),
+    CHECK_THROWS_AS(encode_capture_bounded(rules, 3, broken, level_pointers(levels, 3), stored, 1),
                     std::logic_error);
-    CHECK_THROWS_AS(encode_capture_bounded(rules, 4, broken, pointers(levels, 4), stored, 1),
+    CHECK_THROWS_AS(encode_capture_bounded(rules, 4, broken, level_pointers(levels, 4), stored, 1),
                     std::invalid_argument);
 }
 
