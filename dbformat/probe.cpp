@@ -265,7 +265,37 @@ void Tablebase::values(std::span<const Pits> positions, std::span<ProbeResult<in
                            "batch: positions and results differ in size"};
         return;
     }
-    for (size_t i = 0; i < positions.size(); ++i) results[i] = value(positions[i]);
+    // Positions of the databases are read kPitsPerSide at a time, so that their memory
+    // accesses overlap (LevelReader::read_values); the others go through value().
+    std::array<Position, kPitsPerSide> group;
+    std::array<int, kPitsPerSide> seeds, found;
+    std::array<size_t, kPitsPerSide> slot;
+    int count = 0;
+    auto flush = [&] {
+        if (impl_->stored_values(group.data(), seeds.data(), count, found.data())) {
+            // Some lookup failed: answer each on its own, so each gets its own error.
+            for (int k = 0; k < count; ++k) results[slot[k]] = impl_->value(group[k]);
+        } else {
+            for (int k = 0; k < count; ++k) results[slot[k]] = found[k];
+        }
+        count = 0;
+    };
+    for (size_t i = 0; i < positions.size(); ++i) {
+        if (auto e = impl_->check(positions[i])) {
+            results[i] = *e;
+            continue;
+        }
+        const Position p = to_position(positions[i]);
+        if (!p.in_database()) {
+            results[i] = impl_->value(p);
+            continue;
+        }
+        group[count] = p;
+        seeds[count] = p.seeds();
+        slot[count++] = i;
+        if (count == kPitsPerSide) flush();
+    }
+    if (count) flush();
 }
 
 bool Tablebase::level_available(int seeds) const {

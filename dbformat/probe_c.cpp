@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <vector>
 
 struct owaredb_tablebase {
     owaredb::Tablebase tb;
@@ -85,11 +86,22 @@ owaredb_status owaredb_values(const owaredb_tablebase* tb, const uint8_t* positi
                               int* values, owaredb_status* statuses) {
     if (!tb || (n && (!positions || !values || !statuses))) return OWAREDB_INVALID_POSITION;
     owaredb_status first = OWAREDB_OK;
-    for (size_t i = 0; i < n; ++i) {
-        auto r = tb->tb.value(to_pits(positions + 12 * i));
-        statuses[i] = to_c(r.status());
-        values[i] = r ? *r : 0;
-        if (!r && first == OWAREDB_OK) first = statuses[i];
+    // Through the C++ batch call, a chunk at a time (its lookups overlap).
+    constexpr size_t kChunk = 256;
+    std::vector<owaredb::Pits> chunk;
+    std::vector<owaredb::ProbeResult<int>> results;
+    for (size_t start = 0; start < n; start += kChunk) {
+        const size_t count = std::min(kChunk, n - start);
+        chunk.clear();
+        for (size_t i = 0; i < count; ++i) chunk.push_back(to_pits(positions + 12 * (start + i)));
+        results.assign(count, owaredb::ProbeResult<int>(0));
+        tb->tb.values(chunk, results);
+        for (size_t i = 0; i < count; ++i) {
+            const auto& r = results[i];
+            statuses[start + i] = to_c(r.status());
+            values[start + i] = r ? *r : 0;
+            if (!r && first == OWAREDB_OK) first = statuses[start + i];
+        }
     }
     return first;
 }

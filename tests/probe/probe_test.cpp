@@ -283,3 +283,46 @@ TEST_CASE("a stored don't-care is the best capture, or corrupt where there is no
     CHECK(bad.status() == ProbeStatus::Corrupt);
     fs::remove_all(dir);
 }
+
+TEST_CASE("batch values equal single probes, mixed inputs, exact and compact files, C API") {
+    const Fixture& f = fixture();
+    // In the databases, outside them (one ply), too many seeds, a missing level (> kTop).
+    std::mt19937_64 rng(11);
+    std::vector<Pits> positions;
+    for (int k = 0; k < 3000; ++k) {
+        Pits p{};
+        const int seeds = k % 50 == 0 ? 49 : k % 37 == 0 ? kTop + 1 : int(rng() % (kTop + 1));
+        for (int s = 0; s < seeds; ++s) ++p[rng() % 12];
+        positions.push_back(p);
+    }
+    for (const fs::path& dir : {f.dir, compact_fixture().dir}) {
+        CAPTURE(dir);
+        Tablebase tb(dir, "awari");
+        std::vector<ProbeResult<int>> batch(positions.size(), ProbeResult<int>(0));
+        tb.values(positions, batch);
+        uint64_t differ = 0, ok = 0;
+        for (std::size_t i = 0; i < positions.size(); ++i) {
+            ProbeResult<int> single = tb.value(positions[i]);
+            ok += single.ok();
+            differ += single.ok() != batch[i].ok() ||
+                      (single.ok() ? *single != *batch[i] : single.status() != batch[i].status());
+        }
+        CHECK(differ == 0);
+        CHECK(ok > positions.size() / 2);
+        // The C API's batch call gives the same values and statuses.
+        owaredb_tablebase* c = nullptr;
+        REQUIRE(owaredb_open(dir.c_str(), "awari", 0, &c) == OWAREDB_OK);
+        std::vector<uint8_t> flat;
+        for (const Pits& p : positions) flat.insert(flat.end(), p.begin(), p.end());
+        std::vector<int> values(positions.size());
+        std::vector<owaredb_status> statuses(positions.size());
+        CHECK(owaredb_values(c, flat.data(), positions.size(), values.data(), statuses.data()) !=
+              OWAREDB_OK); // some positions are invalid or not available
+        uint64_t c_differ = 0;
+        for (std::size_t i = 0; i < positions.size(); ++i)
+            c_differ += statuses[i] != static_cast<owaredb_status>(batch[i].status()) ||
+                        (batch[i].ok() && values[i] != *batch[i]);
+        CHECK(c_differ == 0);
+        owaredb_close(c);
+    }
+}
