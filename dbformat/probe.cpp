@@ -258,6 +258,13 @@ ProbeResult<PositionInfo> Tablebase::analyse(const Pits& position) const {
     return impl_->analyse(to_position(position));
 }
 
+// GCC 12 with sanitizers reports -Wmaybe-uninitialized inside std::variant's move
+// assignment when an int is assigned to a ProbeResult below (the error alternative's string
+// is "maybe uninitialized" on a path where the variant holds the int): a false positive.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 void Tablebase::values(std::span<const Pits> positions, std::span<ProbeResult<int>> results) const {
     if (positions.size() != results.size()) {
         for (auto& r : results)
@@ -297,6 +304,9 @@ void Tablebase::values(std::span<const Pits> positions, std::span<ProbeResult<in
     }
     if (count) flush();
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 bool Tablebase::level_available(int seeds) const {
     if (!impl_->rules || seeds < 0 || seeds > kMaxSeeds) return false;
