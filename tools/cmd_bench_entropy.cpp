@@ -39,11 +39,6 @@ class ConditionalEntropy {
     void add(std::size_t context, int8_t symbol) {
         ++counts_[context * 256 + static_cast<uint8_t>(symbol)];
     }
-    uint64_t total() const {
-        uint64_t t = 0;
-        for (uint64_t c : counts_) t += c;
-        return t;
-    }
     // Bits per symbol: sum over contexts of -sum c log2(c / context total), / total.
     double bits() const {
         double sum = 0;

@@ -80,6 +80,18 @@ char* put_pits(char* p, const Pits& pits) {
     return p;
 }
 
+// `"move":M,"captured":C,"value":V}`: the fields a move and a line's step share.
+char* put_move_fields(char* p, int pit, int captured, int value) {
+    p = put(p, "\"move\":");
+    p = put_int(p, pit);
+    p = put(p, ",\"captured\":");
+    p = put_int(p, captured);
+    p = put(p, ",\"value\":");
+    p = put_int(p, value);
+    *p++ = '}';
+    return p;
+}
+
 // Appends the JSON answer to `o`.
 void append_json(std::string& o, const std::string& rules, const Pits& pits,
                  const PositionInfo& info, const PrincipalVariation* pv) {
@@ -108,13 +120,8 @@ void append_json(std::string& o, const std::string& rules, const Pits& pits,
     for (size_t i = 0; i < info.moves.size(); ++i) {
         const MoveInfo& m = info.moves[i];
         if (i) *p++ = ',';
-        p = put(p, "{\"move\":");
-        p = put_int(p, m.pit);
-        p = put(p, ",\"captured\":");
-        p = put_int(p, m.captured);
-        p = put(p, ",\"value\":");
-        p = put_int(p, m.value);
-        *p++ = '}';
+        p = put(p, "{");
+        p = put_move_fields(p, m.pit, m.captured, m.value);
     }
     p = put(p, "],\"best\":[");
     for (size_t i = 0; i < info.best.size(); ++i) {
@@ -130,13 +137,8 @@ void append_json(std::string& o, const std::string& rules, const Pits& pits,
             if (i) *p++ = ',';
             p = put(p, "{\"position\":\"");
             p = put_pits(p, s.position);
-            p = put(p, "\",\"move\":");
-            p = put_int(p, s.pit);
-            p = put(p, ",\"captured\":");
-            p = put_int(p, s.captured);
-            p = put(p, ",\"value\":");
-            p = put_int(p, s.value);
-            *p++ = '}';
+            p = put(p, "\",");
+            p = put_move_fields(p, s.pit, s.captured, s.value);
         }
         p = put(p, "],\"pv_end\":\"");
         p = put(p, pv->end);

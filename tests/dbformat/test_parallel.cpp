@@ -12,19 +12,31 @@
 using namespace owaredb::db;
 using namespace owaredb::db::test;
 
-TEST_CASE("concurrent lazy open and probes through a small shared cache") {
-    TempDir dir;
-    const uint64_t entries = quick() ? 20000 : 200000;
+namespace {
+
+// Levels n = 2, 3, 4 of `entries` sample values (seeded n + seed) in 256-entry blocks;
+// returns their values, levels[n - 2].
+std::vector<std::vector<int8_t>> write_small_levels(const TempDir& dir, uint64_t entries,
+                                                    uint64_t seed) {
     WriterOptions o;
     o.block_entries = 256;
     o.level = 1;
     o.threads = 1;
     std::vector<std::vector<int8_t>> levels;
     for (uint32_t n = 2; n < 5; ++n) {
-        levels.push_back(sample_values(entries, n, n));
+        levels.push_back(sample_values(entries, n, n + seed));
         write_level(level_path(dir.path(), "abapa", n), meta_for("abapa", n, entries),
                     levels.back(), o);
     }
+    return levels;
+}
+
+} // namespace
+
+TEST_CASE("concurrent lazy open and probes through a small shared cache") {
+    TempDir dir;
+    const uint64_t entries = quick() ? 20000 : 200000;
+    auto levels = write_small_levels(dir, entries, 0);
     auto cache = std::make_shared<BlockCache>(64 << 10); // far smaller than the levels
     std::vector<LevelReader> readers;
     for (uint32_t n = 2; n < 5; ++n) {
@@ -67,16 +79,7 @@ TEST_CASE("read_values from many threads: evictions, no cache, short-lived reade
     // shared cache; whatever the cache does meanwhile, every value must be right.
     TempDir dir;
     const uint64_t entries = quick() ? 20000 : 100000;
-    WriterOptions o;
-    o.block_entries = 256;
-    o.level = 1;
-    o.threads = 1;
-    std::vector<std::vector<int8_t>> levels;
-    for (uint32_t n = 2; n < 5; ++n) {
-        levels.push_back(sample_values(entries, n, n + 10));
-        write_level(level_path(dir.path(), "abapa", n), meta_for("abapa", n, entries),
-                    levels.back(), o);
-    }
+    auto levels = write_small_levels(dir, entries, 10);
     // Far smaller than the levels (constant evictions), none at all, and larger than all.
     for (std::size_t capacity : {std::size_t(64) << 10, std::size_t(0), std::size_t(64) << 20}) {
         CAPTURE(capacity);
