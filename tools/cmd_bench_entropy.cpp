@@ -14,12 +14,12 @@
 //                       and the previous R. This is about what an ideal adaptive coder
 //                       reaches with the capture search and one value of context.
 // Empirical entropies with many contexts slightly underestimate (the model is free).
-#include "solver/capture_bound.hpp"
-#include "solver/moves.hpp"
-#include "solver/ranking.hpp"
-#include "tools/command.hpp"
-#include "tools/database_dir.hpp"
-#include "tools/options.hpp"
+#include "tablebase/capture_bound.hpp"
+#include "oware/moves.hpp"
+#include "oware/ranking.hpp"
+#include "commands.hpp"
+#include "tablebase/database_dir.hpp"
+#include "cli/options.hpp"
 
 #include <omp.h>
 

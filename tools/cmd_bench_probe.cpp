@@ -1,9 +1,9 @@
 // owaredb bench-probe: probe throughput with a warm cache, batch throughput, and the
 // latency of a cold probe (fresh tablebase: file opened, index read, block decompressed).
 #include "owaredb/probe.hpp"
-#include "solver/ranking.hpp"
-#include "tools/command.hpp"
-#include "tools/options.hpp"
+#include "oware/ranking.hpp"
+#include "commands.hpp"
+#include "cli/options.hpp"
 
 #include <chrono>
 #include <cstdio>

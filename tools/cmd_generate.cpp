@@ -4,13 +4,13 @@
 // read back from their files (which checks every block), missing ones are solved and
 // written atomically. A killed run therefore resumes at the first missing level and ends
 // with the same files as an uninterrupted one.
-#include "solver/one_ply.hpp"
-#include "solver/oware_game.hpp"
-#include "solver/retrograde.hpp"
-#include "tools/command.hpp"
-#include "tools/database_dir.hpp"
-#include "tools/options.hpp"
-#include "tools/system_stats.hpp"
+#include "retro/bellman.hpp"
+#include "oware/oware_game.hpp"
+#include "retro/retrograde.hpp"
+#include "commands.hpp"
+#include "tablebase/database_dir.hpp"
+#include "cli/options.hpp"
+#include "cli/system_stats.hpp"
 
 #include <chrono>
 #include <cstdio>

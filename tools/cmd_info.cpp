@@ -1,7 +1,7 @@
 // owaredb info: what a level file says about itself, its value histogram and its size.
 #include "dbformat/reader.hpp"
-#include "tools/command.hpp"
-#include "tools/options.hpp"
+#include "commands.hpp"
+#include "cli/options.hpp"
 
 #include <cstdio>
 

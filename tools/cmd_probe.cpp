@@ -2,9 +2,9 @@
 // optionally the line of perfect play; one position from the command line or, with
 // --batch, one per line of standard input.
 #include "owaredb/probe.hpp"
-#include "solver/position.hpp"
-#include "tools/command.hpp"
-#include "tools/options.hpp"
+#include "oware/position.hpp"
+#include "commands.hpp"
+#include "cli/options.hpp"
 
 #include <unistd.h>
 
@@ -103,7 +103,7 @@ void append_json(std::string& o, const std::string& rules, const Pits& pits,
                         info.best.size() * (1 + kIntChars);
     if (pv)
         bound +=
-            48 + pv->end.size() + kPitsChars + pv->steps.size() * (48 + kPitsChars + 3 * kIntChars);
+            48 + std::strlen(to_string(pv->end)) + kPitsChars + pv->steps.size() * (48 + kPitsChars + 3 * kIntChars);
     const std::size_t start = o.size();
     o.resize(start + bound);
     char* const begin = o.data() + start;
@@ -141,7 +141,7 @@ void append_json(std::string& o, const std::string& rules, const Pits& pits,
             p = put_move_fields(p, s.pit, s.captured, s.value);
         }
         p = put(p, "],\"pv_end\":\"");
-        p = put(p, pv->end);
+        p = put(p, std::string_view(to_string(pv->end)));
         p = put(p, "\",\"final_position\":\"");
         p = put_pits(p, pv->final_position);
         *p++ = '"';
@@ -176,7 +176,7 @@ std::string text_result(const Pits& pits, const PositionInfo& info, const Princi
             if (s.captured) o << " captures " << s.captured;
             o << "\n";
         }
-        o << "  end: " << pv->end << " at [" << pits_text(pv->final_position) << "]\n";
+        o << "  end: " << to_string(pv->end) << " at [" << pits_text(pv->final_position) << "]\n";
     }
     return o.str();
 }

@@ -1,7 +1,7 @@
 // owaredb show: the board, its legal moves and their children.
-#include "solver/moves.hpp"
-#include "tools/command.hpp"
-#include "tools/options.hpp"
+#include "oware/moves.hpp"
+#include "commands.hpp"
+#include "cli/options.hpp"
 
 #include <iostream>
 

@@ -1,9 +1,9 @@
 // owaredb stats: per level, the number of positions and how many have each value.
-#include "solver/one_ply.hpp"
-#include "solver/ranking.hpp"
-#include "tools/command.hpp"
-#include "tools/database_dir.hpp"
-#include "tools/options.hpp"
+#include "retro/bellman.hpp"
+#include "oware/ranking.hpp"
+#include "commands.hpp"
+#include "tablebase/database_dir.hpp"
+#include "cli/options.hpp"
 
 #include <iostream>
 #include <map>

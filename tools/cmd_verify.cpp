@@ -2,11 +2,11 @@
 // every stored value against the stored levels:
 //   V(p) == max over legal moves (captured - V(child)), or the terminal value,
 // recomputed in parallel from the files alone. The first mismatch is reported.
-#include "solver/oware_game.hpp"
-#include "solver/ranking.hpp"
-#include "tools/command.hpp"
-#include "tools/database_dir.hpp"
-#include "tools/options.hpp"
+#include "oware/oware_game.hpp"
+#include "oware/ranking.hpp"
+#include "commands.hpp"
+#include "tablebase/database_dir.hpp"
+#include "cli/options.hpp"
 
 #include <omp.h>
 

@@ -1,5 +1,5 @@
 // owaredb: generate, probe and check Oware endgame databases.
-#include "tools/command.hpp"
+#include "commands.hpp"
 
 #include <cstring>
 #include <exception>
@@ -39,6 +39,15 @@ void print_usage(std::ostream& out) {
 }
 
 } // namespace
+
+namespace owaredb::cli {
+
+Rules rules_from_name(const std::string& name) {
+    if (auto r = Rules::by_name(name)) return *r;
+    throw UsageError("unknown rules '" + name + "' (expected " + Rules::preset_names() + ")");
+}
+
+} // namespace owaredb::cli
 
 int main(int argc, char** argv) {
     if (argc < 2) {

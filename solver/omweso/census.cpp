@@ -1,7 +1,7 @@
-#include "solver/omweso/census.hpp"
+#include "omweso/census.hpp"
 
-#include "solver/omweso/relay.hpp"
-#include "solver/omweso/team.hpp"
+#include "omweso/relay.hpp"
+#include "omweso/team.hpp"
 
 #include <atomic>
 #include <bit>

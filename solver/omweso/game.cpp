@@ -1,4 +1,4 @@
-#include "solver/omweso/game.hpp"
+#include "omweso/game.hpp"
 
 namespace owaredb::omweso {
 

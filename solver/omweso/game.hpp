@@ -11,8 +11,8 @@
 // A match is played until a player has 12 points or more.
 #pragma once
 
-#include "solver/omweso/position.hpp"
-#include "solver/omweso/turn.hpp"
+#include "omweso/position.hpp"
+#include "omweso/turn.hpp"
 
 #include <array>
 #include <optional>

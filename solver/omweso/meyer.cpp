@@ -1,6 +1,6 @@
-#include "solver/omweso/meyer.hpp"
+#include "omweso/meyer.hpp"
 
-#include "solver/omweso/turn.hpp"
+#include "omweso/turn.hpp"
 
 namespace owaredb::omweso {
 

@@ -28,9 +28,9 @@
 // every relay stretch of the turn ends, and with at most 8 captures the turn ends.
 #pragma once
 
-#include "solver/omweso/board.hpp"
-#include "solver/omweso/position.hpp"
-#include "solver/omweso/rules.hpp"
+#include "omweso/board.hpp"
+#include "omweso/position.hpp"
+#include "omweso/rules.hpp"
 
 namespace owaredb::omweso {
 

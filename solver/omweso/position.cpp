@@ -1,4 +1,4 @@
-#include "solver/omweso/position.hpp"
+#include "omweso/position.hpp"
 
 #include <charconv>
 #include <sstream>

@@ -13,7 +13,7 @@
 // set afterwards.
 #pragma once
 
-#include "solver/omweso/board.hpp"
+#include "omweso/board.hpp"
 
 #include <array>
 #include <stdexcept>

@@ -1,6 +1,6 @@
-#include "solver/omweso/relay.hpp"
+#include "omweso/relay.hpp"
 
-#include "solver/omweso/brent.hpp"
+#include "omweso/brent.hpp"
 
 #include <array>
 #include <stdexcept>

@@ -12,7 +12,7 @@
 // seed cap) and returns the cycle as proof.
 #pragma once
 
-#include "solver/omweso/board.hpp"
+#include "omweso/board.hpp"
 
 #include <cstdint>
 #include <optional>

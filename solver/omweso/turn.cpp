@@ -1,9 +1,9 @@
-#include "solver/omweso/turn.hpp"
+#include "omweso/turn.hpp"
 
-#include "solver/omweso/brent.hpp"
+#include "omweso/brent.hpp"
 
-#include "solver/omweso/meyer.hpp"
-#include "solver/omweso/relay.hpp"
+#include "omweso/meyer.hpp"
+#include "omweso/relay.hpp"
 
 #include <array>
 

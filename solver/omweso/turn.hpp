@@ -22,8 +22,8 @@
 // Brent's algorithm finds that repetition with O(1) extra memory; no lap or seed cap.
 #pragma once
 
-#include "solver/omweso/position.hpp"
-#include "solver/omweso/rules.hpp"
+#include "omweso/position.hpp"
+#include "omweso/rules.hpp"
 
 #include <cstdint>
 #include <optional>

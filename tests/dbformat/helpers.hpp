@@ -12,14 +12,11 @@
 
 #include "dbformat/format.hpp"
 #include "dbformat/synthetic.hpp"
+#include "quick.hpp"
 
 namespace owaredb::db::test {
 
-// OWAREDB_QUICK=1 (sanitizer runs) asks for the slow sweeps to be thinned out.
-inline bool quick() {
-    const char* q = std::getenv("OWAREDB_QUICK");
-    return q && std::string(q) == "1";
-}
+using owaredb::test::quick;
 
 // A fresh directory removed (with its contents) at scope exit.
 class TempDir {

@@ -1,9 +1,9 @@
 // libFuzzer target: the position parser never crashes, accepts only valid positions, and
 // what it accepts round-trips and survives move, un-move and rank generation.
-#include "solver/moves.hpp"
-#include "solver/position.hpp"
-#include "solver/ranking.hpp"
-#include "solver/unmoves.hpp"
+#include "oware/moves.hpp"
+#include "oware/position.hpp"
+#include "oware/ranking.hpp"
+#include "oware/unmoves.hpp"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,5 +1,5 @@
 // Game end, points and the match (SPEC 6 item 6, interpretation in game.hpp).
-#include "solver/omweso/game.hpp"
+#include "omweso/game.hpp"
 
 #include <doctest/doctest.h>
 #include <string>

@@ -1,9 +1,9 @@
 // The Meyer test's claims checked exhaustively (meyer.hpp), and the census.
 // Suite "parallel": these run OpenMP code (the census) and also run under TSan.
-#include "solver/omweso/census.hpp"
-#include "solver/omweso/meyer.hpp"
-#include "solver/omweso/turn.hpp"
-#include "tests/omweso/quick.hpp"
+#include "omweso/census.hpp"
+#include "omweso/meyer.hpp"
+#include "omweso/turn.hpp"
+#include "quick.hpp"
 
 #include <array>
 #include <doctest/doctest.h>
@@ -37,7 +37,7 @@ TEST_SUITE("parallel") {
         // Exhaustive per circuit size: the fewest seeds with a never-ending relay. Only the
         // 16-pit value is a claim of the Meyer test; the others document the trend.
         std::ostringstream table;
-        const int max_pits = test::quick() ? 12 : 16;
+        const int max_pits = owaredb::test::quick() ? 12 : 16;
         for (int n = 2; n <= max_pits; ++n) {
             int first = 0;
             for (int s = 2; s <= 2 * n + 4 && !first; ++s)
@@ -53,7 +53,7 @@ TEST_SUITE("parallel") {
         CHECK(census_boards(16, 16) == 77558760);
         CHECK(census_boards(10, 4) == 165); // C(11, 3)
         for (int n : {3, 5, 16}) {
-            const int s = n == 16 ? (test::quick() ? 11 : 13) : 12;
+            const int s = n == 16 ? (owaredb::test::quick() ? 11 : 13) : 12;
             const CensusResult one = census(s, n, 1);
             const CensusResult two = census(s, n, 2);
             CHECK(one.boards == census_boards(s, n));
@@ -76,7 +76,7 @@ TEST_SUITE("omweso meyer") {
         const Packed opponent = kOnes;
         int max_captures = 0;
         std::uint64_t turns_seen = 0;
-        const int max_seeds = test::quick() ? 4 : 5;
+        const int max_seeds = owaredb::test::quick() ? 4 : 5;
         std::array<int, 16> b{};
         std::function<void(int, int)> rec = [&](int k, int left) {
             if (k == 15) {
@@ -109,7 +109,7 @@ TEST_SUITE("omweso meyer") {
     TEST_CASE("meyer_test never says Ends for a turn that does not end") {
         std::mt19937 rng(12345);
         int decided = 0;
-        for (int i = 0; i < (test::quick() ? 2000 : 20000); ++i) {
+        for (int i = 0; i < (owaredb::test::quick() ? 2000 : 20000); ++i) {
             Position p;
             const int seeds = int(rng() % 24);
             for (int j = 0; j < seeds; ++j) {

@@ -1,5 +1,5 @@
 // Position text forms, the board geometry and its column relation.
-#include "solver/omweso/position.hpp"
+#include "omweso/position.hpp"
 
 #include <doctest/doctest.h>
 #include <string>

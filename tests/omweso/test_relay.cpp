@@ -1,10 +1,10 @@
 // The pure relay simulator and its Brent detector against the SPEC's reference cases and
 // against the naive Floyd simulator of naive.hpp.
-#include "solver/omweso/position.hpp"
-#include "solver/omweso/relay.hpp"
-#include "tests/omweso/boards.hpp"
-#include "tests/omweso/naive.hpp"
-#include "tests/omweso/quick.hpp"
+#include "omweso/position.hpp"
+#include "omweso/relay.hpp"
+#include "boards.hpp"
+#include "naive.hpp"
+#include "quick.hpp"
 
 #include <doctest/doctest.h>
 
@@ -96,7 +96,7 @@ TEST_SUITE("omweso relay") {
     TEST_CASE("Brent detector agrees with the naive simulator, small circuits exhaustively") {
         // Every board of up to `max_seeds` seeds on circuits of 2..8 pits: same verdict, same
         // laps and final board when it ends, same period and entry lap when it does not.
-        const int max_seeds = test::quick() ? 10 : 14;
+        const int max_seeds = owaredb::test::quick() ? 10 : 14;
         std::uint64_t boards = 0, endless = 0;
         for (int n = 2; n <= 8; ++n) {
             const RelayCircuit c(n);
@@ -127,7 +127,7 @@ TEST_SUITE("omweso relay") {
     }
 
     TEST_CASE("Brent detector agrees with the naive simulator on 16 pits up to 11 seeds") {
-        const int max_seeds = test::quick() ? 8 : 11;
+        const int max_seeds = owaredb::test::quick() ? 8 : 11;
         std::uint64_t endless = 0;
         for (int s = 2; s <= max_seeds; ++s)
             test::for_each_board(16, s, [&](const std::array<int, 16>& b) {

@@ -1,7 +1,7 @@
 // Complete turns with captures, reverse captures and the opening rules, each hand-checked
 // (the comments give the lap-by-lap sowing), and never-ending turns with proofs.
-#include "solver/omweso/meyer.hpp"
-#include "solver/omweso/turn.hpp"
+#include "omweso/meyer.hpp"
+#include "omweso/turn.hpp"
 
 #include <doctest/doctest.h>
 #include <string>

@@ -3,10 +3,10 @@
 #include "dbformat/writer.hpp"
 #include "owaredb/probe.h"
 #include "owaredb/probe.hpp"
-#include "solver/capture_bound.hpp"
-#include "solver/one_ply.hpp"
-#include "solver/oware_game.hpp"
-#include "solver/solve_in_memory.hpp"
+#include "tablebase/capture_bound.hpp"
+#include "retro/bellman.hpp"
+#include "oware/oware_game.hpp"
+#include "retro/solve_in_memory.hpp"
 
 #include <doctest/doctest.h>
 
@@ -141,7 +141,7 @@ TEST_CASE("the principal variation plays best moves to the end") {
         Position p = unrank(8, i);
         auto pv = tb.principal_variation(p.pits);
         REQUIRE(pv.ok());
-        REQUIRE((pv->end == "game over" || pv->end == "endless play"));
+        REQUIRE((pv->end == PvEnd::GameOver || pv->end == PvEnd::EndlessPlay));
         // Along the line each step keeps the value: v(step) = captured - v(next).
         for (size_t k = 0; k + 1 < pv->steps.size(); ++k)
             CHECK(pv->steps[k].value == pv->steps[k].captured - pv->steps[k + 1].value);
@@ -152,7 +152,7 @@ TEST_CASE("the principal variation plays best moves to the end") {
             total += sign * s.captured;
             sign = -sign;
         }
-        if (pv->end == "game over") total += sign * pv->final_value;
+        if (pv->end == PvEnd::GameOver) total += sign * pv->final_value;
         CHECK_MESSAGE(total == *tb.value(p.pits), to_string(p));
     }
 }

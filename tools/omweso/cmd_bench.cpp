@@ -1,11 +1,11 @@
 // omweso bench: laps/s of the relay simulator and of the never-ending detectors, and the
 // census rate in boards/s.
-#include "tools/omweso/cli.hpp"
+#include "commands.hpp"
 
-#include "solver/omweso/census.hpp"
-#include "solver/omweso/position.hpp"
-#include "solver/omweso/relay.hpp"
-#include "solver/omweso/turn.hpp"
+#include "omweso/census.hpp"
+#include "omweso/position.hpp"
+#include "omweso/relay.hpp"
+#include "omweso/turn.hpp"
 
 #include <boost/program_options.hpp>
 #include <chrono>

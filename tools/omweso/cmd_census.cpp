@@ -1,7 +1,7 @@
 // omweso census --seeds S: never-ending pure relays over every board of S seeds.
-#include "tools/omweso/cli.hpp"
+#include "commands.hpp"
 
-#include "solver/omweso/census.hpp"
+#include "omweso/census.hpp"
 
 #include <boost/program_options.hpp>
 #include <chrono>

@@ -1,11 +1,11 @@
 // omweso check --pit k "<position>": every outcome of one move (it may branch on reverse
 // captures), each a final board or a never-ending proof.
-#include "tools/omweso/cli.hpp"
+#include "commands.hpp"
 
-#include "solver/omweso/game.hpp"
-#include "solver/omweso/meyer.hpp"
-#include "solver/omweso/position.hpp"
-#include "solver/omweso/turn.hpp"
+#include "omweso/game.hpp"
+#include "omweso/meyer.hpp"
+#include "omweso/position.hpp"
+#include "omweso/turn.hpp"
 
 #include <boost/program_options.hpp>
 #include <iostream>

@@ -1,7 +1,7 @@
 // omweso show "<position>": prints the position as the 4 x 8 board and in circuit form.
-#include "tools/omweso/cli.hpp"
+#include "commands.hpp"
 
-#include "solver/omweso/position.hpp"
+#include "omweso/position.hpp"
 
 #include <boost/program_options.hpp>
 #include <iostream>

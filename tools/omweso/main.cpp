@@ -1,7 +1,7 @@
 // omweso: the Omweso relay-sowing analyser (census, check, bench, show).
-#include "tools/omweso/cli.hpp"
+#include "commands.hpp"
 
-#include "solver/omweso/position.hpp"
+#include "omweso/position.hpp"
 
 #include <boost/program_options/errors.hpp>
 #include <cstring>

@@ -1,0 +1,74 @@
+/* owaredb probe library, C API: perfect-play values of Oware positions.
+ *
+ * The same contract as owaredb/probe.hpp, for C and for other languages' foreign-function
+ * interfaces. Every function returns an owaredb_status; OWAREDB_OK (0) means the output
+ * parameters were written. No function aborts or exits; messages for errors are copied
+ * into a caller buffer. A handle may be used by many threads at once.
+ *
+ * Positions are 12 pit counts, pits 0..5 for the side to move. Values are for the side to
+ * move: seeds it will still capture minus seeds the opponent will, under perfect play,
+ * endless play counted 0.
+ */
+#ifndef OWAREDB_PROBE_H
+#define OWAREDB_PROBE_H
+
+#include "owaredb/api.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum owaredb_status {
+    OWAREDB_OK = 0,
+    OWAREDB_NOT_AVAILABLE = 1,    /* the level file needed does not exist */
+    OWAREDB_INVALID_POSITION = 2, /* more than 48 seeds, or a null pointer */
+    OWAREDB_INVALID_RULES = 3,    /* unknown rule-set name */
+    OWAREDB_CORRUPT = 4,          /* a damaged or mismatched level file */
+    OWAREDB_IO_ERROR = 5          /* the operating system refused a read */
+} owaredb_status;
+
+typedef struct owaredb_tablebase owaredb_tablebase;
+
+typedef struct owaredb_move {
+    int pit;      /* 1..6 from the mover's left */
+    int captured; /* seeds captured by the move */
+    int value;    /* what the move is worth to the mover: captured - value of the child */
+} owaredb_move;
+
+/* Opens a tablebase over directory `dir` for rule set `rules` ("abapa" or "awari") with a
+ * cache of `cache_bytes` for decompressed blocks (0 = 256 MiB). No file is read yet.
+ * Writes the handle to *out; OWAREDB_INVALID_RULES for an unknown name. */
+OWAREDB_API owaredb_status owaredb_open(const char* dir, const char* rules, size_t cache_bytes,
+                            owaredb_tablebase** out);
+
+/* Releases the handle (null is allowed). */
+OWAREDB_API void owaredb_close(owaredb_tablebase* tb);
+
+/* Value of `pits` for the side to move, into *value. On error, when `message` is not
+ * null, up to message_size-1 bytes of a description are copied there (NUL-terminated). */
+OWAREDB_API owaredb_status owaredb_value(const owaredb_tablebase* tb, const uint8_t pits[12], int* value,
+                             char* message, size_t message_size);
+
+/* Every legal move (at most 6) with its value into moves[], their number into *count
+ * (0: the game is over), and the position's value into *value. */
+OWAREDB_API owaredb_status owaredb_moves(const owaredb_tablebase* tb, const uint8_t pits[12],
+                             owaredb_move moves[6], int* count, int* value, char* message,
+                             size_t message_size);
+
+/* Values of `n` positions (12 bytes each, consecutive) into values[] and each one's status
+ * into statuses[]. Returns OWAREDB_OK when every position succeeded, else the first
+ * failure's status. */
+OWAREDB_API owaredb_status owaredb_values(const owaredb_tablebase* tb, const uint8_t* positions, size_t n,
+                              int* values, owaredb_status* statuses);
+
+/* A static description of a status, e.g. "not available". */
+OWAREDB_API const char* owaredb_status_string(owaredb_status status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OWAREDB_PROBE_H */

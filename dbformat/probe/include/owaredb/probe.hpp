@@ -1,0 +1,171 @@
+// owaredb probe library: perfect-play values of Oware positions from owaredb databases.
+//
+// Contract
+// - A Tablebase reads one rule set's level files ("<rules>-NN.owdb") from one directory.
+//   Opening does no I/O: each level file is opened on first use, validated (header, index,
+//   the rules and seed count it records), and read through a bounded cache of decompressed
+//   blocks shared by all levels.
+// - Positions are 12 pit counts, pits 0..5 belonging to the side to move (SPEC §1). Values
+//   are for the side to move: (seeds it will still capture) - (seeds the opponent will),
+//   -n..n for n seeds on the board, perfect play by both sides, endless play counted 0.
+// - Positions stored in the databases (the side that just moved has an empty pit) are
+//   read directly; any other position (e.g. the start position) is valued by one ply of
+//   search over its children, which always are stored.
+// - Errors are values: no function throws for a bad position, a missing level or a
+//   damaged file (only std::bad_alloc can escape). A missing level gives
+//   Status::NotAvailable; a damaged file Status::Corrupt naming the file and block. A
+//   value is never returned from a block whose checksum failed.
+// - Thread-safe: one Tablebase may be used by any number of threads at once.
+#pragma once
+
+#include "owaredb/api.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace owaredb {
+
+/// Pit counts, pits 0..5 for the side to move, in sowing order.
+using Pits = std::array<uint8_t, 12>;
+
+enum class ProbeStatus {
+    Ok = 0,
+    NotAvailable,    ///< the level file this query needs does not exist
+    InvalidPosition, ///< more than 48 seeds
+    InvalidRules,    ///< unknown rule-set name
+    Corrupt,         ///< a level file is damaged, truncated, or not the level it claims
+    IoError,         ///< the operating system refused to read a file
+};
+
+/// Stable lower-case name of a status, e.g. "not available".
+OWAREDB_API const char* to_string(ProbeStatus status);
+
+/// A ProbeStatus with a message naming the file or the problem.
+struct ProbeError {
+    ProbeStatus status = ProbeStatus::Ok;
+    std::string message;
+};
+
+/// Either a T or a ProbeError.
+template <class T> class [[nodiscard]] ProbeResult {
+  public:
+    ProbeResult(T value) : v_(std::move(value)) {}
+    ProbeResult(ProbeError error) : v_(std::move(error)) {}
+    bool ok() const { return v_.index() == 0; }
+    explicit operator bool() const { return ok(); }
+    /// Precondition: ok().
+    const T& value() const { return std::get<0>(v_); }
+    const T& operator*() const { return value(); }
+    const T* operator->() const { return &value(); }
+    /// ProbeStatus::Ok when ok().
+    ProbeStatus status() const { return ok() ? ProbeStatus::Ok : std::get<1>(v_).status; }
+    /// Empty when ok().
+    const std::string& message() const {
+        static const std::string none;
+        return ok() ? none : std::get<1>(v_).message;
+    }
+    const ProbeError& error() const { return std::get<1>(v_); }
+
+  private:
+    std::variant<T, ProbeError> v_;
+};
+
+/// One legal move and what it is worth to the side playing it.
+struct MoveInfo {
+    int pit = 0;      ///< 1..6, from the mover's left
+    int captured = 0; ///< seeds this move captures
+    int value = 0;    ///< captured - value of the child for its mover
+    Pits child{};     ///< the position after the move, opponent to move (rotated)
+};
+
+/// The full answer for one position.
+struct PositionInfo {
+    int seeds = 0;
+    int value = 0;               ///< value for the side to move
+    bool terminal = false;       ///< no legal move: the game is over
+    std::vector<MoveInfo> moves; ///< every legal move, in pit order
+    std::vector<int> best;       ///< pits (1..6) of the moves worth `value`
+};
+
+/// One ply of a principal variation.
+struct PvStep {
+    Pits position{}; ///< before the move, side to move first
+    int pit = 0;     ///< 1..6
+    int captured = 0;
+    int value = 0; ///< value of `position` for its mover
+};
+
+/// How a principal variation ends.
+enum class PvEnd {
+    GameOver,    ///< no legal move
+    EndlessPlay, ///< a position of value 0 repeated: both sides can keep going round (0)
+    PlyLimit,    ///< max_plies reached
+    Repetition,  ///< only if the search for a forcing line ran out of its budget (2^18
+                 ///< positions), which no test has seen
+};
+
+/// Stable lower-case name of an ending: "game over", "endless play", "ply limit",
+/// "repetition".
+OWAREDB_API const char* to_string(PvEnd end);
+
+/// A line of perfect play from a position to the end of the game.
+struct PrincipalVariation {
+    std::vector<PvStep> steps;
+    Pits final_position{};
+    PvEnd end = PvEnd::PlyLimit;
+    int final_value = 0; ///< terminal value of final_position for its mover ("game over")
+};
+
+struct TablebaseOptions {
+    /// Memory for decompressed blocks, shared by every level.
+    std::size_t cache_bytes = std::size_t(256) << 20;
+};
+
+class OWAREDB_API Tablebase {
+  public:
+    /// A tablebase over `dir` for rule set `rules` ("abapa" or "awari"). No I/O happens
+    /// here; an unknown rules name makes every query return InvalidRules.
+    Tablebase(std::filesystem::path dir, std::string rules, TablebaseOptions options = {});
+    ~Tablebase();
+    Tablebase(Tablebase&&) noexcept;
+    Tablebase& operator=(Tablebase&&) noexcept;
+
+    /// Value of the position for the side to move.
+    [[nodiscard]] ProbeResult<int> value(const Pits& position) const;
+
+    /// Value, every legal move with its value, and the best moves.
+    [[nodiscard]] ProbeResult<PositionInfo> analyse(const Pits& position) const;
+
+    /// Perfect play from the position until the game ends or play provably goes on
+    /// forever, at most max_plies plies. The databases hold values, not distances, so from
+    /// a position worth t != 0 the line is a shortest sequence of best moves to the next
+    /// capture (breadth-first search; the side worth -t plays its default best move), which
+    /// always exists; elsewhere a capturing best move is preferred, then the lowest pit.
+    /// The captures along the line (signed for the side making them) plus the seeds taken
+    /// at the end add up to the position's value.
+    [[nodiscard]] ProbeResult<PrincipalVariation> principal_variation(const Pits& position,
+                                                        int max_plies = 1000) const;
+
+    /// Values of many positions: results[i] answers positions[i]. Same contract as
+    /// value(); sizes must match (else every result is InvalidPosition).
+    void values(std::span<const Pits> positions, std::span<ProbeResult<int>> results) const;
+
+    /// Whether the level file for n seeds exists and is valid (opens it).
+    [[nodiscard]] bool level_available(int seeds) const;
+
+    const std::filesystem::path& directory() const;
+    const std::string& rules() const;
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace owaredb

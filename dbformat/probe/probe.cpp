@@ -1,0 +1,445 @@
+// The probe library: owaredb/probe.hpp on top of the level reader and the Oware rules.
+#include "owaredb/probe.hpp"
+
+#include "dbformat/reader.hpp"
+#include "oware/moves.hpp"
+#include "oware/ranking.hpp"
+#include "oware/rules.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+
+namespace owaredb {
+
+const char* to_string(ProbeStatus status) {
+    switch (status) {
+    case ProbeStatus::Ok:
+        return "ok";
+    case ProbeStatus::NotAvailable:
+        return "not available";
+    case ProbeStatus::InvalidPosition:
+        return "invalid position";
+    case ProbeStatus::InvalidRules:
+        return "invalid rules";
+    case ProbeStatus::Corrupt:
+        return "corrupt";
+    case ProbeStatus::IoError:
+        return "i/o error";
+    }
+    return "unknown";
+}
+
+const char* to_string(PvEnd end) {
+    switch (end) {
+    case PvEnd::GameOver:
+        return "game over";
+    case PvEnd::EndlessPlay:
+        return "endless play";
+    case PvEnd::PlyLimit:
+        return "ply limit";
+    case PvEnd::Repetition:
+        return "repetition";
+    }
+    return "unknown";
+}
+
+namespace {
+
+ProbeError from_db(const db::Status& s) {
+    switch (s.code()) {
+    case db::ErrorCode::NotFound:
+        return {ProbeStatus::NotAvailable, s.message()};
+    case db::ErrorCode::Io:
+        return {ProbeStatus::IoError, s.message()};
+    default:
+        return {ProbeStatus::Corrupt, s.message()};
+    }
+}
+
+Position to_position(const Pits& pits) {
+    Position p;
+    p.pits = pits;
+    return p;
+}
+
+} // namespace
+
+struct Tablebase::Impl {
+    std::filesystem::path dir;
+    std::string rules_name;
+    std::optional<Rules> rules;
+    std::shared_ptr<db::BlockCache> cache;
+    struct Slot {
+        std::once_flag once;
+        std::unique_ptr<db::LevelReader> reader;
+        // Set once `reader` exists: the probes' path, which skips call_once (in libstdc++
+        // it touches thread-local storage and calls pthread_once every time).
+        std::atomic<const db::LevelReader*> ready{nullptr};
+        // Whether the file stores capture-bounded values: -1 not known yet, 0 no, 1 yes.
+        std::atomic<int8_t> capture_bounded{-1};
+    };
+    std::array<Slot, kMaxSeeds + 1> levels;
+
+    const db::LevelReader& level(int n) {
+        Slot& slot = levels[n];
+        if (const db::LevelReader* r = slot.ready.load(std::memory_order_acquire)) return *r;
+        std::call_once(slot.once, [&] {
+            db::ReaderOptions o;
+            o.cache = cache;
+            o.expect = db::Expectation{rules->name, rules->knob_bytes(), static_cast<uint32_t>(n),
+                                       level_size(n)};
+            slot.reader = std::make_unique<db::LevelReader>(
+                db::level_path(dir, rules->name, static_cast<uint32_t>(n)), std::move(o));
+            slot.ready.store(slot.reader.get(), std::memory_order_release);
+        });
+        return *slot.reader;
+    }
+
+    std::optional<ProbeError> check(const Pits& pits) const {
+        if (!rules)
+            return ProbeError{ProbeStatus::InvalidRules, "unknown rules '" + rules_name +
+                                                             "' (expected " +
+                                                             Rules::preset_names() + ")"};
+        int seeds = 0;
+        for (uint8_t v : pits) seeds += v;
+        if (seeds > kMaxSeeds)
+            return ProbeError{ProbeStatus::InvalidPosition, "the position holds " +
+                                                                std::to_string(seeds) +
+                                                                " seeds, more than 48"};
+        return std::nullopt;
+    }
+
+    // Value of a position of D_n straight from its file.
+    ProbeResult<int> stored(const Position& p) {
+        const int seeds = p.seeds();
+        int v = 0;
+        if (auto e = stored_values(&p, &seeds, 1, &v)) return *e;
+        return v;
+    }
+
+    // Values of `count` positions of the databases (at most six: the children of one
+    // position) holding seeds[i] seeds each, looked up together so that their memory
+    // accesses overlap (see LevelReader::read_values). The error is that of the first
+    // position that fails, as if they were looked up one by one.
+    std::optional<ProbeError> stored_values(const Position* ps, const int* seeds, int count,
+                                            int* out) {
+        std::array<db::ValueQuery, kPitsPerSide> queries;
+        std::array<int8_t, kPitsPerSide> values;
+        for (int i = 0; i < count; ++i) queries[i] = {&level(seeds[i]), rank(ps[i])};
+        db::Status error;
+        const std::size_t read = db::LevelReader::read_values(
+            std::span(queries).first(count), std::span(values).first(count), error);
+        for (int i = 0; i < count; ++i) {
+            if (std::size_t(i) == read) return from_db(error);
+            const int n = seeds[i];
+            const bool dont_care = values[i] == db::kDontCare;
+            if (!dont_care && (values[i] < -n || values[i] > n))
+                return ProbeError{ProbeStatus::Corrupt,
+                                  level(n).path().string() + ": stored value out of range"};
+            out[i] = values[i];
+            if (dont_care || capture_bounded(n)) {
+                if (auto e = complete_by_captures(ps[i], n, dont_care, out[i])) return e;
+            }
+        }
+        return std::nullopt;
+    }
+
+    // Whether level n's file stores capture-bounded values (dbformat/README.md); asked only
+    // after a value was read from it, so the file is open and valid.
+    bool capture_bounded(int n) {
+        Slot& slot = levels[n];
+        int8_t known = slot.capture_bounded.load(std::memory_order_acquire);
+        if (known < 0) {
+            db::Result<db::LevelInfo> info = level(n).info();
+            known = info.ok() && info->meta.capture_bounded ? 1 : 0;
+            slot.capture_bounded.store(known, std::memory_order_release);
+        }
+        return known == 1;
+    }
+
+    // value = max(stored bound, best capture), the best capture searched over the values
+    // of the smaller levels (themselves completed the same way). A kDontCare bound is minus
+    // infinity: such a position must have a capture.
+    std::optional<ProbeError> complete_by_captures(const Position& p, int n, bool dont_care,
+                                                   int& value) {
+        if (!dont_care && !may_capture(p)) return std::nullopt; // most positions
+        const MoveList moves = legal_moves(*rules, p);
+        std::array<Position, kPitsPerSide> children;
+        std::array<int, kPitsPerSide> child_seeds, captured, child_value;
+        int count = 0;
+        for (const Move& m : moves) {
+            if (!m.captured) continue;
+            children[count] = m.child;
+            child_seeds[count] = n - m.captured;
+            captured[count++] = m.captured;
+        }
+        if (count == 0) {
+            if (!dont_care) return std::nullopt;
+            return ProbeError{ProbeStatus::Corrupt,
+                              level(n).path().string() +
+                                  ": a don't-care value where no capture recovers it"};
+        }
+        if (auto e = stored_values(children.data(), child_seeds.data(), count, child_value.data()))
+            return e;
+        int best = dont_care ? -1000 : value;
+        for (int i = 0; i < count; ++i) best = std::max(best, captured[i] - child_value[i]);
+        value = best;
+        return std::nullopt;
+    }
+
+    // The values of the children of the moves of a position of `seeds` seeds, in move
+    // order.
+    std::optional<ProbeError> child_values(const MoveList& moves, int seeds,
+                                           std::array<int, kPitsPerSide>& out) {
+        std::array<Position, kPitsPerSide> children;
+        std::array<int, kPitsPerSide> child_seeds;
+        for (int i = 0; i < moves.size(); ++i) {
+            children[i] = moves[i].child;
+            child_seeds[i] = seeds - moves[i].captured;
+        }
+        return stored_values(children.data(), child_seeds.data(), moves.size(), out.data());
+    }
+
+    ProbeResult<int> value(const Position& p) {
+        if (p.in_database()) return stored(p);
+        // Not stored: one ply of search; every child is (its origin pit is empty).
+        MoveList moves = legal_moves(*rules, p);
+        if (moves.empty()) return terminal_value(p);
+        std::array<int, kPitsPerSide> child;
+        if (auto e = child_values(moves, p.seeds(), child)) return *e;
+        int best = -1000;
+        for (int i = 0; i < moves.size(); ++i) best = std::max(best, moves[i].captured - child[i]);
+        return best;
+    }
+
+    ProbeResult<PositionInfo> analyse(const Position& p) {
+        PositionInfo info;
+        info.seeds = p.seeds();
+        MoveList moves = legal_moves(*rules, p);
+        if (moves.empty()) {
+            info.terminal = true;
+            info.value = terminal_value(p);
+            return info;
+        }
+        std::array<int, kPitsPerSide> child;
+        if (auto e = child_values(moves, info.seeds, child)) return *e;
+        info.value = -1000;
+        info.moves.reserve(moves.size());
+        for (int i = 0; i < moves.size(); ++i) {
+            const Move& m = moves[i];
+            MoveInfo mi{m.pit + 1, m.captured, m.captured - child[i], m.child.pits};
+            info.value = std::max(info.value, mi.value);
+            info.moves.push_back(mi);
+        }
+        info.best.reserve(info.moves.size());
+        for (const MoveInfo& m : info.moves)
+            if (m.value == info.value) info.best.push_back(m.pit);
+        return info;
+    }
+};
+
+Tablebase::Tablebase(std::filesystem::path dir, std::string rules, TablebaseOptions options)
+    : impl_(std::make_unique<Impl>()) {
+    impl_->dir = std::move(dir);
+    impl_->rules_name = std::move(rules);
+    impl_->rules = Rules::by_name(impl_->rules_name);
+    impl_->cache = std::make_shared<db::BlockCache>(options.cache_bytes);
+}
+
+Tablebase::~Tablebase() = default;
+Tablebase::Tablebase(Tablebase&&) noexcept = default;
+Tablebase& Tablebase::operator=(Tablebase&&) noexcept = default;
+
+const std::filesystem::path& Tablebase::directory() const {
+    return impl_->dir;
+}
+const std::string& Tablebase::rules() const {
+    return impl_->rules_name;
+}
+
+ProbeResult<int> Tablebase::value(const Pits& position) const {
+    if (auto e = impl_->check(position)) return *e;
+    return impl_->value(to_position(position));
+}
+
+ProbeResult<PositionInfo> Tablebase::analyse(const Pits& position) const {
+    if (auto e = impl_->check(position)) return *e;
+    return impl_->analyse(to_position(position));
+}
+
+// GCC 12 with sanitizers reports -Wmaybe-uninitialized inside std::variant's move
+// assignment when an int is assigned to a ProbeResult below (the error alternative's string
+// is "maybe uninitialized" on a path where the variant holds the int): a false positive.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+void Tablebase::values(std::span<const Pits> positions, std::span<ProbeResult<int>> results) const {
+    if (positions.size() != results.size()) {
+        for (auto& r : results)
+            r = ProbeError{ProbeStatus::InvalidPosition,
+                           "batch: positions and results differ in size"};
+        return;
+    }
+    // Positions of the databases are read kPitsPerSide at a time, so that their memory
+    // accesses overlap (LevelReader::read_values); the others go through value().
+    std::array<Position, kPitsPerSide> group;
+    std::array<int, kPitsPerSide> seeds, found;
+    std::array<size_t, kPitsPerSide> slot;
+    int count = 0;
+    auto flush = [&] {
+        if (impl_->stored_values(group.data(), seeds.data(), count, found.data())) {
+            // Some lookup failed: answer each on its own, so each gets its own error.
+            for (int k = 0; k < count; ++k) results[slot[k]] = impl_->value(group[k]);
+        } else {
+            for (int k = 0; k < count; ++k) results[slot[k]] = found[k];
+        }
+        count = 0;
+    };
+    for (size_t i = 0; i < positions.size(); ++i) {
+        if (auto e = impl_->check(positions[i])) {
+            results[i] = *e;
+            continue;
+        }
+        const Position p = to_position(positions[i]);
+        if (!p.in_database()) {
+            results[i] = impl_->value(p);
+            continue;
+        }
+        group[count] = p;
+        seeds[count] = p.seeds();
+        slot[count++] = i;
+        if (count == kPitsPerSide) flush();
+    }
+    if (count) flush();
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+bool Tablebase::level_available(int seeds) const {
+    if (!impl_->rules || seeds < 0 || seeds > kMaxSeeds) return false;
+    return impl_->level(seeds).open().ok();
+}
+
+namespace {
+
+// The move a principal variation plays for the side to move: a best move, capturing if
+// one is, else the lowest pit. The losing side always plays this one.
+const MoveInfo& default_choice(const PositionInfo& info) {
+    const MoveInfo* chosen = nullptr;
+    for (const MoveInfo& m : info.moves)
+        if (m.value == info.value && (!chosen || (m.captured > 0 && chosen->captured == 0)))
+            chosen = &m;
+    return *chosen;
+}
+
+// From a position worth t != 0, a shortest sequence of best moves that reaches a capture
+// (or the end of the game): the side worth +t may pick any of its best moves, the other
+// side plays default_choice. The databases hold values, not distances, so a line of best
+// moves chosen blindly can circle; but the side worth +t wins t by forcing a capture in
+// finite time whatever the other side does, in particular against default_choice, and all
+// its forcing moves are best moves, so a breadth-first search over the positions of this
+// level finds such a sequence. Returns the moves, or an empty list if the search gave up
+// after `budget` positions.
+template <class Analyse>
+ProbeResult<std::vector<PvStep>> forcing_line(Analyse&& analyse, const Position& start,
+                                              size_t budget) {
+    struct Node {
+        Pits parent;
+        PvStep step; // the move from parent to this node
+    };
+    std::map<Pits, Node> seen;
+    std::deque<Position> queue{start};
+    seen[start.pits] = {};
+    auto line_to = [&](Pits at, std::vector<PvStep> tail) {
+        std::vector<PvStep> line;
+        while (at != start.pits) {
+            const Node& n = seen.at(at);
+            line.push_back(n.step);
+            at = n.parent;
+        }
+        std::reverse(line.begin(), line.end());
+        line.insert(line.end(), tail.begin(), tail.end());
+        return line;
+    };
+    while (!queue.empty() && seen.size() < budget) {
+        Position q = queue.front();
+        queue.pop_front();
+        ProbeResult<PositionInfo> info = analyse(q);
+        if (!info) return info.error();
+        if (info->terminal) return line_to(q.pits, {});
+        std::vector<const MoveInfo*> choices;
+        if (info->value > 0)
+            for (const MoveInfo& m : info->moves) {
+                if (m.value == info->value) choices.push_back(&m);
+            }
+        else
+            choices.push_back(&default_choice(*info));
+        for (const MoveInfo* m : choices) {
+            PvStep step{q.pits, m->pit, m->captured, info->value};
+            if (m->captured > 0) return line_to(q.pits, {step});
+            if (seen.count(m->child)) continue;
+            seen[m->child] = {q.pits, step};
+            queue.push_back(Position{m->child});
+        }
+    }
+    return std::vector<PvStep>{};
+}
+
+} // namespace
+
+ProbeResult<PrincipalVariation> Tablebase::principal_variation(const Pits& position,
+                                                               int max_plies) const {
+    if (auto e = impl_->check(position)) return *e;
+    PrincipalVariation pv;
+    Position p = to_position(position);
+    std::set<Pits> seen;
+    while (static_cast<int>(pv.steps.size()) < max_plies) {
+        ProbeResult<PositionInfo> info = impl_->analyse(p);
+        if (!info) return info.error();
+        if (info->terminal) {
+            pv.final_position = p.pits;
+            pv.end = PvEnd::GameOver;
+            pv.final_value = info->value;
+            return pv;
+        }
+        if (info->value != 0) {
+            // Play a forcing line up to the next capture so the line makes progress.
+            ProbeResult<std::vector<PvStep>> line =
+                forcing_line([&](const Position& q) { return impl_->analyse(q); }, p, 1 << 18);
+            if (!line) return line.error();
+            if (!line->empty()) {
+                for (const PvStep& s : *line) pv.steps.push_back(s);
+                const PvStep& last = line->back();
+                MoveList moves = legal_moves(*impl_->rules, to_position(last.position));
+                for (const Move& m : moves)
+                    if (m.pit + 1 == last.pit) p = m.child;
+                seen.clear();
+                continue;
+            }
+        }
+        if (!seen.insert(p.pits).second) {
+            // Back at a position of this line with no capture in between: with value 0
+            // both sides can go round forever, which the value counts 0. ("repetition"
+            // only if the forcing-line search above ran out of budget.)
+            pv.final_position = p.pits;
+            pv.end = info->value == 0 ? PvEnd::EndlessPlay : PvEnd::Repetition;
+            return pv;
+        }
+        const MoveInfo& chosen = default_choice(*info);
+        pv.steps.push_back({p.pits, chosen.pit, chosen.captured, info->value});
+        if (chosen.captured > 0) seen.clear(); // captures are irreversible
+        p.pits = chosen.child;
+    }
+    pv.final_position = p.pits;
+    pv.end = PvEnd::PlyLimit;
+    return pv;
+}
+
+} // namespace owaredb

@@ -1,0 +1,122 @@
+// The C API (owaredb/probe.h) over the C++ Tablebase.
+#include "owaredb/probe.h"
+
+#include "owaredb/probe.hpp"
+#include "oware/rules.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+#include <vector>
+
+struct owaredb_tablebase {
+    owaredb::Tablebase tb;
+};
+
+namespace {
+
+// The C statuses are the C++ ones, value for value: to_c is a cast.
+using owaredb::ProbeStatus;
+static_assert(int(ProbeStatus::Ok) == OWAREDB_OK);
+static_assert(int(ProbeStatus::NotAvailable) == OWAREDB_NOT_AVAILABLE);
+static_assert(int(ProbeStatus::InvalidPosition) == OWAREDB_INVALID_POSITION);
+static_assert(int(ProbeStatus::InvalidRules) == OWAREDB_INVALID_RULES);
+static_assert(int(ProbeStatus::Corrupt) == OWAREDB_CORRUPT);
+static_assert(int(ProbeStatus::IoError) == OWAREDB_IO_ERROR);
+
+owaredb_status to_c(owaredb::ProbeStatus s) {
+    return static_cast<owaredb_status>(s);
+}
+
+void copy_message(const std::string& text, char* out, size_t size) {
+    if (!out || size == 0) return;
+    size_t n = std::min(text.size(), size - 1);
+    std::memcpy(out, text.data(), n);
+    out[n] = '\0';
+}
+
+owaredb::Pits to_pits(const uint8_t* pits) {
+    owaredb::Pits p;
+    std::copy(pits, pits + 12, p.begin());
+    return p;
+}
+
+} // namespace
+
+extern "C" {
+
+owaredb_status owaredb_open(const char* dir, const char* rules, size_t cache_bytes,
+                            owaredb_tablebase** out) {
+    if (!dir || !rules || !out) return OWAREDB_INVALID_POSITION;
+    if (!owaredb::Rules::by_name(rules)) return OWAREDB_INVALID_RULES;
+    owaredb::TablebaseOptions options;
+    if (cache_bytes) options.cache_bytes = cache_bytes;
+    try {
+        *out = new owaredb_tablebase{owaredb::Tablebase(dir, rules, options)};
+        return OWAREDB_OK;
+    } catch (const std::bad_alloc&) {
+        return OWAREDB_IO_ERROR;
+    }
+}
+
+void owaredb_close(owaredb_tablebase* tb) {
+    delete tb;
+}
+
+owaredb_status owaredb_value(const owaredb_tablebase* tb, const uint8_t pits[12], int* value,
+                             char* message, size_t message_size) {
+    if (!tb || !pits || !value) return OWAREDB_INVALID_POSITION;
+    auto r = tb->tb.value(to_pits(pits));
+    if (!r) {
+        copy_message(r.message(), message, message_size);
+        return to_c(r.status());
+    }
+    *value = *r;
+    return OWAREDB_OK;
+}
+
+owaredb_status owaredb_moves(const owaredb_tablebase* tb, const uint8_t pits[12],
+                             owaredb_move moves[6], int* count, int* value, char* message,
+                             size_t message_size) {
+    if (!tb || !pits || !moves || !count || !value) return OWAREDB_INVALID_POSITION;
+    auto r = tb->tb.analyse(to_pits(pits));
+    if (!r) {
+        copy_message(r.message(), message, message_size);
+        return to_c(r.status());
+    }
+    *count = static_cast<int>(r->moves.size());
+    for (size_t i = 0; i < r->moves.size(); ++i)
+        moves[i] = {r->moves[i].pit, r->moves[i].captured, r->moves[i].value};
+    *value = r->value;
+    return OWAREDB_OK;
+}
+
+owaredb_status owaredb_values(const owaredb_tablebase* tb, const uint8_t* positions, size_t n,
+                              int* values, owaredb_status* statuses) {
+    if (!tb || (n && (!positions || !values || !statuses))) return OWAREDB_INVALID_POSITION;
+    owaredb_status first = OWAREDB_OK;
+    // Through the C++ batch call, a chunk at a time (its lookups overlap).
+    constexpr size_t kChunk = 256;
+    std::vector<owaredb::Pits> chunk;
+    std::vector<owaredb::ProbeResult<int>> results;
+    for (size_t start = 0; start < n; start += kChunk) {
+        const size_t count = std::min(kChunk, n - start);
+        chunk.clear();
+        for (size_t i = 0; i < count; ++i) chunk.push_back(to_pits(positions + 12 * (start + i)));
+        results.assign(count, owaredb::ProbeResult<int>(0));
+        tb->tb.values(chunk, results);
+        for (size_t i = 0; i < count; ++i) {
+            const auto& r = results[i];
+            statuses[start + i] = to_c(r.status());
+            values[start + i] = r ? *r : 0;
+            if (!r && first == OWAREDB_OK) first = statuses[start + i];
+        }
+    }
+    return first;
+}
+
+const char* owaredb_status_string(owaredb_status status) {
+    return owaredb::to_string(static_cast<owaredb::ProbeStatus>(status));
+}
+
+} // extern "C"

@@ -1,0 +1,51 @@
+// Oware as the retrograde engine sees it (SPEC §4): levels by seed count, their sizes,
+// rank/unrank, legal moves with the seeds they capture, un-moves within a level and
+// terminal values. The engine (retrograde.hpp) knows nothing else about the game, so
+// another sowing game plugs in by providing a class with these members.
+#pragma once
+
+#include "oware/moves.hpp"
+#include "oware/ranking.hpp"
+#include "oware/rules.hpp"
+#include "oware/unmoves.hpp"
+
+#include <cstdint>
+
+namespace owaredb {
+
+class OwareGame {
+  public:
+    using State = Position;
+    /// At most this many moves per position (the engine keeps a 3-bit move counter).
+    static constexpr int kMaxMoves = kPitsPerSide;
+
+    explicit OwareGame(Rules rules) : rules_(std::move(rules)) {}
+    const Rules& rules() const { return rules_; }
+
+    uint64_t level_size(int n) const { return owaredb::level_size(n); }
+    State unrank(int n, uint64_t index) const { return owaredb::unrank(n, index); }
+    uint64_t rank(const State& s) const { return owaredb::rank(s); }
+
+    /// Calls f(captured, child) for every legal move; returns the number of moves. Zero
+    /// means the game is over and terminal_value applies. A move capturing c seeds leads
+    /// into level n - c; a move capturing nothing stays in level n.
+    template <class F> int for_each_move(const State& s, F&& f) const {
+        MoveList moves = legal_moves(rules_, s);
+        for (const Move& m : moves) f(static_cast<int>(m.captured), m.child);
+        return moves.size();
+    }
+
+    /// Calls f(parent) for every parent within the level (legal quiet moves into s).
+    template <class F> void for_each_parent(const State& s, F&& f) const {
+        ParentList list;
+        parents(rules_, s, list);
+        for (const Position& q : list) f(q);
+    }
+
+    int terminal_value(const State& s) const { return owaredb::terminal_value(s); }
+
+  private:
+    Rules rules_;
+};
+
+} // namespace owaredb

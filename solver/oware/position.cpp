@@ -1,0 +1,160 @@
+#include "oware/position.hpp"
+
+#include <charconv>
+#include <cstdio>
+#include <stdexcept>
+
+namespace owaredb {
+
+int Position::mover_seeds() const {
+    int s = 0;
+    for (int i = 0; i < kPitsPerSide; ++i) s += pits[i];
+    return s;
+}
+
+int Position::opponent_seeds() const {
+    int s = 0;
+    for (int i = kPitsPerSide; i < kPits; ++i) s += pits[i];
+    return s;
+}
+
+int Position::seeds() const {
+    return mover_seeds() + opponent_seeds();
+}
+
+bool Position::in_database() const {
+    for (int i = kPitsPerSide; i < kPits; ++i)
+        if (pits[i] == 0) return true;
+    return false;
+}
+
+Position Position::rotated() const {
+    Position r;
+    for (int i = 0; i < kPits; ++i) r.pits[i] = pits[(i + kPitsPerSide) % kPits];
+    return r;
+}
+
+Position Position::start(int seeds_per_pit) {
+    Position p;
+    p.pits.fill(static_cast<uint8_t>(seeds_per_pit));
+    return p;
+}
+
+namespace {
+
+// The common form, what to_string writes and batch files hold: 12 counts of one or two
+// digits separated by single spaces, at most 48 seeds. Read in one pass without the
+// general parser's token handling (probe --batch parses hundreds of thousands of lines a
+// second). Returns false for anything else, valid or not: the general parser then reads
+// it, so results and messages do not depend on this function.
+bool parse_common(std::string_view text, Position& out) {
+    const char* p = text.data();
+    const char* const end = p + text.size();
+    int total = 0;
+    for (int k = 0; k < kPits; ++k) {
+        if (k > 0) {
+            if (p == end || *p != ' ') return false;
+            ++p;
+        }
+        if (p == end) return false;
+        unsigned v = static_cast<unsigned char>(*p) - unsigned{'0'};
+        if (v > 9) return false;
+        ++p;
+        if (p != end) {
+            const unsigned d = static_cast<unsigned char>(*p) - unsigned{'0'};
+            if (d <= 9) {
+                v = v * 10 + d;
+                ++p;
+            }
+        }
+        if (v > kMaxSeeds) return false;
+        total += static_cast<int>(v);
+        out.pits[k] = static_cast<uint8_t>(v);
+    }
+    return p == end && total <= kMaxSeeds;
+}
+
+} // namespace
+
+ParseResult parse_position(std::string_view text) {
+    ParseResult res;
+    if (Position p; parse_common(text, p)) {
+        res.ok = true;
+        res.position = p;
+        return res;
+    }
+    auto fail = [&](std::string msg) {
+        res.ok = false;
+        res.error = std::move(msg);
+        return res;
+    };
+    int count = 0;
+    int total = 0;
+    size_t i = 0;
+    auto is_sep = [](char c) {
+        return c == ' ' || c == ',' || c == '\t' || c == '\n' || c == '\r';
+    };
+    while (true) {
+        while (i < text.size() && is_sep(text[i])) ++i;
+        if (i >= text.size()) break;
+        size_t j = i;
+        while (j < text.size() && !is_sep(text[j])) ++j;
+        std::string_view tok = text.substr(i, j - i);
+        if (tok[0] == '-')
+            return fail("pit " + std::to_string(count + 1) + " is negative ('" + std::string(tok) +
+                        "')");
+        unsigned long v = 0;
+        auto [ptr, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v);
+        if (ec != std::errc() || ptr != tok.data() + tok.size())
+            return fail("'" + std::string(tok) + "' is not a seed count (pit " +
+                        std::to_string(count + 1) + ")");
+        if (count == kPits)
+            return fail("more than 12 pit counts (a position is 12 numbers, pits 0..11)");
+        if (v > kMaxSeeds)
+            return fail("pit " + std::to_string(count + 1) + " holds " + std::string(tok) +
+                        " seeds, more than the 48 in the game");
+        total += static_cast<int>(v);
+        res.position.pits[count++] = static_cast<uint8_t>(v);
+        i = j;
+    }
+    if (count != kPits)
+        return fail("expected 12 pit counts, got " + std::to_string(count) +
+                    " (a position is 12 numbers, pits 0..11)");
+    if (total > kMaxSeeds)
+        return fail("the position holds " + std::to_string(total) + " seeds, more than 48");
+    res.ok = true;
+    return res;
+}
+
+Position parse_position_or_throw(std::string_view text) {
+    ParseResult r = parse_position(text);
+    if (!r.ok) throw std::invalid_argument("invalid position: " + r.error);
+    return r.position;
+}
+
+std::string to_string(const Position& p) {
+    std::string s;
+    for (int i = 0; i < kPits; ++i) {
+        if (i) s += ' ';
+        s += std::to_string(p.pits[i]);
+    }
+    return s;
+}
+
+std::string to_board(const Position& p) {
+    char buf[128];
+    std::string s = "  opponent  ";
+    for (int i = 11; i >= 6; --i) {
+        std::snprintf(buf, sizeof buf, "%3d", p.pits[i]);
+        s += buf;
+    }
+    s += "\n  to move   ";
+    for (int i = 0; i <= 5; ++i) {
+        std::snprintf(buf, sizeof buf, "%3d", p.pits[i]);
+        s += buf;
+    }
+    s += "\n  move        1  2  3  4  5  6\n";
+    return s;
+}
+
+} // namespace owaredb

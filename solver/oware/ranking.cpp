@@ -1,0 +1,99 @@
+#include "oware/ranking.hpp"
+
+#include <array>
+
+namespace owaredb {
+namespace {
+
+// tail(k, s, z): number of ways to fill the last k pits (of 0..11) with exactly s seeds so
+// that the finished position has an empty pit among 6..11, given z = "an empty pit among
+// 6..11 was already placed".
+//
+// prefix[i][s][z][v]: sum over u < v of tail(11 - i, s - u, z'), z' = z or (i >= 6 and u == 0):
+// the number of valid completions that put fewer than v seeds into pit i.
+struct RankTables {
+    std::array<std::array<std::array<uint64_t, 2>, kMaxSeeds + 1>, kPits + 1> tail{};
+    std::array<std::array<std::array<std::array<uint64_t, kMaxSeeds + 2>, 2>, kMaxSeeds + 1>, kPits>
+        prefix{};
+
+    RankTables() {
+        for (int z = 0; z < 2; ++z) tail[0][0][z] = z; // all pits placed: valid iff z
+        for (int k = 1; k <= kPits; ++k) {
+            int i = kPits - k; // the pit placed first when k pits remain
+            for (int s = 0; s <= kMaxSeeds; ++s)
+                for (int z = 0; z < 2; ++z) {
+                    uint64_t sum = 0;
+                    for (int u = 0; u <= s; ++u) {
+                        int z2 = z | (i >= kPitsPerSide && u == 0);
+                        sum += tail[k - 1][s - u][z2];
+                    }
+                    tail[k][s][z] = sum;
+                }
+        }
+        for (int i = 0; i < kPits; ++i)
+            for (int s = 0; s <= kMaxSeeds; ++s)
+                for (int z = 0; z < 2; ++z) {
+                    uint64_t sum = 0;
+                    prefix[i][s][z][0] = 0;
+                    for (int v = 0; v <= kMaxSeeds; ++v) {
+                        if (v <= s)
+                            sum += tail[kPits - 1 - i][s - v][z | (i >= kPitsPerSide && v == 0)];
+                        prefix[i][s][z][v + 1] = sum;
+                    }
+                }
+    }
+};
+
+const RankTables& tables() {
+    static const RankTables t;
+    return t;
+}
+
+} // namespace
+
+uint64_t binomial(int n, int k) {
+    if (k < 0 || n < k) return 0;
+    uint64_t r = 1;
+    for (int i = 1; i <= k; ++i)
+        r = r * static_cast<uint64_t>(n - k + i) / static_cast<uint64_t>(i);
+    return r;
+}
+
+uint64_t level_size(int n) {
+    return tables().tail[kPits][n][0];
+}
+
+uint64_t rank(const Position& p) {
+    const RankTables& t = tables();
+    uint64_t r = 0;
+    int s = p.seeds();
+    int z = 0;
+    for (int i = 0; i < kPits; ++i) {
+        int v = p.pits[i];
+        r += t.prefix[i][s][z][v];
+        s -= v;
+        z |= (i >= kPitsPerSide && v == 0);
+    }
+    return r;
+}
+
+Position unrank(int n, uint64_t index) {
+    const RankTables& t = tables();
+    Position p;
+    int s = n;
+    int z = 0;
+    for (int i = 0; i < kPits; ++i) {
+        const auto& row = t.prefix[i][s][z];
+        // Largest v <= s with row[v] <= index (row is non-decreasing in v). A linear scan:
+        // pits hold few seeds, and it predicts far better than a binary search.
+        int v = 0;
+        while (v < s && row[v + 1] <= index) ++v;
+        index -= row[v];
+        p.pits[i] = static_cast<uint8_t>(v);
+        s -= v;
+        z |= (i >= kPitsPerSide && v == 0);
+    }
+    return p;
+}
+
+} // namespace owaredb

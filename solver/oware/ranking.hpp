@@ -1,0 +1,31 @@
+// Position ranking by seed count: a bijection between [0, |D_n|) and the n-seed
+// positions in which the side that just moved (pits 6..11) has an empty pit.
+//
+// |D_n| = C(n+11,11) - C(n+5,11): all ways to put n seeds in 12 pits, minus those where
+// each of pits 6..11 holds at least one seed (take one from each: C(n-6+11, 11)).
+//
+// The rank is a mixed-radix count: reading pits 0..11 in order, the rank adds, for each
+// pit, how many valid positions share the pits before it and hold fewer seeds in it. One
+// table lookup per pit (prefix sums over the pit's value) makes rank and unrank O(12).
+// The table depends only on the seeds still to place, so one table serves every n.
+#pragma once
+
+#include "oware/position.hpp"
+
+#include <cstdint>
+
+namespace owaredb {
+
+/// Number of positions in D_n (0 <= n <= 48). n = 48 gives 203,648,015,935.
+uint64_t level_size(int n);
+
+/// Binomial coefficient C(n, k) for the small arguments used here (exact in 64 bits).
+uint64_t binomial(int n, int k);
+
+/// Rank of p within D_{p.seeds()}. Precondition: p.in_database() and p.seeds() <= 48.
+uint64_t rank(const Position& p);
+
+/// The position of D_n with the given rank. Precondition: index < level_size(n).
+Position unrank(int n, uint64_t index);
+
+} // namespace owaredb

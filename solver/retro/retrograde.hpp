@@ -1,0 +1,311 @@
+// The exact parallel retrograde analyser: values of every position of one level.
+//
+// For a level n (all positions with n seeds in the database), given the finished smaller
+// levels, it computes V(p) = max over legal moves (captured - V(child)), with terminal
+// values from the game, and 0 for endless play without captures.
+//
+// Method (one pass per threshold). For t >= 1 let W_t = {V >= t} and L_t = {V <= -t}.
+// Endless play is worth 0 < t, so a side only gets t or more by forcing a capture worth
+// it in finite time: W_t and L_t are the attractors
+//     W_t: some capture exit is worth >= t, or some quiet child is in L_t;
+//     L_t: every capture exit is worth <= -t and every quiet child is in W_t
+// (and terminal positions by their value). Both grow as t goes down, so sweeping t from n
+// to 1, a position that first enters W_t has V = t and one that first enters L_t has
+// V = -t; what never enters has V = 0. Each position is assigned exactly once, at its
+// threshold, and each position with V != 0 propagates once, through its un-moves:
+//   - a child entering L_t makes every unassigned parent a W_t member (value t);
+//   - a child entering W_t decrements its parents' counters of quiet moves not yet known
+//     to lead into W; at zero, a parent whose best exit is <= -t joins L_t (value -t).
+// A parent whose counter reached zero earlier but whose best exit was still too high is
+// picked up by the scan at t = -best exit. The sets are unique fixed points, so the
+// result does not depend on thread count or scheduling.
+//
+// Working state: one 16-bit word per position (2 bytes, the memory budget):
+//   bits 0-6  value code: value + 64; while unassigned, the best capture exit
+//             (code 0 = no capture move, i.e. minus infinity)
+//   bits 7-9  quiet moves whose child is not yet known to be in W_t
+//   bit 10    assigned
+//   bit 11    pending: assigned, still to propagate at t = |value| (terminal and
+//             all-capture positions from the first pass, and propagation overflow)
+// Propagation is depth-first from a bounded per-thread stack; what does not fit is marked
+// pending and handled by another scan at the same threshold.
+#pragma once
+
+#include "retro/value_array.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace owaredb {
+
+/// What the analyser is doing, for progress displays. Calls come from worker threads,
+/// one at a time, at most about once a second.
+struct LevelProgress {
+    int level = 0;
+    int threshold = 0;        ///< 0 during the first pass (moves and captures)
+    uint64_t done = 0;        ///< positions scanned in the current pass
+    uint64_t total = 0;       ///< positions in the level
+    double pass_fraction = 0; ///< estimated fraction of the whole level done
+};
+using ProgressFn = std::function<void(const LevelProgress&)>;
+
+struct LevelStats {
+    double first_pass_seconds = 0;
+    double sweep_seconds = 0;
+    uint64_t scans = 0;      ///< threshold scans, including overflow rescans
+    uint64_t propagated = 0; ///< positions whose parents were generated
+};
+
+template <class Game> class RetrogradeSolver {
+  public:
+    /// `smaller[k]` points to the values of level k for every k < n of the level solved.
+    RetrogradeSolver(const Game& game, std::vector<const int8_t*> smaller, int threads)
+        : game_(game), smaller_(std::move(smaller)), threads_(std::max(1, threads)) {}
+
+    /// The values of every position of level n, indexed by rank.
+    ValueArray solve(int n, const ProgressFn& progress = {}, LevelStats* stats = nullptr);
+
+    /// One forward pass over level n: every legal move generated, every child ranked,
+    /// every capture child's value read. The yardstick for the analyser's cost.
+    uint64_t forward_pass(int n) const;
+
+  private:
+    static constexpr uint16_t kCodeMask = 0x7F;
+    static constexpr int kCounterShift = 7;
+    static constexpr uint16_t kCounterMask = 0x7 << kCounterShift;
+    static constexpr uint16_t kAssigned = 1 << 10;
+    static constexpr uint16_t kPending = 1 << 11;
+    static constexpr int kNoExit = -64;
+    static constexpr uint64_t kChunk = 1 << 14;
+    static constexpr size_t kStackLimit = 1 << 18;
+    static_assert(Game::kMaxMoves <= 7, "the move counter has 3 bits");
+
+    static uint16_t code(int v) { return static_cast<uint16_t>(v + 64); }
+    static int decode(uint16_t w) { return static_cast<int>(w & kCodeMask) - 64; }
+    static int counter(uint16_t w) { return (w & kCounterMask) >> kCounterShift; }
+
+    struct Sweep; // per-level shared state
+
+    uint16_t first_pass_word(int n, uint64_t index) const;
+    bool try_assign(Sweep& s, uint64_t index, int value, bool pending) const;
+    void propagate(Sweep& s, uint64_t index, int value, std::vector<uint64_t>& stack) const;
+
+    const Game& game_;
+    std::vector<const int8_t*> smaller_;
+    int threads_;
+};
+
+// ---------------------------------------------------------------------------------------
+
+template <class Game> struct RetrogradeSolver<Game>::Sweep {
+    int n = 0;
+    int t = 0;
+    uint16_t* words = nullptr;
+    uint64_t size = 0;
+    std::atomic<bool> overflow{false};
+    std::atomic<uint64_t> propagated{0};
+    std::atomic_ref<uint16_t> word(uint64_t i) const { return std::atomic_ref<uint16_t>(words[i]); }
+};
+
+template <class Game>
+uint16_t RetrogradeSolver<Game>::first_pass_word(int n, uint64_t index) const {
+    const auto s = game_.unrank(n, index);
+    int best = kNoExit;
+    int quiet = 0;
+    int moves = game_.for_each_move(s, [&](int captured, const auto& child) {
+        if (captured == 0) {
+            ++quiet;
+        } else {
+            int v = captured - smaller_[n - captured][game_.rank(child)];
+            best = std::max(best, v);
+        }
+    });
+    if (moves == 0 || quiet == 0) {
+        // Terminal, or every move captures: the value is known now; it propagates when
+        // the sweep reaches its threshold.
+        int v = moves == 0 ? game_.terminal_value(s) : best;
+        return static_cast<uint16_t>(kAssigned | code(v) | (v != 0 ? kPending : 0));
+    }
+    return static_cast<uint16_t>(code(best) | (quiet << kCounterShift));
+}
+
+template <class Game>
+bool RetrogradeSolver<Game>::try_assign(Sweep& s, uint64_t index, int value, bool pending) const {
+    auto w = s.word(index);
+    uint16_t old = w.load(std::memory_order_relaxed);
+    const uint16_t nw = static_cast<uint16_t>(kAssigned | code(value) | (pending ? kPending : 0));
+    while (!(old & kAssigned))
+        if (w.compare_exchange_weak(old, nw, std::memory_order_relaxed)) return true;
+    return false;
+}
+
+template <class Game>
+void RetrogradeSolver<Game>::propagate(Sweep& s, uint64_t index, int value,
+                                       std::vector<uint64_t>& stack) const {
+    // Stack entries: index << 1 | (value < 0). Values at threshold t are exactly +-t.
+    const int t = s.t;
+    stack.push_back(index << 1 | (value < 0));
+    uint64_t count = 0;
+    while (!stack.empty()) {
+        const uint64_t e = stack.back();
+        stack.pop_back();
+        ++count;
+        const bool child_lost = e & 1;
+        const auto child = game_.unrank(s.n, e >> 1);
+        game_.for_each_parent(child, [&](const auto& parent) {
+            const uint64_t k = game_.rank(parent);
+            const bool full = stack.size() >= kStackLimit;
+            bool assigned = false;
+            if (child_lost) {
+                assigned = try_assign(s, k, t, full); // a move into L_t wins t
+            } else {
+                auto w = s.word(k);
+                uint16_t old = w.load(std::memory_order_relaxed);
+                while (!(old & kAssigned)) {
+                    const int left = counter(old) - 1;
+                    const bool lost = left == 0 && decode(old) <= -t;
+                    const uint16_t nw =
+                        lost ? static_cast<uint16_t>(kAssigned | code(-t) | (full ? kPending : 0))
+                             : static_cast<uint16_t>((old & ~kCounterMask) |
+                                                     (left << kCounterShift));
+                    if (w.compare_exchange_weak(old, nw, std::memory_order_relaxed)) {
+                        assigned = lost;
+                        break;
+                    }
+                }
+            }
+            if (assigned) {
+                if (full)
+                    s.overflow.store(true, std::memory_order_relaxed);
+                else
+                    stack.push_back(k << 1 | (child_lost ? 0 : 1));
+            }
+        });
+    }
+    s.propagated.fetch_add(count, std::memory_order_relaxed);
+}
+
+template <class Game>
+ValueArray RetrogradeSolver<Game>::solve(int n, const ProgressFn& progress, LevelStats* stats) {
+    if (n > 63) throw std::invalid_argument("retrograde: levels above 63 do not fit the encoding");
+    if (static_cast<int>(smaller_.size()) < n)
+        throw std::invalid_argument("retrograde: level " + std::to_string(n) +
+                                    " needs every smaller level");
+    using Clock = std::chrono::steady_clock;
+    Sweep s;
+    s.n = n;
+    s.size = game_.level_size(n);
+    // The result owns the working buffer from the start (freed on exceptions) and ends up
+    // holding the compacted values in its first half.
+    ValueArray result(s.size * sizeof(uint16_t));
+    s.words = reinterpret_cast<uint16_t*>(result.data());
+    const uint64_t chunks = (s.size + kChunk - 1) / kChunk;
+
+    // Progress: the first pass costs about as much as the whole sweep, which is spread over
+    // the n thresholds; the estimate weights them so.
+    std::mutex report_mutex;
+    auto last_report = Clock::now();
+    std::atomic<uint64_t> done{0};
+    auto report = [&](int threshold, uint64_t finished) {
+        if (!progress) return;
+        std::unique_lock lock(report_mutex, std::try_to_lock);
+        if (!lock.owns_lock() || Clock::now() - last_report < std::chrono::seconds(1)) return;
+        last_report = Clock::now();
+        double pass = static_cast<double>(finished) / std::max<uint64_t>(1, s.size);
+        double frac = threshold == 0 ? 0.5 * pass : 0.5 + 0.5 * ((n - threshold) + pass) / n;
+        progress({n, threshold, finished, s.size, frac});
+    };
+
+    auto t0 = Clock::now();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
+    for (uint64_t c = 0; c < chunks; ++c) {
+        const uint64_t end = std::min(s.size, (c + 1) * kChunk);
+        for (uint64_t i = c * kChunk; i < end; ++i) s.words[i] = first_pass_word(n, i);
+        report(0, done.fetch_add(end - c * kChunk, std::memory_order_relaxed) + end - c * kChunk);
+    }
+    auto t1 = Clock::now();
+
+    uint64_t scans = 0;
+    for (int t = n; t >= 1; --t) {
+        s.t = t;
+        do {
+            ++scans;
+            s.overflow.store(false);
+            done.store(0);
+#pragma omp parallel num_threads(threads_)
+            {
+                std::vector<uint64_t> stack;
+                stack.reserve(1024);
+#pragma omp for schedule(dynamic, 1)
+                for (uint64_t c = 0; c < chunks; ++c) {
+                    const uint64_t end = std::min(s.size, (c + 1) * kChunk);
+                    for (uint64_t i = c * kChunk; i < end; ++i) {
+                        const uint16_t w = s.word(i).load(std::memory_order_relaxed);
+                        if (!(w & kAssigned)) {
+                            const int best = decode(w);
+                            if (best == t) {
+                                if (try_assign(s, i, t, false)) propagate(s, i, t, stack);
+                            } else if (counter(w) == 0 && best <= -t) {
+                                if (try_assign(s, i, -t, false)) propagate(s, i, -t, stack);
+                            }
+                        } else if ((w & kPending) && std::abs(decode(w)) == t) {
+                            uint16_t old = w;
+                            if (s.word(i).compare_exchange_strong(
+                                    old, static_cast<uint16_t>(w & ~kPending),
+                                    std::memory_order_relaxed))
+                                propagate(s, i, decode(w), stack);
+                        }
+                    }
+                    report(t, done.fetch_add(end - c * kChunk, std::memory_order_relaxed) + end -
+                                  c * kChunk);
+                }
+            }
+        } while (s.overflow.load());
+    }
+
+    // Compact the 2-byte words into 1-byte values in place (byte i <= word i's offset, so
+    // a forward sequential pass never overwrites a word it has yet to read), then shrink.
+    int8_t* out = reinterpret_cast<int8_t*>(s.words);
+    for (uint64_t i = 0; i < s.size; ++i) {
+        const uint16_t w = s.words[i];
+        out[i] = static_cast<int8_t>((w & kAssigned) ? decode(w) : 0);
+    }
+    result.shrink(s.size);
+    auto t2 = Clock::now();
+    if (stats) {
+        stats->first_pass_seconds = std::chrono::duration<double>(t1 - t0).count();
+        stats->sweep_seconds = std::chrono::duration<double>(t2 - t1).count();
+        stats->scans = scans;
+        stats->propagated = s.propagated.load();
+    }
+    return result;
+}
+
+template <class Game> uint64_t RetrogradeSolver<Game>::forward_pass(int n) const {
+    const uint64_t size = game_.level_size(n);
+    uint64_t checksum = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_) reduction(+ : checksum)
+    for (uint64_t c = 0; c < (size + kChunk - 1) / kChunk; ++c) {
+        const uint64_t end = std::min(size, (c + 1) * kChunk);
+        for (uint64_t i = c * kChunk; i < end; ++i) {
+            const auto s = game_.unrank(n, i);
+            game_.for_each_move(s, [&](int captured, const auto& child) {
+                const uint64_t k = game_.rank(child);
+                checksum += captured ? static_cast<uint64_t>(smaller_[n - captured][k]) : k;
+            });
+        }
+    }
+    return checksum;
+}
+
+} // namespace owaredb

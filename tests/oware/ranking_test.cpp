@@ -1,0 +1,74 @@
+#include "quick.hpp"
+#include "oware/ranking.hpp"
+
+#include <doctest/doctest.h>
+
+#include <random>
+#include <vector>
+
+using namespace owaredb;
+
+namespace {
+// Every distribution of n seeds over 12 pits, in lexicographic order of pits 0..11.
+template <class F> void for_each_distribution(int n, F&& f) {
+    Position p;
+    auto rec = [&](auto&& self, int pit, int left) -> void {
+        if (pit == kPits - 1) {
+            p.pits[pit] = static_cast<uint8_t>(left);
+            f(p);
+            return;
+        }
+        for (int v = 0; v <= left; ++v) {
+            p.pits[pit] = static_cast<uint8_t>(v);
+            self(self, pit + 1, left - v);
+        }
+    };
+    rec(rec, 0, n);
+}
+} // namespace
+
+TEST_CASE("level sizes match C(n+11,11) - C(n+5,11) for every n <= 48") {
+    for (int n = 0; n <= kMaxSeeds; ++n)
+        CHECK(level_size(n) == binomial(n + 11, 11) - binomial(n + 5, 11));
+    CHECK(level_size(48) == 203'648'015'935ULL); // SPEC §2 / issue: n = 48
+    CHECK(level_size(0) == 1);
+    CHECK(level_size(1) == 12);
+}
+
+TEST_CASE("summed sizes reproduce Romein & Bal's 889,063,398,406 positions") {
+    // Romein & Bal (2002): databases for 0..46 and 48 seeds plus the start position.
+    uint64_t total = 0;
+    for (int n = 0; n <= kMaxSeeds; ++n)
+        if (n != 47) total += level_size(n);
+    CHECK(total + 1 == 889'063'398'406ULL);
+}
+
+TEST_CASE("rank is a bijection onto [0, |D_n|) in enumeration order, n <= 12") {
+    const int max_n = test::quick() ? 8 : 12;
+    for (int n = 0; n <= max_n; ++n) {
+        uint64_t expected = 0;
+        bool ok = true;
+        for_each_distribution(n, [&](const Position& p) {
+            if (!p.in_database()) return;
+            // Lexicographic enumeration must give consecutive ranks, and unrank inverts.
+            if (rank(p) != expected || unrank(n, expected) != p) ok = false;
+            ++expected;
+        });
+        CHECK_MESSAGE(ok, "n = " << n);
+        CHECK(expected == level_size(n));
+    }
+}
+
+TEST_CASE("rank/unrank round trip on random indices for n up to 48") {
+    std::mt19937_64 rng(12345);
+    for (int n = 0; n <= kMaxSeeds; ++n) {
+        const uint64_t size = level_size(n);
+        for (int k = 0; k < 2000; ++k) {
+            uint64_t i = k == 0 ? 0 : k == 1 ? size - 1 : rng() % size;
+            Position p = unrank(n, i);
+            REQUIRE(p.seeds() == n);
+            REQUIRE(p.in_database());
+            REQUIRE(rank(p) == i);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+// The owaredb subcommands. Each takes the arguments after its name and returns the
+// process exit code; bad input throws UsageError (or any std::exception), which main
+// prints as one line.
+#pragma once
+
+#include "cli/command.hpp"
+#include "oware/rules.hpp"
+
+#include <string>
+
+namespace owaredb::cli {
+
+/// The rules preset named `name`, or UsageError listing the presets.
+Rules rules_from_name(const std::string& name);
+
+int cmd_perft(const Args& args);
+int cmd_show(const Args& args);
+int cmd_bench(const Args& args);
+int cmd_bench_generate(const Args& args);
+int cmd_generate(const Args& args);
+int cmd_stats(const Args& args);
+int cmd_verify(const Args& args);
+int cmd_probe(const Args& args);
+int cmd_info(const Args& args);
+int cmd_bench_probe(const Args& args);
+int cmd_bench_entropy(const Args& args);
+
+} // namespace owaredb::cli
