@@ -17,9 +17,9 @@ bool valid_rules_name(std::string_view rules) {
 std::string level_file_name(std::string_view rules, uint32_t n) {
     if (!valid_rules_name(rules))
         throw std::invalid_argument("invalid rule-set name '" + std::string(rules) + "'");
-    if (n > kMaxSeeds)
+    if (n > kMaxLevel)
         throw std::invalid_argument("seed count " + std::to_string(n) + " exceeds " +
-                                    std::to_string(kMaxSeeds));
+                                    std::to_string(kMaxLevel));
     // Two digits keep "ls" order equal to numeric order for every Oware level.
     std::string digits = std::to_string(n);
     if (digits.size() < 2) digits.insert(0, "0");
@@ -42,7 +42,7 @@ std::optional<LevelName> parse_level_file_name(std::string_view name) {
     if (!valid_rules_name(rules) || digits.size() < 2 || digits.size() > 3) return std::nullopt;
     uint32_t n = 0;
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
-    if (ec != std::errc() || end != digits.data() + digits.size() || n > kMaxSeeds)
+    if (ec != std::errc() || end != digits.data() + digits.size() || n > kMaxLevel)
         return std::nullopt;
     // Only the canonical spelling round-trips (so "x-007.owdb" is not level 7).
     if (level_file_name(rules, n) != std::string(rules) + "-" + std::string(digits) + ".owdb")

@@ -21,8 +21,9 @@ inline constexpr int8_t kDontCare = -128;
 // Format version written into every file; readers reject any other.
 inline constexpr uint16_t kFormatVersion = 1;
 
-// Largest seed count a level may have: values are int8 and -128 is kDontCare.
-inline constexpr uint32_t kMaxSeeds = 127;
+// Largest level number (the game's seed count n) a file may record: values are int8 and
+// -128 is kDontCare, so |value| <= n <= 127. (Oware itself stops at owaredb::kMaxSeeds = 48.)
+inline constexpr uint32_t kMaxLevel = 127;
 
 // Limits that keep a damaged or hostile header from asking for absurd allocations.
 inline constexpr std::size_t kMaxRulesNameLength = 32;
@@ -39,7 +40,7 @@ inline constexpr uint16_t kFlagCaptureBounded = 1;
 struct LevelMeta {
     std::string rules;          // rule-set name, see valid_rules_name()
     std::vector<uint8_t> knobs; // opaque bytes from the caller (e.g. a serialized Rules)
-    uint32_t n = 0;             // seeds on the board, <= kMaxSeeds
+    uint32_t n = 0;             // seeds on the board, <= kMaxLevel
     uint64_t entries = 0;       // number of positions (values) in the level
     // False: every stored byte is the exact value. True: a stored byte is only a lower
     // bound, and the value is max(stored, best capture) (solver/capture_bound.hpp). The
@@ -54,7 +55,7 @@ struct LevelMeta {
 bool valid_rules_name(std::string_view rules);
 
 // File name of a level, e.g. level_file_name("abapa", 7) == "abapa-07.owdb". Throws
-// std::invalid_argument for an invalid name or n > kMaxSeeds.
+// std::invalid_argument for an invalid name or n > kMaxLevel.
 std::string level_file_name(std::string_view rules, uint32_t n);
 
 // dir / level_file_name(rules, n).

@@ -100,7 +100,7 @@ Result<Header> parse_header(std::span<const uint8_t> bytes) {
     if (reserved != 0) return corrupt("reserved header field is not zero");
     if (h.symbol_bits != 1 && h.symbol_bits != 2 && h.symbol_bits != 4 && h.symbol_bits != 8)
         return corrupt("invalid symbol width " + std::to_string(h.symbol_bits));
-    if (h.meta.n > kMaxSeeds) return corrupt("seed count " + std::to_string(h.meta.n));
+    if (h.meta.n > kMaxLevel) return corrupt("seed count " + std::to_string(h.meta.n));
     if (!is_power_of_two(h.block_entries) || h.block_entries < kMinBlockEntries ||
         h.block_entries > kMaxBlockEntries)
         return corrupt("invalid block size " + std::to_string(h.block_entries));

@@ -36,7 +36,7 @@ void validate(const LevelMeta& meta, std::span<const int8_t> values, const Write
     if (!valid_rules_name(meta.rules))
         throw std::invalid_argument("invalid rule-set name '" + meta.rules + "'");
     if (meta.knobs.size() > kMaxKnobsBytes) throw std::invalid_argument("knob blob too large");
-    if (meta.n > kMaxSeeds) throw std::invalid_argument("n = " + std::to_string(meta.n));
+    if (meta.n > kMaxLevel) throw std::invalid_argument("n = " + std::to_string(meta.n));
     if (values.size() != meta.entries)
         throw std::invalid_argument("level has " + std::to_string(meta.entries) + " entries but " +
                                     std::to_string(values.size()) + " values were given");

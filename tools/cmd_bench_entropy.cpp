@@ -97,8 +97,8 @@ int cmd_bench_entropy(const Args& args) {
         const Position p = unrank(level, uint64_t(i));
         const MoveList moves = legal_moves(db.rules(), p);
         int e = best_capture_value(
-            db.rules(), p, [&](int k, const Position& c) { return int(levels[k][rank(c)]); });
-        cls[i] = moves.empty() ? kGameOver : e == kNoCapture ? kNoCaptureMove : kHasCapture;
+            db.game(), p, [&](int k, const Position& c) { return int(levels[k][rank(c)]); });
+        cls[i] = moves.empty() ? kGameOver : e == kNoMove ? kNoCaptureMove : kHasCapture;
         residual[i] = static_cast<int8_t>(cls[i] == kHasCapture ? v[i] - e : v[i]);
         capture_recovers += cls[i] == kHasCapture && v[i] == e;
     }

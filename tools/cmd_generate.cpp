@@ -156,7 +156,6 @@ int cmd_generate(const Args& args) {
     if (threads == 0) threads = omp_get_num_procs();
 
     DatabaseDir db(dir, rules, compact);
-    OwareGame game(rules);
     std::printf("owaredb generate: rules %s, levels 0..%d, directory %s, %d threads%s\n",
                 rules.name.c_str(), max_seeds, dir.c_str(), threads,
                 compact ? ", compact (capture-bounded) files" : "");
@@ -185,7 +184,7 @@ int cmd_generate(const Args& args) {
                              loaded.message().c_str());
             std::vector<const int8_t*> smaller;
             for (const auto& l : levels) smaller.push_back(l.data());
-            RetrogradeSolver<OwareGame> solver(game, smaller, threads);
+            RetrogradeSolver<OwareGame> solver(db.game(), smaller, threads);
             display.level_started(n, row.positions);
             values = solver.solve(n, [&](const LevelProgress& p) { display.update(p); });
             row.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -220,10 +219,10 @@ int cmd_generate(const Args& args) {
     std::printf("\nstart positions (k seeds in every pit, one ply over the databases):\n");
     for (int k = 1; 12 * k <= max_seeds; ++k) {
         Position start = Position::start(k);
-        auto v = one_ply_value(rules, start, [&](int level, const Position& child) {
-            return std::optional<int>(levels[level][rank(child)]);
+        const int v = bellman_value(db.game(), 12 * k, start, [&](int level, const Position& child) {
+            return int(levels[level][rank(child)]);
         });
-        std::printf("  %d per pit (%2d seeds): value %+d under %s\n", k, 12 * k, *v,
+        std::printf("  %d per pit (%2d seeds): value %+d under %s\n", k, 12 * k, v,
                     rules.name.c_str());
     }
     return 0;

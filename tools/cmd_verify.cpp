@@ -2,8 +2,7 @@
 // every stored value against the stored levels:
 //   V(p) == max over legal moves (captured - V(child)), or the terminal value,
 // recomputed in parallel from the files alone. The first mismatch is reported.
-#include "oware/oware_game.hpp"
-#include "oware/ranking.hpp"
+#include "tablebase/bellman_check.hpp"
 #include "commands.hpp"
 #include "tablebase/database_dir.hpp"
 #include "cli/options.hpp"
@@ -15,33 +14,6 @@
 #include <mutex>
 
 namespace owaredb::cli {
-
-namespace {
-
-// Recomputes level n from `levels` (all levels <= n loaded); returns the first mismatching
-// index, or level size when all agree.
-uint64_t first_bellman_mismatch(const Rules& rules, int n, const std::vector<ValueArray>& levels,
-                                int threads) {
-    const uint64_t size = level_size(n);
-    std::atomic<uint64_t> first{size};
-#pragma omp parallel for schedule(dynamic, 4096) num_threads(threads)
-    for (uint64_t i = 0; i < size; ++i) {
-        if (i >= first.load(std::memory_order_relaxed)) continue;
-        const Position p = unrank(n, i);
-        MoveList moves = legal_moves(rules, p);
-        int v = moves.empty() ? terminal_value(p) : -1000;
-        for (const Move& m : moves)
-            v = std::max(v, m.captured - levels[n - m.captured][rank(m.child)]);
-        if (v != levels[n][i]) {
-            uint64_t cur = first.load();
-            while (i < cur && !first.compare_exchange_weak(cur, i)) {
-            }
-        }
-    }
-    return first.load();
-}
-
-} // namespace
 
 int cmd_verify(const Args& args) {
     std::string rules_name, dir;
@@ -65,7 +37,7 @@ int cmd_verify(const Args& args) {
     for (int n = 0; n <= kMaxSeeds; ++n) {
         if (!std::filesystem::exists(db.path(n))) continue;
         db::ReaderOptions options;
-        options.expect = db::Expectation::exactly(db.meta(n));
+        options.expect = db.expectation(n);
         db::VerifyReport r = db::LevelReader(db.path(n), options).verify(threads);
         if (r.ok()) {
             present.push_back(n);
@@ -90,7 +62,7 @@ int cmd_verify(const Args& args) {
         db::Status s = db.load(n, values, threads, levels);
         if (!s.ok()) throw std::runtime_error(s.message());
         levels.push_back(std::move(values));
-        uint64_t bad = first_bellman_mismatch(db.rules(), n, levels, threads);
+        uint64_t bad = first_bellman_mismatch(db.game(), n, levels, threads);
         if (bad < level_size(n)) {
             Position p = unrank(n, bad);
             std::printf("MISMATCH level %d index %llu (%s): stored %d, but its moves give a "

@@ -4,7 +4,8 @@
 #include "dbformat/reader.hpp"
 #include "oware/moves.hpp"
 #include "oware/ranking.hpp"
-#include "oware/rules.hpp"
+#include "retro/bellman.hpp"
+#include "tablebase/database_dir.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -72,7 +73,7 @@ Position to_position(const Pits& pits) {
 struct Tablebase::Impl {
     std::filesystem::path dir;
     std::string rules_name;
-    std::optional<Rules> rules;
+    std::optional<DatabaseDir> files; // empty for an unknown rules name
     std::shared_ptr<db::BlockCache> cache;
     struct Slot {
         std::once_flag once;
@@ -91,17 +92,15 @@ struct Tablebase::Impl {
         std::call_once(slot.once, [&] {
             db::ReaderOptions o;
             o.cache = cache;
-            o.expect = db::Expectation{rules->name, rules->knob_bytes(), static_cast<uint32_t>(n),
-                                       level_size(n)};
-            slot.reader = std::make_unique<db::LevelReader>(
-                db::level_path(dir, rules->name, static_cast<uint32_t>(n)), std::move(o));
+            o.expect = files->expectation(n);
+            slot.reader = std::make_unique<db::LevelReader>(files->path(n), std::move(o));
             slot.ready.store(slot.reader.get(), std::memory_order_release);
         });
         return *slot.reader;
     }
 
     std::optional<ProbeError> check(const Pits& pits) const {
-        if (!rules)
+        if (!files)
             return ProbeError{ProbeStatus::InvalidRules, "unknown rules '" + rules_name +
                                                              "' (expected " +
                                                              Rules::preset_names() + ")"};
@@ -162,79 +161,82 @@ struct Tablebase::Impl {
         return known == 1;
     }
 
+    // The children of a position's moves (all, or the capturing ones), in move order, with
+    // their values once looked up.
+    struct Children {
+        std::array<Position, kPitsPerSide> positions;
+        std::array<int, kPitsPerSide> captured;
+        std::array<int, kPitsPerSide> values;
+        int count = 0;
+
+        BestMove best() const {
+            BestMove best;
+            for (int i = 0; i < count; ++i) best.add(captured[i], values[i]);
+            return best;
+        }
+    };
+
+    // Looks up the values of the children of a position of n seeds, all together.
+    std::optional<ProbeError> look_up(Children& c, int n) {
+        std::array<int, kPitsPerSide> seeds;
+        for (int i = 0; i < c.count; ++i) seeds[i] = n - c.captured[i];
+        return stored_values(c.positions.data(), seeds.data(), c.count, c.values.data());
+    }
+    static Children children_of(const MoveList& moves, bool captures_only) {
+        Children c;
+        for (const Move& m : moves) {
+            if (captures_only && !m.captured) continue;
+            c.positions[c.count] = m.child;
+            c.captured[c.count++] = m.captured;
+        }
+        return c;
+    }
+
     // value = max(stored bound, best capture), the best capture searched over the values
     // of the smaller levels (themselves completed the same way). A kDontCare bound is minus
     // infinity: such a position must have a capture.
     std::optional<ProbeError> complete_by_captures(const Position& p, int n, bool dont_care,
                                                    int& value) {
         if (!dont_care && !may_capture(p)) return std::nullopt; // most positions
-        const MoveList moves = legal_moves(*rules, p);
-        std::array<Position, kPitsPerSide> children;
-        std::array<int, kPitsPerSide> child_seeds, captured, child_value;
-        int count = 0;
-        for (const Move& m : moves) {
-            if (!m.captured) continue;
-            children[count] = m.child;
-            child_seeds[count] = n - m.captured;
-            captured[count++] = m.captured;
-        }
-        if (count == 0) {
+        Children c = children_of(legal_moves(files->rules(), p), true);
+        if (c.count == 0) {
             if (!dont_care) return std::nullopt;
             return ProbeError{ProbeStatus::Corrupt,
                               level(n).path().string() +
                                   ": a don't-care value where no capture recovers it"};
         }
-        if (auto e = stored_values(children.data(), child_seeds.data(), count, child_value.data()))
-            return e;
-        int best = dont_care ? -1000 : value;
-        for (int i = 0; i < count; ++i) best = std::max(best, captured[i] - child_value[i]);
-        value = best;
+        if (auto e = look_up(c, n)) return e;
+        const int exits = c.best().value();
+        value = dont_care ? exits : std::max(value, exits);
         return std::nullopt;
-    }
-
-    // The values of the children of the moves of a position of `seeds` seeds, in move
-    // order.
-    std::optional<ProbeError> child_values(const MoveList& moves, int seeds,
-                                           std::array<int, kPitsPerSide>& out) {
-        std::array<Position, kPitsPerSide> children;
-        std::array<int, kPitsPerSide> child_seeds;
-        for (int i = 0; i < moves.size(); ++i) {
-            children[i] = moves[i].child;
-            child_seeds[i] = seeds - moves[i].captured;
-        }
-        return stored_values(children.data(), child_seeds.data(), moves.size(), out.data());
     }
 
     ProbeResult<int> value(const Position& p) {
         if (p.in_database()) return stored(p);
         // Not stored: one ply of search; every child is (its origin pit is empty).
-        MoveList moves = legal_moves(*rules, p);
+        const MoveList moves = legal_moves(files->rules(), p);
         if (moves.empty()) return terminal_value(p);
-        std::array<int, kPitsPerSide> child;
-        if (auto e = child_values(moves, p.seeds(), child)) return *e;
-        int best = -1000;
-        for (int i = 0; i < moves.size(); ++i) best = std::max(best, moves[i].captured - child[i]);
-        return best;
+        Children c = children_of(moves, false);
+        if (auto e = look_up(c, p.seeds())) return *e;
+        return c.best().value();
     }
 
     ProbeResult<PositionInfo> analyse(const Position& p) {
         PositionInfo info;
         info.seeds = p.seeds();
-        MoveList moves = legal_moves(*rules, p);
+        const MoveList moves = legal_moves(files->rules(), p);
         if (moves.empty()) {
             info.terminal = true;
             info.value = terminal_value(p);
             return info;
         }
-        std::array<int, kPitsPerSide> child;
-        if (auto e = child_values(moves, info.seeds, child)) return *e;
-        info.value = -1000;
+        Children c = children_of(moves, false);
+        if (auto e = look_up(c, info.seeds)) return *e;
+        info.value = c.best().value();
         info.moves.reserve(moves.size());
         for (int i = 0; i < moves.size(); ++i) {
             const Move& m = moves[i];
-            MoveInfo mi{m.pit + 1, m.captured, m.captured - child[i], m.child.pits};
-            info.value = std::max(info.value, mi.value);
-            info.moves.push_back(mi);
+            info.moves.push_back({m.pit + 1, m.captured, m.captured - c.values[i], m.child.pits});
         }
         info.best.reserve(info.moves.size());
         for (const MoveInfo& m : info.moves)
@@ -247,7 +249,8 @@ Tablebase::Tablebase(std::filesystem::path dir, std::string rules, TablebaseOpti
     : impl_(std::make_unique<Impl>()) {
     impl_->dir = std::move(dir);
     impl_->rules_name = std::move(rules);
-    impl_->rules = Rules::by_name(impl_->rules_name);
+    if (std::optional<Rules> r = Rules::by_name(impl_->rules_name))
+        impl_->files.emplace(impl_->dir, std::move(*r));
     impl_->cache = std::make_shared<db::BlockCache>(options.cache_bytes);
 }
 
@@ -323,7 +326,7 @@ void Tablebase::values(std::span<const Pits> positions, std::span<ProbeResult<in
 #endif
 
 bool Tablebase::level_available(int seeds) const {
-    if (!impl_->rules || seeds < 0 || seeds > kMaxSeeds) return false;
+    if (!impl_->files || seeds < 0 || seeds > kMaxSeeds) return false;
     return impl_->level(seeds).open().ok();
 }
 
@@ -417,7 +420,7 @@ ProbeResult<PrincipalVariation> Tablebase::principal_variation(const Pits& posit
             if (!line->empty()) {
                 for (const PvStep& s : *line) pv.steps.push_back(s);
                 const PvStep& last = line->back();
-                MoveList moves = legal_moves(*impl_->rules, to_position(last.position));
+                MoveList moves = legal_moves(impl_->files->rules(), to_position(last.position));
                 for (const Move& m : moves)
                     if (m.pit + 1 == last.pit) p = m.child;
                 seen.clear();

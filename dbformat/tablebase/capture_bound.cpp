@@ -27,7 +27,7 @@ void check_arguments(int n, uint64_t size, const std::vector<const int8_t*>& sma
 
 } // namespace
 
-void encode_capture_bounded(const Rules& rules, int n, std::span<const int8_t> values,
+void encode_capture_bounded(const OwareGame& game, int n, std::span<const int8_t> values,
                             const std::vector<const int8_t*>& smaller, std::span<int8_t> stored,
                             int threads) {
     check_arguments(n, values.size(), smaller);
@@ -47,10 +47,10 @@ void encode_capture_bounded(const Rules& rules, int n, std::span<const int8_t> v
         for (uint64_t i = begin; i < end; ++i) {
             if (i != begin) p = unrank(n, i);
             const int v = values[i];
-            const int e = best_capture_value(rules, p, lower);
-            if (e != kNoCapture && v < e) broken = true;
+            const int e = best_capture_value(game, p, lower);
+            if (e != kNoMove && v < e) broken = true;
             // v == e: any byte <= e decodes to v; repeating the previous byte costs least.
-            const int t = (e != kNoCapture && v == e) ? std::min(previous, e) : v;
+            const int t = (e != kNoMove && v == e) ? std::min(previous, e) : v;
             stored[i] = static_cast<int8_t>(t);
             previous = t;
         }
@@ -60,14 +60,14 @@ void encode_capture_bounded(const Rules& rules, int n, std::span<const int8_t> v
                                " holds a value below its best capture; it is not solved");
 }
 
-void decode_capture_bounded(const Rules& rules, int n, std::span<int8_t> values,
+void decode_capture_bounded(const OwareGame& game, int n, std::span<int8_t> values,
                             const std::vector<const int8_t*>& smaller, int threads) {
     check_arguments(n, values.size(), smaller);
     const int64_t size = static_cast<int64_t>(values.size());
     const SmallerLevels lower{smaller};
 #pragma omp parallel for schedule(dynamic, 1 << 14) num_threads(threads)
     for (int64_t i = 0; i < size; ++i) {
-        const int e = best_capture_value(rules, unrank(n, uint64_t(i)), lower);
+        const int e = best_capture_value(game, unrank(n, uint64_t(i)), lower);
         if (e > values[i]) values[i] = static_cast<int8_t>(e);
     }
 }

@@ -9,12 +9,12 @@
 // codes almost for free (about a quarter off the file size at n = 18; see README.md).
 //
 // The contract, for every position p of the level:
-//   stored T(p) <= V(p), and V(p) = max(T(p), E(p)) (E = -infinity without a capture).
+//   stored T(p) <= V(p), and V(p) = max(T(p), E(p)) (E = kNoMove without a capture).
 // An exact value array satisfies it too, so decoding an exact array is harmless.
 #pragma once
 
-#include "oware/moves.hpp"
-#include "oware/rules.hpp"
+#include "oware/oware_game.hpp"
+#include "retro/bellman.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -23,21 +23,13 @@
 
 namespace owaredb {
 
-/// E(p) when p has no capturing move.
-inline constexpr int kNoCapture = -1000;
-
 /// E(p): the best of p's capturing moves, max (captured - child_value(level, child)), or
-/// kNoCapture. `child_value(int level, const Position& child)` returns the exact value (an
-/// int) of a child in a smaller level.
+/// kNoMove when p has none. `child_value(int level, const Position& child)` returns the
+/// exact value (an int) of a child in a smaller level.
 template <class ChildValue>
-int best_capture_value(const Rules& rules, const Position& p, ChildValue&& child_value) {
-    int best = kNoCapture;
-    if (!may_capture(p)) return best;
-    const int n = p.seeds();
-    for (const Move& m : legal_moves(rules, p))
-        if (m.captured)
-            best = std::max(best, m.captured - int(child_value(n - m.captured, m.child)));
-    return best;
+int best_capture_value(const OwareGame& game, const Position& p, ChildValue&& child_value) {
+    if (!may_capture(p)) return kNoMove; // most positions: no move generation at all
+    return bellman_value<MoveSet::Captures>(game, p.seeds(), p, child_value);
 }
 
 /// Entries per run of the encoder: the "previous byte" restarts at every multiple, so the
@@ -47,13 +39,13 @@ inline constexpr uint64_t kCaptureBoundChunk = 1 << 16;
 /// Writes into `stored` the capture-bounded encoding of level n's exact `values`, given
 /// the exact values of every smaller level (smaller[k] = level k, k < n). Deterministic.
 /// Throws std::logic_error if some value is below its best capture (not a solved level).
-void encode_capture_bounded(const Rules& rules, int n, std::span<const int8_t> values,
+void encode_capture_bounded(const OwareGame& game, int n, std::span<const int8_t> values,
                             const std::vector<const int8_t*>& smaller, std::span<int8_t> stored,
                             int threads);
 
 /// Turns a capture-bounded level back into exact values in place: V = max(T, E). `smaller`
 /// must hold the exact values of levels 0..n-1.
-void decode_capture_bounded(const Rules& rules, int n, std::span<int8_t> values,
+void decode_capture_bounded(const OwareGame& game, int n, std::span<int8_t> values,
                             const std::vector<const int8_t*>& smaller, int threads);
 
 } // namespace owaredb

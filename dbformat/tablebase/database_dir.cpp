@@ -3,23 +3,23 @@
 #include "tablebase/capture_bound.hpp"
 #include "oware/ranking.hpp"
 
-namespace owaredb::cli {
+namespace owaredb {
 
 DatabaseDir::DatabaseDir(std::filesystem::path dir, Rules rules, bool compact)
-    : dir_(std::move(dir)), rules_(std::move(rules)), compact_(compact) {}
+    : dir_(std::move(dir)), game_(std::move(rules)), compact_(compact) {}
 
 std::filesystem::path DatabaseDir::path(int n) const {
-    return db::level_path(dir_, rules_.name, static_cast<uint32_t>(n));
+    return db::level_path(dir_, rules().name, static_cast<uint32_t>(n));
 }
 
 db::LevelMeta DatabaseDir::meta(int n) const {
-    return {rules_.name, rules_.knob_bytes(), static_cast<uint32_t>(n), level_size(n)};
+    return {rules().name, rules().knob_bytes(), static_cast<uint32_t>(n), level_size(n)};
 }
 
 db::Status DatabaseDir::load(int n, ValueArray& out, int threads,
                              const std::vector<ValueArray>& smaller) const {
     db::ReaderOptions options;
-    options.expect = db::Expectation::exactly(meta(n));
+    options.expect = expectation(n);
     options.cache_bytes = 1 << 20; // read_all decodes straight into `out`
     db::LevelReader reader(path(n), options);
     db::Result<db::LevelInfo> info = reader.info();
@@ -32,7 +32,7 @@ db::Status DatabaseDir::load(int n, ValueArray& out, int threads,
             return db::Status(db::ErrorCode::Mismatch,
                               path(n).string() +
                                   ": capture-bounded values need every smaller level loaded");
-        decode_capture_bounded(rules_, n, values.span(), level_pointers(smaller, n), threads);
+        decode_capture_bounded(game_, n, values.span(), level_pointers(smaller, n), threads);
     }
     out = std::move(values);
     return s;
@@ -46,10 +46,10 @@ db::WriteReport DatabaseDir::save(int n, const ValueArray& values, int threads,
     db::LevelMeta m = meta(n);
     if (!compact_) return db::write_level(path(n), m, values.span(), options);
     ValueArray stored(values.size());
-    encode_capture_bounded(rules_, n, values.span(), level_pointers(smaller, n), stored.span(),
+    encode_capture_bounded(game_, n, values.span(), level_pointers(smaller, n), stored.span(),
                            threads);
     m.capture_bounded = true;
     return db::write_level(path(n), m, stored.span(), options);
 }
 
-} // namespace owaredb::cli
+} // namespace owaredb

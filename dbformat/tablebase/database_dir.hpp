@@ -1,17 +1,18 @@
-// A directory of level files for one rule set: the glue between the solver's in-memory
-// value arrays and dbformat's files.
+// A directory of level files for one rule set: the glue between the game's in-memory
+// value arrays and dbformat's files. Every command and the probe library name, check and
+// read level files through it.
 #pragma once
 
 #include "dbformat/reader.hpp"
 #include "dbformat/writer.hpp"
-#include "oware/rules.hpp"
+#include "oware/oware_game.hpp"
 #include "retro/value_array.hpp"
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
-namespace owaredb::cli {
+namespace owaredb {
 
 class DatabaseDir {
   public:
@@ -20,9 +21,14 @@ class DatabaseDir {
     DatabaseDir(std::filesystem::path dir, Rules rules, bool compact = false);
 
     const std::filesystem::path& dir() const { return dir_; }
-    const Rules& rules() const { return rules_; }
+    const Rules& rules() const { return game_.rules(); }
+    const OwareGame& game() const { return game_; }
+    /// The file of level n: "<dir>/<rules>-NN.owdb".
     std::filesystem::path path(int n) const;
+    /// What the file of level n must record: rule set, knobs, n, number of positions.
     db::LevelMeta meta(int n) const;
+    /// A reader's expectation for level n's file (a file claiming anything else is refused).
+    db::Expectation expectation(int n) const { return db::Expectation::exactly(meta(n)); }
 
     /// Reads level n completely into `out` as exact values, checking every block checksum
     /// and that the file is the level asked for. `smaller` holds the exact values of levels
@@ -39,8 +45,8 @@ class DatabaseDir {
 
   private:
     std::filesystem::path dir_;
-    Rules rules_;
+    OwareGame game_;
     bool compact_;
 };
 
-} // namespace owaredb::cli
+} // namespace owaredb

@@ -1,9 +1,9 @@
 // Packed 16-pit circuits and the geometry of the Omweso board.
 //
-// Circuit indexing (SPEC section 6): each player owns 16 pits, indexed k = 0..15 along the
-// counter-clockwise sowing direction: k = 0..7 is the back (outer) row from the player's
-// left, k = 8..15 the front (inner) row from the player's right to the left. Counter-clockwise
-// is k + 1, clockwise k - 1 (mod 16).
+// Circuit indexing (docs/rules.md, Omweso: Circuits): each player owns 16 pits, indexed
+// k = 0..15 along the counter-clockwise sowing direction: k = 0..7 is the back (outer) row
+// from the player's left, k = 8..15 the front (inner) row from the player's right to the
+// left. Counter-clockwise is k + 1, clockwise k - 1 (mod 16).
 //
 // Column relation (both players use the same formula, the board is point-symmetric).
 // Seen from South's side the board has columns c = 0..7 from South's left, and rows

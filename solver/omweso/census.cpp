@@ -1,4 +1,5 @@
 #include "omweso/census.hpp"
+#include "retro/binomial.hpp"
 
 #include "omweso/relay.hpp"
 #include "omweso/team.hpp"
@@ -15,11 +16,8 @@ static_assert(std::endian::native == std::endian::little, "Packed boards assume 
 
 std::uint64_t census_boards(int seeds, int pits) {
     if (seeds < 2) return 0;
-    // C(n, r) with n = seeds - 2 + pits - 1, r = pits - 1, computed exactly step by step.
-    const std::uint64_t n = std::uint64_t(seeds - 2 + pits - 1), r = std::uint64_t(pits - 1);
-    std::uint64_t c = 1;
-    for (std::uint64_t i = 1; i <= r; ++i) c = c * (n - r + i) / i;
-    return c;
+    // Two seeds are fixed in pit 0; the rest are spread over the pits in every way.
+    return binomial(seeds - 2 + pits - 1, pits - 1);
 }
 
 namespace {

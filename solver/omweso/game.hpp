@@ -1,6 +1,6 @@
-// Game end, points and the match to 12 (SPEC section 6 item 6).
+// Game end, points and the match to 12 (docs/rules.md, Omweso: End of the game and points).
 //
-// Interpretation (the SPEC and the seeds are terse; this is what the engine implements):
+// Interpretation (the seeds and docs/rules.md are terse; this is what the engine implements):
 //  * The game ends when the side to move has no pit with 2 or more seeds; the player who
 //    made the last turn wins it.
 //  * 12 points ("grand slam"): that last turn captured and left the loser with no seed at

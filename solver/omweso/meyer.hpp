@@ -1,8 +1,9 @@
 // The "Meyer test": analytic pre-tests that decide quickly that a move ends, without
-// simulating it (SPEC section 6 item 7). The name follows the seeds, after the "Mayer test"
-// for never-ending moves in Bao: T. Kronenburg, H. H. L. M. Donkers, A. J. de Voogt,
-// "Never-Ending Moves in Bao", ICGA Journal 29(2):74-78, 2006. A pre-test may only ever say
-// "ends": a never-ending verdict always needs the cycle proof of turn.hpp / relay.hpp.
+// simulating it (docs/rules.md, Omweso: Never-ending moves). The name follows the seeds,
+// after the "Mayer test" for never-ending moves in Bao: T. Kronenburg, H. H. L. M. Donkers,
+// A. J. de Voogt, "Never-Ending Moves in Bao", ICGA Journal 29(2):74-78, 2006. A pre-test
+// may only ever say "ends": a never-ending verdict always needs the cycle proof of
+// turn.hpp / relay.hpp.
 //
 // Pre-test 1, the seed-count bound: on a 16-pit circuit every pure relay with fewer than
 // kMeyerSeedBound = 11 seeds on the circuit (seeds in hand included) ends.
@@ -12,8 +13,9 @@
 //   distributions of S seeds with >= 2 in pit 0 that the census enumerates, and the census
 //   decides each one exactly (it ends, or Brent's algorithm proves a repeated state). For
 //   S = 2..10 (735,471 boards in all) none is never-ending; the test
-//   "Meyer seed bound is exact" re-runs that enumeration. The bound is tight: the SPEC's
-//   11-seed board 2 0 1 0 1 0 1 0 1 0 1 0 1 0 2 1 sows forever from pit 0.
+//   "Meyer seed bound is exact" re-runs that enumeration. The bound is tight: the reference
+//   11-seed board 2 0 1 0 1 0 1 0 1 0 1 0 1 0 2 1 (docs/rules.md, Omweso: Reference cases)
+//   sows forever from pit 0.
 //   The same sweep on smaller circuits gives the bound for each circuit size (tests).
 //
 // Pre-test 2, the capture bound: at most kMaxCapturesPerTurn = 8 captures happen in a turn.

@@ -27,7 +27,8 @@ enum Player : int { South = 0, North = 1 };
 struct Position {
     std::array<Packed, 2> pits{}; // pits[player], circuit indexing
     int to_move = South;
-    // Whether each player's first turn is still to come (no captures in it, SPEC 6 item 5).
+    // Whether each player's first turn is still to come (no captures in it; docs/rules.md,
+    // Omweso: Opening).
     std::array<bool, 2> first_turn_pending{false, false};
     // Whether any capture happened yet in the game (the 3-seed opening is allowed before).
     bool capture_happened = true;

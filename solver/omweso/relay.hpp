@@ -1,6 +1,6 @@
 // Pure relay sowing on one circuit of 2..16 pits, and its exact never-ending detector.
 //
-// Pure relay (SPEC section 6 items 1-2, no captures): lift every seed of a pit and drop
+// Pure relay (docs/rules.md, Omweso items 1-2, no captures): lift every seed of a pit and drop
 // them one per pit counter-clockwise starting with the next pit (a lap of >= N seeds also
 // drops into the start pit); if the last seed lands in an occupied pit, that pit is lifted
 // and sown the same way (a relay); the move ends when a last seed lands in an empty pit.

@@ -1,4 +1,4 @@
-// Rule knobs. The defaults are the seeds' rules (SPEC section 6); switching all three off
+// Rule knobs. The defaults are the seeds' rules (docs/rules.md, Omweso); switching all three off
 // leaves pure relay sowing (items 1-2).
 #pragma once
 

@@ -1,5 +1,5 @@
-// Complete Omweso turns: relay sowing with captures and resowing (SPEC section 6 items 1-5),
-// with exact never-ending detection.
+// Complete Omweso turns: relay sowing with captures and resowing (docs/rules.md, Omweso,
+// items 1-5), with exact never-ending detection.
 //
 // A turn is a sequence of laps. A lap sows the seeds in hand one per pit, starting with the
 // pit after its origin, in its direction. Where the last seed falls:

@@ -1,4 +1,5 @@
-// Legal move generation and move application for Oware (SPEC §2).
+// Legal move generation and move application for Oware (docs/rules.md, Sowing and capturing;
+// Rule sets).
 #pragma once
 
 #include "oware/position.hpp"

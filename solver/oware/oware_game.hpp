@@ -1,6 +1,6 @@
-// Oware as the retrograde engine sees it (SPEC §4): levels by seed count, their sizes,
-// rank/unrank, legal moves with the seeds they capture, un-moves within a level and
-// terminal values. The engine (retrograde.hpp) knows nothing else about the game, so
+// Oware as the retrograde engine sees it (docs/values.md, Generation): levels by seed count,
+// their sizes, rank/unrank, legal moves with the seeds they capture, un-moves within a level
+// and terminal values. The engine (retrograde.hpp) knows nothing else about the game, so
 // another sowing game plugs in by providing a class with these members.
 #pragma once
 
@@ -8,6 +8,7 @@
 #include "oware/ranking.hpp"
 #include "oware/rules.hpp"
 #include "oware/unmoves.hpp"
+#include "retro/game.hpp"
 
 #include <cstdint>
 
@@ -47,5 +48,7 @@ class OwareGame {
   private:
     Rules rules_;
 };
+
+static_assert(RetroGame<OwareGame>);
 
 } // namespace owaredb

@@ -2,7 +2,7 @@
 //
 // Pits are numbered 0..11 in sowing (counter-clockwise) order; after every move the
 // board is rotated by six so that the new mover again owns 0..5. Captured seeds are not
-// part of a position. See SPEC §1.
+// part of a position. See docs/rules.md, Board and pits; Notation.
 #pragma once
 
 #include <array>

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "oware/position.hpp"
+#include "retro/binomial.hpp"
 
 #include <cstdint>
 
@@ -18,9 +19,6 @@ namespace owaredb {
 
 /// Number of positions in D_n (0 <= n <= 48). n = 48 gives 203,648,015,935.
 uint64_t level_size(int n);
-
-/// Binomial coefficient C(n, k) for the small arguments used here (exact in 64 bits).
-uint64_t binomial(int n, int k);
 
 /// Rank of p within D_{p.seeds()}. Precondition: p.in_database() and p.seeds() <= 48.
 uint64_t rank(const Position& p);

@@ -31,6 +31,8 @@
 // pending and handled by another scan at the same threshold.
 #pragma once
 
+#include "retro/bellman.hpp"
+#include "retro/game.hpp"
 #include "retro/value_array.hpp"
 
 #include <omp.h>
@@ -66,7 +68,7 @@ struct LevelStats {
     uint64_t propagated = 0; ///< positions whose parents were generated
 };
 
-template <class Game> class RetrogradeSolver {
+template <RetroGame Game> class RetrogradeSolver {
   public:
     /// `smaller[k]` points to the values of level k for every k < n of the level solved.
     RetrogradeSolver(const Game& game, std::vector<const int8_t*> smaller, int threads)
@@ -107,7 +109,7 @@ template <class Game> class RetrogradeSolver {
 
 // ---------------------------------------------------------------------------------------
 
-template <class Game> struct RetrogradeSolver<Game>::Sweep {
+template <RetroGame Game> struct RetrogradeSolver<Game>::Sweep {
     int n = 0;
     int t = 0;
     uint16_t* words = nullptr;
@@ -117,29 +119,28 @@ template <class Game> struct RetrogradeSolver<Game>::Sweep {
     std::atomic_ref<uint16_t> word(uint64_t i) const { return std::atomic_ref<uint16_t>(words[i]); }
 };
 
-template <class Game>
+template <RetroGame Game>
 uint16_t RetrogradeSolver<Game>::first_pass_word(int n, uint64_t index) const {
     const auto s = game_.unrank(n, index);
-    int best = kNoExit;
+    BestMove exits; // the best capture exit
     int quiet = 0;
-    int moves = game_.for_each_move(s, [&](int captured, const auto& child) {
-        if (captured == 0) {
+    const int moves = game_.for_each_move(s, [&](int captured, const auto& child) {
+        if (captured == 0)
             ++quiet;
-        } else {
-            int v = captured - smaller_[n - captured][game_.rank(child)];
-            best = std::max(best, v);
-        }
+        else
+            exits.add(captured, smaller_[n - captured][game_.rank(child)]);
     });
     if (moves == 0 || quiet == 0) {
         // Terminal, or every move captures: the value is known now; it propagates when
         // the sweep reaches its threshold.
-        int v = moves == 0 ? game_.terminal_value(s) : best;
+        const int v = moves == 0 ? game_.terminal_value(s) : exits.value();
         return static_cast<uint16_t>(kAssigned | code(v) | (v != 0 ? kPending : 0));
     }
-    return static_cast<uint16_t>(code(best) | (quiet << kCounterShift));
+    return static_cast<uint16_t>(code(exits.empty() ? kNoExit : exits.value()) |
+                                 (quiet << kCounterShift));
 }
 
-template <class Game>
+template <RetroGame Game>
 bool RetrogradeSolver<Game>::try_assign(Sweep& s, uint64_t index, int value, bool pending) const {
     auto w = s.word(index);
     uint16_t old = w.load(std::memory_order_relaxed);
@@ -149,7 +150,7 @@ bool RetrogradeSolver<Game>::try_assign(Sweep& s, uint64_t index, int value, boo
     return false;
 }
 
-template <class Game>
+template <RetroGame Game>
 void RetrogradeSolver<Game>::propagate(Sweep& s, uint64_t index, int value,
                                        std::vector<uint64_t>& stack) const {
     // Stack entries: index << 1 | (value < 0). Values at threshold t are exactly +-t.
@@ -195,7 +196,7 @@ void RetrogradeSolver<Game>::propagate(Sweep& s, uint64_t index, int value,
     s.propagated.fetch_add(count, std::memory_order_relaxed);
 }
 
-template <class Game>
+template <RetroGame Game>
 ValueArray RetrogradeSolver<Game>::solve(int n, const ProgressFn& progress, LevelStats* stats) {
     if (n > 63) throw std::invalid_argument("retrograde: levels above 63 do not fit the encoding");
     if (static_cast<int>(smaller_.size()) < n)
@@ -291,7 +292,7 @@ ValueArray RetrogradeSolver<Game>::solve(int n, const ProgressFn& progress, Leve
     return result;
 }
 
-template <class Game> uint64_t RetrogradeSolver<Game>::forward_pass(int n) const {
+template <RetroGame Game> uint64_t RetrogradeSolver<Game>::forward_pass(int n) const {
     const uint64_t size = game_.level_size(n);
     uint64_t checksum = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads_) reduction(+ : checksum)

@@ -8,7 +8,7 @@
 
 namespace owaredb {
 
-template <class Game>
+template <RetroGame Game>
 std::vector<ValueArray> solve_in_memory(const Game& game, int max_n, int threads) {
     std::vector<ValueArray> levels;
     std::vector<const int8_t*> smaller;

@@ -1,4 +1,5 @@
-// Game end, points and the match (SPEC 6 item 6, interpretation in game.hpp).
+// Game end, points and the match (docs/rules.md, Omweso: End of the game and points;
+// interpretation in game.hpp).
 #include "omweso/game.hpp"
 
 #include <doctest/doctest.h>

@@ -24,7 +24,8 @@ TEST_SUITE("parallel") {
             boards += r.boards;
         }
         CHECK(boards == 735471);
-        // Tight: 11 seeds already give never-ending relays (SPEC's census example).
+        // Tight: 11 seeds already give never-ending relays (the 11-seed reference board,
+        // docs/rules.md, Omweso: Reference cases).
         const CensusResult r11 = census(11, 16, 2);
         CHECK(r11.boards == 1307504);
         CHECK(r11.never_ending == 8);

@@ -1,5 +1,5 @@
-// The pure relay simulator and its Brent detector against the SPEC's reference cases and
-// against the naive Floyd simulator of naive.hpp.
+// The pure relay simulator and its Brent detector against the reference cases (docs/rules.md,
+// Omweso: Reference cases) and against the naive Floyd simulator of naive.hpp.
 #include "omweso/position.hpp"
 #include "omweso/relay.hpp"
 #include "boards.hpp"

@@ -176,8 +176,8 @@ TEST_SUITE("omweso turns") {
     }
 
     TEST_CASE("never-ending turns carry a proof that replays independently") {
-        // SPEC 6.8 reference cases, with the opponent's seeds all in its back row so no
-        // capture is possible (full rules).
+        // Reference cases (docs/rules.md, Omweso: Reference cases), with the opponent's seeds
+        // all in its back row so no capture is possible (full rules).
         const Position a = parse_position("2 0 1 0 1 0 1 0 1 0 1 0 1 0 2 1;"
                                           "4 4 4 4 4 4 4 4 0 0 0 0 0 0 0 0");
         const Turn& ta = only(turns_from(a, 0, Start::Forward));

@@ -1,4 +1,5 @@
-// Perft against an independent reference move generator written here from SPEC §2.
+// Perft against an independent reference move generator written here from docs/rules.md
+// (Sowing and capturing; Rule sets).
 //
 // The reference below shares no code with solver/moves.cpp: its own board type, a
 // seed-by-seed sowing loop that skips the origin, its own backward capture chain, its own
@@ -23,7 +24,7 @@ using namespace owaredb;
 namespace {
 
 // ---------------------------------------------------------------------------------------
-// Reference implementation (SPEC §2), deliberately naive.
+// Reference implementation (docs/rules.md, Rule sets), deliberately naive.
 
 using Board = std::array<int, 12>;
 
@@ -199,9 +200,9 @@ TEST_CASE("perft from the start matches the reference generator, depths 1..7") {
         }
     }
     // Fixed values, computed with the reference above and with a separate throw-away
-    // script written from the SPEC (they agreed); the two rule sets give the same counts
-    // this shallow. Depths 1 and 2 are plain: 6 moves and 6 replies to each; from depth 3
-    // on, emptied pits cut the count.
+    // script written from the rules (docs/rules.md; they agreed); the two rule sets give the
+    // same counts this shallow. Depths 1 and 2 are plain: 6 moves and 6 replies to each; from
+    // depth 3 on, emptied pits cut the count.
     const uint64_t expected[] = {1, 6, 36, 190, 1014, 5219, 27332, 139157};
     for (const Rules& rules : {Rules::abapa(), Rules::awari()})
         for (int d = 0; d <= (test::quick() ? 6 : 7); ++d) {

@@ -1,4 +1,5 @@
-// Position text form and board drawing (SPEC §1): valid forms, clear errors, orientation.
+// Position text form and board drawing (docs/rules.md, Notation): valid forms, clear errors,
+// orientation.
 #include "oware/position.hpp"
 
 #include <doctest/doctest.h>

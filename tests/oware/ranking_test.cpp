@@ -30,7 +30,7 @@ template <class F> void for_each_distribution(int n, F&& f) {
 TEST_CASE("level sizes match C(n+11,11) - C(n+5,11) for every n <= 48") {
     for (int n = 0; n <= kMaxSeeds; ++n)
         CHECK(level_size(n) == binomial(n + 11, 11) - binomial(n + 5, 11));
-    CHECK(level_size(48) == 203'648'015'935ULL); // SPEC §2 / issue: n = 48
+    CHECK(level_size(48) == 203'648'015'935ULL); // docs/values.md, The databases: n = 48
     CHECK(level_size(0) == 1);
     CHECK(level_size(1) == 12);
 }

@@ -1,4 +1,5 @@
-// Hand-checked positions for every rule of SPEC §2 in both rule sets (abapa and awari).
+// Hand-checked positions for every rule of docs/rules.md (Sowing and capturing; Rule sets) in
+// both rule sets (abapa and awari).
 //
 // Every expected board below was worked out by hand, seed by seed, in the comment above
 // it; nothing is derived by calling the production code. Notation: pits 0..11, the mover

@@ -158,8 +158,9 @@ TEST_CASE("OpenSpiel GameEndsByRepetitionTest: a forced 12-ply cycle without cap
     // 0 0 1 1 2 2 3 3 4 4 (our moves 1 1 2 2 3 3 4 4 5 5) lead to 0 0 0 0 0 1 0 0 0 0 0 1;
     // then 5 5 (moves 6 6) return to the first position, where OpenSpiel ends the game by
     // repetition and each side takes its one seed: 24 : 24. We do not end games on
-    // repetition; databases value endless play as an even split (SPEC §2), the same
-    // draw. Each of the 12 plies is the only legal move (the last one forced by feeding).
+    // repetition; databases value endless play as an even split (docs/rules.md, Endless
+    // play), the same draw. Each of the 12 plies is the only legal move (the last one forced
+    // by feeding).
     for (const Rules& rules : {Rules::abapa(), Rules::awari()}) {
         CAPTURE(rules.name);
         const Position start = P("1 0 0 0 0 0 1 0 0 0 0 0");

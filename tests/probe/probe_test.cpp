@@ -71,14 +71,15 @@ TEST_CASE("positions outside the databases are valued by one ply of search") {
     Position start = Position::start(0);
     start.pits = {1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1}; // opponent has no empty pit
     REQUIRE(!start.in_database());
-    auto expected = one_ply_value(f.rules, start, [&](int level, const Position& c) {
-        return std::optional<int>(f.levels[level][rank(c)]);
-    });
-    CHECK(*tb.value(start.pits) == *expected);
+    const int expected = bellman_value(OwareGame(f.rules), start.seeds(), start,
+                                       [&](int level, const Position& c) {
+                                           return int(f.levels[level][rank(c)]);
+                                       });
+    CHECK(*tb.value(start.pits) == expected);
     // Its analysis agrees with its value, and the best moves are those worth it.
     ProbeResult<PositionInfo> s1 = tb.analyse(start.pits);
     REQUIRE(s1.ok());
-    CHECK(s1->value == *expected);
+    CHECK(s1->value == expected);
     CHECK(s1->moves.size() == 3);
     for (const MoveInfo& m : s1->moves) CHECK(m.value <= s1->value);
     CHECK(!s1->best.empty());
@@ -214,7 +215,7 @@ struct CompactFixture {
         std::vector<const int8_t*> smaller;
         for (int n = 0; n <= kTop; ++n) {
             std::vector<int8_t> stored(level_size(n));
-            encode_capture_bounded(f.rules, n, f.levels[n].span(), smaller, stored, 2);
+            encode_capture_bounded(OwareGame(f.rules), n, f.levels[n].span(), smaller, stored, 2);
             db::LevelMeta meta{f.rules.name, f.rules.knob_bytes(), uint32_t(n), level_size(n)};
             meta.capture_bounded = true;
             db::write_level(db::level_path(dir, f.rules.name, n), meta, stored);
@@ -264,11 +265,11 @@ TEST_CASE("a stored don't-care is the best capture, or corrupt where there is no
          ++i) {
         Position p = unrank(n, i);
         if (legal_moves(f.rules, p).empty()) continue;
-        int e = best_capture_value(f.rules, p, [&](int level, const Position& c) {
+        int e = best_capture_value(OwareGame(f.rules), p, [&](int level, const Position& c) {
             return int(f.levels[level][rank(c)]);
         });
         if (e == f.levels[n][i] && with == level_size(n)) with = i;
-        if (e == kNoCapture && without == level_size(n)) without = i;
+        if (e == kNoMove && without == level_size(n)) without = i;
     }
     REQUIRE(with < level_size(n));
     REQUIRE(without < level_size(n));

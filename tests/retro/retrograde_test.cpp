@@ -7,9 +7,11 @@
 // rest scored 0; a side that can force a gain of t forces it within a bounded number of
 // plies and the other side can hold it to t forever, so V_k is the exact value (endless
 // play = 0) once it stops changing.
-#include "quick.hpp"
 #include "oware/oware_game.hpp"
+#include "quick.hpp"
+#include "retro/bellman.hpp"
 #include "retro/solve_in_memory.hpp"
+#include "toy_game.hpp"
 
 #include <doctest/doctest.h>
 
@@ -20,26 +22,24 @@ using namespace owaredb;
 
 namespace {
 
-std::vector<std::vector<int>> reference_values(const Rules& rules, int max_n) {
+// Written against the game's forward moves only (the RetroGame concept), so it serves the
+// toy game and Oware alike.
+template <RetroGame Game>
+std::vector<std::vector<int>> reference_values(const Game& game, int max_n) {
     std::vector<std::vector<int>> values;
     for (int n = 0; n <= max_n; ++n) {
-        const uint64_t size = level_size(n);
+        const uint64_t size = game.level_size(n);
         std::vector<int> cur(size, 0), next(size);
-        for (uint64_t i = 0; i < size; ++i) {
-            Position p = unrank(n, i);
-            if (legal_moves(rules, p).empty()) cur[i] = terminal_value(p);
-        }
         for (bool changed = true; changed;) {
             changed = false;
             for (uint64_t i = 0; i < size; ++i) {
-                Position p = unrank(n, i);
-                MoveList moves = legal_moves(rules, p);
-                int v = moves.empty() ? terminal_value(p) : -1000;
-                for (const Move& m : moves) {
-                    const int c = m.captured;
-                    const int child = c ? values[n - c][rank(m.child)] : cur[rank(m.child)];
-                    v = std::max(v, c - child);
-                }
+                const auto s = game.unrank(n, i);
+                int v = game.terminal_value(s);
+                BestMove best;
+                if (game.for_each_move(s, [&](int c, const auto& child) {
+                        best.add(c, c ? values[n - c][game.rank(child)] : cur[game.rank(child)]);
+                    }) > 0)
+                    v = best.value();
                 next[i] = v;
                 changed |= v != cur[i];
             }
@@ -50,26 +50,60 @@ std::vector<std::vector<int>> reference_values(const Rules& rules, int max_n) {
     return values;
 }
 
+// The engine's levels against the reference, level by level; returns how many values of
+// each sign the reference holds (so a test can insist the comparison is not trivial).
+template <RetroGame Game> std::array<uint64_t, 3> check_against_reference(const Game& game,
+                                                                         int max_n) {
+    auto levels = solve_in_memory(game, max_n, 2);
+    auto ref = reference_values(game, max_n);
+    std::array<uint64_t, 3> signs{};
+    for (int n = 0; n <= max_n; ++n) {
+        CAPTURE(n);
+        REQUIRE(levels[n].size() == ref[n].size());
+        uint64_t mismatches = 0;
+        for (uint64_t i = 0; i < ref[n].size(); ++i) {
+            mismatches += levels[n][i] != ref[n][i];
+            ++signs[(ref[n][i] > 0) - (ref[n][i] < 0) + 1];
+        }
+        CHECK(mismatches == 0);
+    }
+    return signs;
+}
+
 } // namespace
 
-TEST_CASE("the analyser agrees with the reference solver on every position, n <= 8") {
+TEST_CASE("another game plugs in: the toy ring game agrees with the reference solver") {
+    const int max_n = 12;
+    const auto signs = check_against_reference(test::RingGame(max_n), max_n);
+    // Wins, losses and draws by endless play all occur, draws far beyond the empty board.
+    CHECK(signs[0] > 100);
+    CHECK(signs[1] > 100);
+    CHECK(signs[2] > 100);
+}
+
+TEST_CASE("the toy game's hand-checked values") {
+    test::RingGame game(3);
+    auto levels = solve_in_memory(game, 3, 1);
+    auto value = [&](test::RingGame::State s) {
+        return levels[s[0] + s[1] + s[2] + s[3]][game.rank(s)];
+    };
+    CHECK(value({0, 0, 0, 0}) == 0);  // nothing left to win
+    CHECK(value({0, 0, 1, 0}) == -1); // no token to move: the opponent takes its own
+    CHECK(value({1, 0, 0, 0}) == 1);  // step: the opponent, with nothing, cannot move
+    // One token each: whoever crosses to the other side is left with nothing and loses,
+    // no capture is ever possible, so both shuffle their token for ever.
+    CHECK(value({0, 1, 1, 0}) == 0);
+    CHECK(value({1, 0, 1, 0}) == 0);
+    CHECK(value({0, 1, 2, 0}) == 3); // take two; the opponent, with nothing, leaves the last
+    CHECK(value({0, 0, 2, 1}) == -3); // no token to move
+}
+
+TEST_CASE("the analyser agrees with the reference solver on every Oware position, n <= 8") {
     const int max_n = test::quick() ? 5 : 8;
     for (const Rules& rules : {Rules::abapa(), Rules::awari()}) {
         CAPTURE(rules.name);
-        OwareGame game(rules);
-        auto levels = solve_in_memory(game, max_n, 2);
-        auto ref = reference_values(rules, max_n);
-        for (int n = 0; n <= max_n; ++n) {
-            CAPTURE(n);
-            REQUIRE(levels[n].size() == ref[n].size());
-            uint64_t mismatches = 0, nonzero = 0;
-            for (uint64_t i = 0; i < ref[n].size(); ++i) {
-                mismatches += levels[n][i] != ref[n][i];
-                nonzero += ref[n][i] != 0;
-            }
-            CHECK(mismatches == 0);
-            if (n >= 2) CHECK(nonzero > 0); // the comparison is not between two all-zero arrays
-        }
+        const auto signs = check_against_reference(OwareGame(rules), max_n);
+        CHECK(signs[0] + signs[2] > 0); // the comparison is not between two all-zero arrays
     }
 }
 
@@ -93,11 +127,9 @@ TEST_CASE("values are within -n..n and respect the Bellman equation, n <= 12") {
     for (int n = 0; n <= max_n; ++n) {
         uint64_t bad = 0;
         for (uint64_t i = 0; i < levels[n].size(); ++i) {
-            Position p = unrank(n, i);
-            MoveList moves = legal_moves(game.rules(), p);
-            int v = moves.empty() ? terminal_value(p) : -1000;
-            for (const Move& m : moves)
-                v = std::max(v, m.captured - levels[n - m.captured][rank(m.child)]);
+            const int v = bellman_value(game, n, game.unrank(n, i), [&](int k, const Position& c) {
+                return int(levels[k][game.rank(c)]);
+            });
             bad += v != levels[n][i] || v < -n || v > n;
         }
         CHECK_MESSAGE(bad == 0, "n = " << n);

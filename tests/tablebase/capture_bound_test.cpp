@@ -24,11 +24,11 @@ TEST_CASE("capture-bounded storage: a hand-checked position") {
     CHECK(levels[3][i] == 3);
     auto smaller = level_pointers(levels, 3);
     CHECK(best_capture_value(
-              rules, p, [&](int k, const Position& c) { return int(levels[k][rank(c)]); }) == 3);
+              OwareGame(rules), p, [&](int k, const Position& c) { return int(levels[k][rank(c)]); }) == 3);
     std::vector<int8_t> stored(levels[3].size());
-    encode_capture_bounded(rules, 3, levels[3].span(), smaller, stored, 1);
+    encode_capture_bounded(OwareGame(rules), 3, levels[3].span(), smaller, stored, 1);
     CHECK(stored[i] <= 3);
-    decode_capture_bounded(rules, 3, stored, smaller, 1);
+    decode_capture_bounded(OwareGame(rules), 3, stored, smaller, 1);
     CHECK(stored[i] == 3);
 }
 
@@ -44,8 +44,8 @@ TEST_CASE("capture-bounded storage: lower bounds that decode to every exact valu
             auto smaller = level_pointers(levels, n);
             const auto exact = levels[n].span();
             std::vector<int8_t> one(exact.size()), two(exact.size());
-            encode_capture_bounded(rules, n, exact, smaller, one, 1);
-            encode_capture_bounded(rules, n, exact, smaller, two, 2);
+            encode_capture_bounded(OwareGame(rules), n, exact, smaller, one, 1);
+            encode_capture_bounded(OwareGame(rules), n, exact, smaller, two, 2);
             CHECK(one == two); // deterministic whatever the thread count
             bool bounded = true;
             for (uint64_t i = 0; i < exact.size(); ++i) {
@@ -54,11 +54,11 @@ TEST_CASE("capture-bounded storage: lower bounds that decode to every exact valu
             }
             total += exact.size();
             CHECK(bounded);
-            decode_capture_bounded(rules, n, one, smaller, 2);
+            decode_capture_bounded(OwareGame(rules), n, one, smaller, 2);
             CHECK(std::equal(one.begin(), one.end(), exact.begin()));
             // Exact values are a valid encoding too: decoding them changes nothing.
             std::vector<int8_t> again(exact.begin(), exact.end());
-            decode_capture_bounded(rules, n, again, smaller, 2);
+            decode_capture_bounded(OwareGame(rules), n, again, smaller, 2);
             CHECK(std::equal(again.begin(), again.end(), exact.begin()));
         }
         // The encoding must actually loosen something, or it saves nothing.
@@ -73,9 +73,9 @@ TEST_CASE("capture-bounded storage refuses values below their best capture") {
     std::vector<int8_t> broken(levels[3].span().begin(), levels[3].span().end());
     broken[rank(p)] = 1; // the capture alone is worth 3
     std::vector<int8_t> stored(broken.size());
-    CHECK_THROWS_AS(encode_capture_bounded(rules, 3, broken, level_pointers(levels, 3), stored, 1),
+    CHECK_THROWS_AS(encode_capture_bounded(OwareGame(rules), 3, broken, level_pointers(levels, 3), stored, 1),
                     std::logic_error);
-    CHECK_THROWS_AS(encode_capture_bounded(rules, 4, broken, level_pointers(levels, 4), stored, 1),
+    CHECK_THROWS_AS(encode_capture_bounded(OwareGame(rules), 4, broken, level_pointers(levels, 4), stored, 1),
                     std::invalid_argument);
 }
 

@@ -5,9 +5,10 @@
 //   Opening does no I/O: each level file is opened on first use, validated (header, index,
 //   the rules and seed count it records), and read through a bounded cache of decompressed
 //   blocks shared by all levels.
-// - Positions are 12 pit counts, pits 0..5 belonging to the side to move (SPEC §1). Values
-//   are for the side to move: (seeds it will still capture) - (seeds the opponent will),
-//   -n..n for n seeds on the board, perfect play by both sides, endless play counted 0.
+// - Positions are 12 pit counts, pits 0..5 belonging to the side to move (docs/rules.md,
+//   Board and pits). Values are for the side to move: (seeds it will still capture) -
+//   (seeds the opponent will), -n..n for n seeds on the board, perfect play by both sides,
+//   endless play counted 0 (docs/values.md, The value).
 // - Positions stored in the databases (the side that just moved has an empty pit) are
 //   read directly; any other position (e.g. the start position) is valued by one ply of
 //   search over its children, which always are stored.

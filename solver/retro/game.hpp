@@ -1,0 +1,36 @@
+// The game as the retrograde engine sees it (docs/values.md, Generation), and nothing more.
+//
+// A game is split into levels n = 0, 1, 2, ...; level n holds `level_size(n)` states,
+// ranked 0..level_size(n)-1. Each state has at most kMaxMoves legal moves; a move that
+// captures c > 0 units leads into level n - c (solved earlier), a move that captures
+// nothing stays in level n. Un-moves enumerate the parents of a state within its level
+// (the states with a quiet legal move into it). A state without legal moves is over and
+// worth terminal_value to its side to move. Values are margins for the side to move,
+// in -n..n; endless play is worth 0.
+//
+// Oware (oware/oware_game.hpp) and the toy game of tests/retro model this concept; the
+// engine (retrograde.hpp, bellman.hpp, solve_in_memory.hpp) is written against it alone.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+
+namespace owaredb {
+
+template <class G>
+concept RetroGame = requires(const G& game, const typename G::State& s, int n, uint64_t index) {
+    typename G::State;
+    /// At most this many legal moves per state (the engine keeps a 3-bit move counter).
+    requires G::kMaxMoves >= 1 && G::kMaxMoves <= 7;
+    { game.level_size(n) } -> std::same_as<uint64_t>;
+    { game.unrank(n, index) } -> std::same_as<typename G::State>;
+    /// Rank of a state within its own level.
+    { game.rank(s) } -> std::same_as<uint64_t>;
+    /// Calls f(captured, child) for every legal move and returns their number (0: over).
+    { game.for_each_move(s, [](int, const typename G::State&) {}) } -> std::same_as<int>;
+    /// Calls f(parent) for every parent within the level.
+    game.for_each_parent(s, [](const typename G::State&) {});
+    { game.terminal_value(s) } -> std::same_as<int>;
+};
+
+} // namespace owaredb
