@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# libowaredb.so exports the documented API and nothing else: every defined dynamic symbol
+# is in namespace owaredb (the C++ API of owaredb/probe.hpp) or named owaredb_* (the C API
+# of owaredb/probe.h). Usage: check_exports.sh path/to/libowaredb.so
+set -euo pipefail
+lib=$1
+symbols=$(nm -D --defined-only "$lib" | awk '{print $3}' | c++filt)
+count=$(grep -c . <<<"$symbols")
+stray=$(grep -Ev '^owaredb_[a-z_]+$|^owaredb::' <<<"$symbols" || true)
+if [[ -n "$stray" ]]; then
+  echo "libowaredb.so exports symbols outside the documented API:"
+  echo "$stray"
+  exit 1
+fi
+# Internals live in nested namespaces (owaredb::db, ...) and must not leak either.
+internal=$(grep -E '^owaredb::(db|detail|cli)::|legal_moves|AtomicFileSink' <<<"$symbols" || true)
+if [[ -n "$internal" ]]; then
+  echo "libowaredb.so exports internal symbols:"
+  echo "$internal"
+  exit 1
+fi
+for api in owaredb_open owaredb_value owaredb_values 'owaredb::Tablebase::value('; do
+  grep -qF "$api" <<<"$symbols" || { echo "missing API symbol: $api"; exit 1; }
+done
+echo "libowaredb.so: $count symbols, all in the documented API"
