@@ -1,13 +1,13 @@
 // owaredb stats: per level, the number of positions and how many have each value.
-#include "retro/bellman.hpp"
-#include "oware/ranking.hpp"
-#include "commands.hpp"
-#include "tablebase/database_dir.hpp"
+#include "cli/json.hpp"
 #include "cli/options.hpp"
+#include "commands.hpp"
+#include "oware/ranking.hpp"
+#include "retro/bellman.hpp"
+#include "tablebase/database_dir.hpp"
 
 #include <iostream>
 #include <map>
-#include <sstream>
 
 namespace owaredb::cli {
 
@@ -20,21 +20,15 @@ struct LevelCounts {
 };
 
 void print_json(const std::string& rules, const std::vector<LevelCounts>& levels) {
-    std::ostringstream out;
-    out << "{\"rules\":\"" << rules << "\",\"levels\":[";
-    for (size_t i = 0; i < levels.size(); ++i) {
-        const LevelCounts& l = levels[i];
-        out << (i ? "," : "") << "{\"seeds\":" << l.seeds << ",\"positions\":" << l.positions
-            << ",\"values\":{";
-        bool first = true;
-        for (auto [v, c] : l.values) {
-            out << (first ? "" : ",") << "\"" << v << "\":" << c;
-            first = false;
-        }
-        out << "}}";
+    Json array = Json::array();
+    for (const LevelCounts& l : levels) {
+        Json values = Json::object();
+        for (auto [v, c] : l.values) values[std::to_string(v)] = c;
+        Json level = {
+            {"seeds", l.seeds}, {"positions", l.positions}, {"values", std::move(values)}};
+        array.push_back(std::move(level));
     }
-    out << "]}\n";
-    std::cout << out.str();
+    print_json_line({{"rules", rules}, {"levels", std::move(array)}});
 }
 
 void print_text(const std::string& rules, const std::vector<LevelCounts>& levels) {
@@ -49,7 +43,7 @@ void print_text(const std::string& rules, const std::vector<LevelCounts>& levels
 // Adds to `counts` the one-ply values of every n-seed position outside D_n (each of pits
 // 6..11 holds a seed): with one seed taken from each of those pits, these are the
 // distributions of n - 6 seeds over 12 pits.
-void count_outside(const Rules& rules, int n, const std::vector<ValueArray>& levels,
+void count_outside(const OwareGame& game, int n, const std::vector<ValueArray>& levels,
                    std::map<int, uint64_t>& counts) {
     if (n < 6) return;
     std::array<uint64_t, 2 * kMaxSeeds + 1> local{};
@@ -57,10 +51,10 @@ void count_outside(const Rules& rules, int n, const std::vector<ValueArray>& lev
     auto rec = [&](auto&& self, int pit, int left) -> void {
         if (pit == kPits - 1) {
             p.pits[pit] = static_cast<uint8_t>(left + 1);
-            auto v = one_ply_value(rules, p, [&](int level, const Position& child) {
-                return std::optional<int>(levels[level][rank(child)]);
+            const int v = bellman_value(game, n, p, [&](int level, const Position& child) {
+                return int(levels[level][rank(child)]);
             });
-            ++local[*v + kMaxSeeds];
+            ++local[v + kMaxSeeds];
             return;
         }
         for (int v = 0; v <= left; ++v) {
@@ -135,7 +129,7 @@ int cmd_stats(const Args& args) {
                 if (uint64_t c = h.value().counts[b]) counts.values[static_cast<int8_t>(b)] = c;
         }
         if (all) {
-            count_outside(db.rules(), n, loaded, counts.values);
+            count_outside(db.game(), n, loaded, counts.values);
             counts.positions = binomial(n + 11, 11);
         }
         levels.push_back(std::move(counts));

@@ -1,19 +1,50 @@
-// What every subcommand of both programs shares: its arguments and its usage error.
+// What every subcommand of both programs (owaredb, omweso) shares: its arguments, its usage
+// error, and the main() that finds it by name and turns its exceptions into one line.
 #pragma once
 
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace owaredb::cli {
 
-/// Bad input from the user (options, positions, ranges): the program prints
-/// "<program> <command>: <what>" on one line and exits with status 2.
+/// Bad input from the user (options, positions, ranges): the program prints one line (see
+/// ErrorStyle) and exits with status 2.
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
 /// The arguments after the subcommand's name.
 using Args = std::vector<std::string>;
+
+/// One subcommand: `<program> <name> [args]`. `run` returns the exit status; bad input
+/// throws UsageError, any other failure another std::exception.
+struct Subcommand {
+    std::string_view name;
+    int (*run)(const Args& args);
+    std::string_view summary; ///< one line, for the program's usage
+};
+
+/// How a program starts its error lines.
+enum class ErrorStyle {
+    ProgramCommand, ///< "owaredb probe: <what>" ("owaredb: " before a command is known)
+    ProgramError,   ///< "omweso: error: <what>"
+};
+
+/// A program made of subcommands.
+struct Program {
+    std::string_view name;
+    std::string_view about;               ///< a paragraph under the usage line, or empty
+    std::span<const Subcommand> commands; ///< in the order the usage lists them
+    ErrorStyle errors = ErrorStyle::ProgramCommand;
+};
+
+/// The whole main() of `program`: `<name> <command> [args]` runs the command and returns
+/// its exit status. No command: the usage on standard error, status 2; `--help`, `-h` or
+/// `help`: the usage on standard output, status 0. An unknown command or a UsageError
+/// prints one line and returns 2, any other std::exception one line and returns 1.
+int run_subcommand(const Program& program, int argc, char** argv);
 
 } // namespace owaredb::cli

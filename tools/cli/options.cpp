@@ -20,5 +20,4 @@ bool parse_args(const Args& args, const std::string& usage, po::options_descript
     return true;
 }
 
-
 } // namespace owaredb::cli

@@ -7,15 +7,12 @@
 #include "omweso/relay.hpp"
 #include "omweso/turn.hpp"
 
-#include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <omp.h>
 
 namespace owaredb::omweso::cli {
-
-namespace po = boost::program_options;
 
 namespace {
 
@@ -24,32 +21,29 @@ double now() {
         .count();
 }
 
-// SPEC section 6 item 8: sows forever from pit 0 with a period of 61,776 laps.
+// docs/rules.md, Omweso: Reference cases: sows forever from pit 0 with a period of 61,776 laps.
 constexpr const char* kLongCycle =
     "2 2 1 2 1 2 1 2 1 3 2 3 2 3 2 3; 4 4 4 4 4 4 4 4 0 0 0 0 0 0 0 0";
 
 } // namespace
 
-int cmd_bench(int argc, char** argv) {
-    po::options_description opts(
-        "usage: omweso bench [--seconds X] [--seeds S] [--threads T]\n\n"
-        "Measures the pure relay simulator (plain laps), the relay detector and the full-rules\n"
-        "turn detector (laps simulated per second while proving the 61,776-lap cycle of\n"
-        "SPEC 6 item 8), and the census rate (boards/s) for S seeds with 1 and T threads.\n\n"
-        "options");
+int cmd_bench(const Args& args) {
     double seconds = 1.0;
     int seeds = 12, threads = 0;
-    opts.add_options()("help,h", "this help")(
-        "seconds", po::value<double>(&seconds)->default_value(1.0), "time per measurement")(
-        "seeds", po::value<int>(&seeds)->default_value(12), "census size for the rate (2..20)")(
-        "threads", po::value<int>(&threads)->default_value(0), "census threads (0: all)");
+    po::options_description opts("options");
+    opts.add_options()("seconds", po::value(&seconds)->default_value(1.0), "time per measurement")(
+        "seeds", po::value(&seeds)->default_value(12), "census size for the rate (2..20)")(
+        "threads", po::value(&threads)->default_value(0), "census threads (0: all)");
     po::variables_map vm;
-    po::store(po::command_line_parser(argc, argv).options(opts).run(), vm);
-    po::notify(vm);
-    if (vm.count("help")) {
-        std::cout << opts;
+    if (!parse_args(
+            args,
+            "usage: omweso bench [--seconds X] [--seeds S] [--threads T]\n\n"
+            "Measures the pure relay simulator (plain laps), the relay detector and the\n"
+            "full-rules turn detector (laps simulated per second while proving the 61,776-lap\n"
+            "cycle of SPEC 6 item 8), and the census rate (boards/s) for S seeds with 1 and T\n"
+            "threads.\n",
+            opts, {}, vm))
         return 0;
-    }
     if (!(seconds > 0 && seconds <= 600)) throw UsageError("--seconds must be in (0, 600]");
     if (seeds < 2 || seeds > 20) throw UsageError("--seeds must be in 2..20");
     if (threads < 0) throw UsageError("--threads must be >= 0");

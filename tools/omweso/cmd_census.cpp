@@ -1,9 +1,9 @@
 // omweso census --seeds S: never-ending pure relays over every board of S seeds.
 #include "commands.hpp"
 
+#include "cli/json.hpp"
 #include "omweso/census.hpp"
 
-#include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
 #include <iomanip>
@@ -13,7 +13,8 @@
 
 namespace owaredb::omweso::cli {
 
-namespace po = boost::program_options;
+using owaredb::cli::Json;
+using owaredb::cli::print_json_line;
 
 namespace {
 
@@ -50,28 +51,25 @@ class Progress {
 
 } // namespace
 
-int cmd_census(int argc, char** argv) {
-    po::options_description opts(
-        "usage: omweso census --seeds S [--pits N] [--threads T] [--json]\n\n"
-        "Relay-sows every distribution of S seeds on an N-pit circuit with at least 2 seeds\n"
-        "in pit 0, from pit 0 with no captures, and counts the never-ending ones (exactly:\n"
-        "each is proven by a repeated state) with the distribution of their periods in laps.\n"
-        "--seeds also takes a range A..B (one result per S).\n\n"
-        "options");
+int cmd_census(const Args& args) {
     std::string seeds_arg;
     int pits = 16, threads = 0;
-    opts.add_options()("help,h", "this help")("seeds", po::value<std::string>(&seeds_arg),
-                                              "seeds S (2..64) or a range A..B")(
-        "pits", po::value<int>(&pits)->default_value(16), "pits of the circuit (2..16)")(
-        "threads", po::value<int>(&threads)->default_value(0),
-        "OpenMP threads (0: all)")("json", "one JSON object per line on stdout");
+    bool json = false;
+    po::options_description opts("options");
+    opts.add_options()("seeds", po::value(&seeds_arg), "seeds S (2..64) or a range A..B")(
+        "pits", po::value(&pits)->default_value(16), "pits of the circuit (2..16)")(
+        "threads", po::value(&threads)->default_value(0), "OpenMP threads (0: all)")(
+        "json", po::bool_switch(&json), "one JSON object per line on stdout");
     po::variables_map vm;
-    po::store(po::command_line_parser(argc, argv).options(opts).run(), vm);
-    po::notify(vm);
-    if (vm.count("help")) {
-        std::cout << opts;
+    if (!parse_args(
+            args,
+            "usage: omweso census --seeds S [--pits N] [--threads T] [--json]\n\n"
+            "Relay-sows every distribution of S seeds on an N-pit circuit with at least 2 seeds\n"
+            "in pit 0, from pit 0 with no captures, and counts the never-ending ones (exactly:\n"
+            "each is proven by a repeated state) with the distribution of their periods in laps.\n"
+            "--seeds also takes a range A..B (one result per S).\n",
+            opts, {}, vm))
         return 0;
-    }
     if (seeds_arg.empty()) throw UsageError("census needs --seeds S");
     int lo = 0, hi = 0;
     {
@@ -94,7 +92,6 @@ int cmd_census(int argc, char** argv) {
     if (lo < 2 || hi > 64 || lo > hi) throw UsageError("--seeds must lie in 2..64");
     if (pits < 2 || pits > 16) throw UsageError("--pits must be in 2..16");
     if (threads < 0) throw UsageError("--threads must be >= 0");
-    const bool json = vm.count("json") > 0;
     if (!json)
         std::cout << "seeds  pits        boards  never-ending  seconds  periods (laps: boards)\n";
     for (int s = lo; s <= hi; ++s) {
@@ -103,15 +100,13 @@ int cmd_census(int argc, char** argv) {
             census(s, pits, threads, [&](std::uint64_t d, std::uint64_t a) { progress(d, a); });
         const double secs = progress.seconds();
         if (json) {
-            std::cout << "{\"seeds\":" << r.seeds << ",\"pits\":" << r.pits
-                      << ",\"boards\":" << r.boards << ",\"never_ending\":" << r.never_ending
-                      << ",\"periods\":{";
-            bool first = true;
-            for (const auto& [p, k] : r.periods) {
-                std::cout << (first ? "" : ",") << '"' << p << "\":" << k;
-                first = false;
-            }
-            std::cout << "}}\n";
+            Json periods = Json::object();
+            for (const auto& [p, k] : r.periods) periods[std::to_string(p)] = k;
+            print_json_line({{"seeds", r.seeds},
+                             {"pits", r.pits},
+                             {"boards", r.boards},
+                             {"never_ending", r.never_ending},
+                             {"periods", std::move(periods)}});
         } else {
             std::cout << std::setw(5) << r.seeds << std::setw(6) << r.pits << std::setw(14)
                       << r.boards << std::setw(14) << r.never_ending << std::setw(9) << std::fixed

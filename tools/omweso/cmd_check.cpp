@@ -2,25 +2,26 @@
 // captures), each a final board or a never-ending proof.
 #include "commands.hpp"
 
+#include "cli/json.hpp"
 #include "omweso/game.hpp"
 #include "omweso/meyer.hpp"
 #include "omweso/position.hpp"
 #include "omweso/turn.hpp"
 
-#include <boost/program_options.hpp>
 #include <iostream>
 #include <sstream>
 
 namespace owaredb::omweso::cli {
 
-namespace po = boost::program_options;
+using owaredb::cli::Json;
+using owaredb::cli::print_json_line;
 
 namespace {
 
-std::string json_circuit(Packed c) {
-    std::string s = "[";
-    for (int k = 0; k < kPits; ++k) s += (k ? "," : "") + std::to_string(get_pit(c, k));
-    return s + "]";
+Json json_circuit(Packed c) {
+    Json a = Json::array();
+    for (int k = 0; k < kPits; ++k) a.push_back(get_pit(c, k));
+    return a;
 }
 
 std::string choices_text(const Turn& t) {
@@ -67,82 +68,85 @@ void print_text(const Position& pos, int pit, const std::vector<Turn>& ts) {
 }
 
 void print_json(const Position& pos, int pit, const std::vector<Turn>& ts) {
-    std::cout << "{\"pit\":" << pit << ",\"mover\":\"" << player_name(pos.to_move)
-              << "\",\"turns\":[";
-    for (std::size_t i = 0; i < ts.size(); ++i) {
-        const Turn& t = ts[i];
-        std::cout << (i ? "," : "") << "{\"choices\":\"" << choices_text(t)
-                  << "\",\"captures\":" << t.captures << ",\"captured_seeds\":" << t.captured_seeds
-                  << ",\"never_ending\":" << (t.never_ending ? "true" : "false");
+    Json turns = Json::array();
+    for (const Turn& t : ts) {
+        Json turn = {{"choices", choices_text(t)},
+                     {"captures", t.captures},
+                     {"captured_seeds", t.captured_seeds},
+                     {"never_ending", t.never_ending.has_value()}};
         if (t.never_ending) {
             const CycleProof& p = *t.never_ending;
-            std::cout << ",\"entry_lap\":" << p.entry_lap << ",\"period_laps\":" << p.period_laps
-                      << ",\"period_seeds\":" << p.period_seeds
-                      << ",\"cycle_state\":{\"mover\":" << json_circuit(p.state.mine)
-                      << ",\"opponent\":" << json_circuit(p.state.theirs)
-                      << ",\"origin\":" << p.state.origin << ",\"hand\":" << p.state.hand
-                      << ",\"direction\":\"" << (p.state.dir > 0 ? "ccw" : "cw") << "\"}";
+            turn["entry_lap"] = p.entry_lap;
+            turn["period_laps"] = p.period_laps;
+            turn["period_seeds"] = p.period_seeds;
+            turn["cycle_state"] = {{"mover", json_circuit(p.state.mine)},
+                                   {"opponent", json_circuit(p.state.theirs)},
+                                   {"origin", p.state.origin},
+                                   {"hand", p.state.hand},
+                                   {"direction", p.state.dir > 0 ? "ccw" : "cw"}};
         } else {
-            std::cout << ",\"laps\":" << t.laps << ",\"seeds_sown\":" << t.seeds_sown
-                      << ",\"last_pit\":" << t.last_pit
-                      << ",\"final\":{\"mover\":" << json_circuit(t.final.opponent())
-                      << ",\"opponent\":" << json_circuit(t.final.mover()) << "}";
+            turn["laps"] = t.laps;
+            turn["seeds_sown"] = t.seeds_sown;
+            turn["last_pit"] = t.last_pit;
+            turn["final"] = {{"mover", json_circuit(t.final.opponent())},
+                             {"opponent", json_circuit(t.final.mover())}};
             if (auto r = game_result(t))
-                std::cout << ",\"game_over\":{\"winner\":\"" << player_name(r->winner)
-                          << "\",\"points\":" << r->points << "}";
+                turn["game_over"] = {{"winner", player_name(r->winner)}, {"points", r->points}};
         }
-        std::cout << "}";
+        turns.push_back(std::move(turn));
     }
-    std::cout << "]}\n";
+    print_json_line(
+        {{"pit", pit}, {"mover", player_name(pos.to_move)}, {"turns", std::move(turns)}});
 }
 
 } // namespace
 
-int cmd_check(int argc, char** argv) {
-    po::options_description opts(
-        "usage: omweso check [options] --pit k \"<position>\"\n\n"
-        "Plays the move from pit k of the side to move and prints every outcome (a move\n"
-        "branches when captured seeds may be sown clockwise): the final board, laps and\n"
-        "captures, or the proof that it never ends (entry lap, period in laps and seeds,\n"
-        "state at the cycle start). The position is the circuit form: two lines of 16 counts,\n"
-        "mover's circuit k = 0..15 then the opponent's (';' may separate the lines). It is\n"
-        "taken as mid-game (no first turn pending, a capture already happened).\n\n"
-        "options");
+int cmd_check(const Args& args) {
     int pit = -1;
-    opts.add_options()("help,h", "this help")("pit", po::value<int>(&pit), "pit k (0..15)")(
-        "reverse", "sow clockwise (a reverse capture from pit 0, 1, 14 or 15)")(
-        "opening", "the 3-seed opening sowing (implies no capture yet this game)")(
-        "first-turn", "it is the mover's first turn (no captures)")(
-        "pure", "pure relay sowing: no captures at all")("no-reverse-captures",
-                                                         "never sow captured seeds clockwise")(
-        "json", "one JSON object on stdout")("position", po::value<std::string>(), "position");
+    std::string position_text;
+    bool reverse = false, opening = false, first_turn = false, pure = false,
+         no_reverse_captures = false, json = false;
+    po::options_description opts("options");
+    opts.add_options()("pit", po::value(&pit), "pit k (0..15)")(
+        "reverse", po::bool_switch(&reverse),
+        "sow clockwise (a reverse capture from pit 0, 1, 14 or 15)")(
+        "opening", po::bool_switch(&opening),
+        "the 3-seed opening sowing (implies no capture yet this game)")(
+        "first-turn", po::bool_switch(&first_turn), "it is the mover's first turn (no captures)")(
+        "pure", po::bool_switch(&pure), "pure relay sowing: no captures at all")(
+        "no-reverse-captures", po::bool_switch(&no_reverse_captures),
+        "never sow captured seeds clockwise")("json", po::bool_switch(&json),
+                                              "one JSON object on stdout")(
+        "position", po::value(&position_text), "position");
     po::positional_options_description positional;
     positional.add("position", 1);
     po::variables_map vm;
-    po::store(po::command_line_parser(argc, argv).options(opts).positional(positional).run(), vm);
-    po::notify(vm);
-    if (vm.count("help")) {
-        std::cout << opts;
+    if (!parse_args(
+            args,
+            "usage: omweso check [options] --pit k \"<position>\"\n\n"
+            "Plays the move from pit k of the side to move and prints every outcome (a move\n"
+            "branches when captured seeds may be sown clockwise): the final board, laps and\n"
+            "captures, or the proof that it never ends (entry lap, period in laps and seeds,\n"
+            "state at the cycle start). The position is the circuit form: two lines of 16 counts,\n"
+            "mover's circuit k = 0..15 then the opponent's (';' may separate the lines). It is\n"
+            "taken as mid-game (no first turn pending, a capture already happened).\n",
+            opts, positional, vm))
         return 0;
-    }
     if (!vm.count("pit")) throw UsageError("check needs --pit k");
     if (pit < 0 || pit >= kPits) throw UsageError("--pit must be in 0..15");
     if (!vm.count("position")) throw UsageError("check needs a position argument");
-    if (vm.count("reverse") && vm.count("opening"))
-        throw UsageError("--reverse and --opening exclude each other");
-    Position pos = parse_position(vm["position"].as<std::string>());
+    if (reverse && opening) throw UsageError("--reverse and --opening exclude each other");
+    Position pos = position_argument(position_text);
     Rules rules;
-    if (vm.count("pure")) rules = pure_relay_rules();
-    if (vm.count("no-reverse-captures")) rules.reverse_captures = false;
-    if (vm.count("first-turn")) pos.first_turn_pending[std::size_t(pos.to_move)] = true;
-    if (vm.count("opening")) pos.capture_happened = false;
-    const Start start = vm.count("reverse")   ? Start::Reverse
-                        : vm.count("opening") ? Start::Opening
-                                              : Start::Forward;
+    if (pure) rules = pure_relay_rules();
+    if (no_reverse_captures) rules.reverse_captures = false;
+    if (first_turn) pos.first_turn_pending[std::size_t(pos.to_move)] = true;
+    if (opening) pos.capture_happened = false;
+    const Start start = reverse ? Start::Reverse : opening ? Start::Opening : Start::Forward;
     if (const std::string why = illegal_start_reason(pos, pit, start, rules); !why.empty())
         throw UsageError("illegal move: " + why);
     const std::vector<Turn> ts = turns_from(pos, pit, start, rules);
-    if (vm.count("json"))
+    if (json)
         print_json(pos, pit, ts);
     else
         print_text(pos, pit, ts);
