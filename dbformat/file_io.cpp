@@ -1,5 +1,6 @@
 #include "dbformat/file_io.hpp"
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -17,13 +18,27 @@ namespace {
 
 } // namespace
 
-AtomicFileSink::AtomicFileSink(std::filesystem::path path)
-    : path_(std::move(path)), tmp_(path_.string() + ".tmp") {}
+AtomicFileSink::AtomicFileSink(std::filesystem::path path) : path_(std::move(path)) {}
 
 void AtomicFileSink::create() {
-    // O_TRUNC: a temp file left by a killed writer is simply overwritten.
-    fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0) fail("create", tmp_, errno);
+    // A name of this process's own; O_EXCL | O_NOFOLLOW refuses anything already there
+    // (a planted link, a file of another writer), and the next number is tried instead.
+    static std::atomic<uint64_t> counter{0};
+    for (int attempt = 0;; ++attempt) {
+        tmp_ = path_.string() + ".tmp." + std::to_string(::getpid()) + "." +
+               std::to_string(counter.fetch_add(1));
+        fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd_ >= 0) return;
+        if (errno != EEXIST || attempt == 100) fail("create", tmp_, errno);
+    }
+}
+
+bool is_temp_file_name(const std::string& name) {
+    const std::size_t at = name.rfind(".owdb.tmp");
+    if (at == std::string::npos) return false;
+    const std::string rest = name.substr(at + 9);
+    if (rest.empty()) return true; // "<name>.tmp", written by versions before 0.2
+    return rest[0] == '.' && rest.find_first_not_of("0123456789.") == std::string::npos;
 }
 
 AtomicFileSink::~AtomicFileSink() {

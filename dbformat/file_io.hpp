@@ -28,10 +28,13 @@ class VectorSink final : public Sink {
     std::vector<uint8_t> data;
 };
 
-// Writes "<path>.tmp", then commit() makes it <path> durably. Destroying an uncommitted
-// writer removes the temp file. The temp file is created on the first write, so an encoder
-// that rejects its arguments first leaves no trace. Errors throw std::runtime_error naming
-// the file.
+// Writes a temp file "<path>.tmp.<pid>.<k>" beside <path>, then commit() renames it to
+// <path> durably (fsync of the file and of the directory). Destroying an uncommitted writer
+// removes the temp file. The temp file is created on the first write, so an encoder that
+// rejects its arguments first leaves no trace. It is created with O_EXCL | O_NOFOLLOW under
+// a name no other writer uses, so a planted symlink or another process's temp file is
+// never followed, truncated or overwritten. Errors throw std::runtime_error naming the file
+// and the system's reason (e.g. "No space left on device").
 class AtomicFileSink final : public Sink {
   public:
     explicit AtomicFileSink(std::filesystem::path path);
@@ -46,6 +49,11 @@ class AtomicFileSink final : public Sink {
     std::filesystem::path path_, tmp_;
     int fd_ = -1;
 };
+
+// True for the names AtomicFileSink gives the temp files of level files
+// ("<name>.owdb.tmp.<pid>.<k>", and "<name>.owdb.tmp" from older versions): what a writer
+// holding the directory lock may remove as stale.
+bool is_temp_file_name(const std::string& file_name);
 
 // Random-access bytes. Implementations are thread-safe.
 class Source {

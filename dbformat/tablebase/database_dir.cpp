@@ -3,6 +3,8 @@
 #include "tablebase/capture_bound.hpp"
 #include "oware/ranking.hpp"
 
+#include <set>
+
 namespace owaredb {
 
 DatabaseDir::DatabaseDir(std::filesystem::path dir, Rules rules, bool compact)
@@ -50,6 +52,15 @@ db::WriteReport DatabaseDir::save(int n, const ValueArray& values, int threads,
                            threads);
     m.capture_bounded = true;
     return db::write_level(path(n), m, stored.span(), options);
+}
+
+std::vector<std::string> rule_sets_in(const std::filesystem::path& dir) {
+    std::set<std::string> found;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+        if (auto name = db::parse_level_file_name(entry.path().filename().string()))
+            found.insert(std::string(name->rules));
+    return {found.begin(), found.end()};
 }
 
 } // namespace owaredb

@@ -49,4 +49,9 @@ class DatabaseDir {
     bool compact_;
 };
 
+/// The rule sets that have level files (of any kind) in `dir`, sorted by name; empty when
+/// there are none or `dir` is not a readable directory. Lets the commands default --rules
+/// to what a directory holds.
+std::vector<std::string> rule_sets_in(const std::filesystem::path& dir);
+
 } // namespace owaredb
