@@ -3,7 +3,7 @@
 # Idempotent and quiet when everything is already present.
 set -euo pipefail
 pkgs=(g++ cmake make pkg-config libzstd-dev libxxhash-dev libboost-program-options-dev
-      nlohmann-json3-dev doctest-dev libomp-dev clang)
+      nlohmann-json3-dev doctest-dev libomp-dev clang pybind11-dev python3-dev python3-numpy)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

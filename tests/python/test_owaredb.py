@@ -1,0 +1,392 @@
+"""The owaredb Python module against the command line (`owaredb probe --batch --json`).
+
+Run by ctest (tests/python/CMakeLists.txt) with the interpreter the module was built for and
+    PYTHONPATH          the directory of the built module
+    OWAREDB_CLI         the owaredb program, which builds the test databases (abapa 0..10)
+    OWAREDB_BUILD_DIR   the build tree, installed into a temporary prefix by one test
+    OWAREDB_PYTHON_INSTALL_DIR  where the module goes under that prefix
+"""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+import numpy as np
+
+import owaredb
+
+CLI = os.environ["OWAREDB_CLI"]
+MAX_SEEDS = 10
+tmp = None
+DB = None
+
+
+def setUpModule():
+    global tmp, DB
+    tmp = tempfile.mkdtemp(prefix="owaredb-py-")
+    DB = os.path.join(tmp, "db")
+    run = subprocess.run([CLI, "generate", "--rules", "abapa", "--max-seeds", str(MAX_SEEDS),
+                          "--dir", DB, "--threads", "2"], capture_output=True, text=True)
+    if run.returncode:
+        sys.exit("owaredb generate failed:\n" + run.stdout + run.stderr)
+
+
+def tearDownModule():
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def random_positions(rng, count, min_seeds=0, max_seeds=MAX_SEEDS, stored_only=False):
+    """`count` positions of min_seeds..max_seeds seeds, each seed in a uniformly random pit
+    (both positions stored in the databases and ones valued by one ply of search)."""
+    out = []
+    while len(out) < count:
+        n = int(rng.integers(min_seeds, max_seeds + 1))
+        p = rng.multinomial(n, [1 / 12] * 12)
+        if stored_only and min(p[6:]) != 0:
+            continue
+        out.append(p)
+    return np.array(out, dtype=np.uint8)
+
+
+def cli_batch(positions, pv=False, rules="abapa", db=None):
+    args = [CLI, "probe", "--batch", "--json", "--dir", db or DB, "--rules", rules]
+    if pv:
+        args.append("--pv")
+    text = "".join(" ".join(map(str, p)) + "\n" for p in positions)
+    out = subprocess.run(args, input=text, capture_output=True, text=True, check=True).stdout
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert len(answers) == len(positions)
+    return answers
+
+
+def pits_of(text):
+    return tuple(int(x) for x in text.split())
+
+
+class AgainstCli(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        rng = np.random.default_rng(2024)
+        # A few thousand random positions plus the edge cases: empty board, all seeds on
+        # one side (terminal or forced), the maximal level.
+        edge = [[0] * 12, [0] * 6 + [1] * 6, [1] * 6 + [0] * 6, [10] + [0] * 11,
+                [0] * 11 + [10], [1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0]]
+        cls.positions = np.concatenate([np.array(edge, dtype=np.uint8),
+                                        random_positions(rng, 4000)])
+        cls.answers = cli_batch(cls.positions)
+        cls.tb = owaredb.Tablebase(pathlib.Path(DB), "abapa")
+
+    def test_tablebase(self):
+        self.assertEqual(self.tb.directory, DB)
+        self.assertEqual(self.tb.rules, "abapa")
+        self.assertEqual(repr(self.tb), "owaredb.Tablebase(%r, 'abapa')" % DB)
+        self.assertEqual(owaredb.Tablebase(DB).rules, "abapa")
+
+    def test_value_and_analyse(self):
+        for p, a in zip(self.positions, self.answers):
+            with self.subTest(position=a["position"]):
+                self.assertEqual(self.tb.value(list(p)), a["value"])
+                info = self.tb.analyse(tuple(int(x) for x in p))
+                self.assertEqual(info.value, a["value"])
+                self.assertEqual(info.seeds, a["seeds"])
+                self.assertEqual(info.terminal, a.get("terminal", False))
+                self.assertEqual([(m.pit, m.captured, m.value) for m in info.moves],
+                                 [(m["move"], m["captured"], m["value"]) for m in a["moves"]])
+                self.assertEqual(info.best, a["best"])
+
+    def test_children(self):
+        # Each move's child is the rotated position after it: value = captured - its value.
+        for p in self.positions[:300]:
+            for m in self.tb.analyse(p).moves:
+                self.assertEqual(len(m.child), 12)
+                self.assertEqual(sum(m.child), sum(int(x) for x in p) - m.captured)
+                self.assertEqual(m.value, m.captured - self.tb.value(m.child))
+
+    def test_values_batch(self):
+        expected = np.array([a["value"] for a in self.answers])
+        for dtype in (np.uint8, np.int64, np.int8, np.int16, np.uint16, np.int32, np.uint64):
+            with self.subTest(dtype=dtype.__name__):
+                got = self.tb.values(self.positions.astype(dtype))
+                self.assertEqual(got.dtype, np.int8)
+                self.assertEqual(got.shape, (len(self.positions),))
+                np.testing.assert_array_equal(got, expected)
+        # Strided and Fortran-ordered arrays, big-endian, plain lists, several threads.
+        wide = np.zeros((len(self.positions), 24), dtype=np.int64)
+        wide[:, ::2] = self.positions
+        np.testing.assert_array_equal(self.tb.values(wide[:, ::2]), expected)
+        np.testing.assert_array_equal(self.tb.values(np.asfortranarray(self.positions)),
+                                      expected)
+        np.testing.assert_array_equal(self.tb.values(self.positions.astype(">i4")), expected)
+        np.testing.assert_array_equal(self.tb.values(self.positions[::-1]), expected[::-1])
+        np.testing.assert_array_equal(self.tb.values(self.positions.tolist()), expected)
+        for threads in (0, 2, 3):
+            np.testing.assert_array_equal(self.tb.values(self.positions, threads=threads),
+                                          expected)
+        values, status = self.tb.values(self.positions, errors="status")
+        np.testing.assert_array_equal(values, expected)
+        self.assertEqual(status.dtype, np.uint8)
+        self.assertFalse(status.any())
+        self.assertEqual(self.tb.values(np.zeros((0, 12), dtype=np.uint8)).shape, (0,))
+
+    def test_principal_variation(self):
+        chosen = self.positions[:400]
+        answers = cli_batch(chosen, pv=True)
+        for p, a in zip(chosen, answers):
+            with self.subTest(position=a["position"]):
+                pv = self.tb.pv(p)
+                self.assertEqual([(s.position, s.pit, s.captured, s.value) for s in pv.steps],
+                                 [(pits_of(s["position"]), s["move"], s["captured"], s["value"])
+                                  for s in a["pv"]])
+                self.assertEqual(pv.moves, [s["move"] for s in a["pv"]])
+                self.assertEqual(len(pv), len(a["pv"]))
+                self.assertEqual(pv.end, a["pv_end"])
+                self.assertEqual(pv.final_position, pits_of(a["final_position"]))
+        self.assertEqual(self.tb.pv([1] * 6 + [0] * 6, max_plies=1).end, "ply limit")
+
+
+class WholeLevel(unittest.TestCase):
+    def test_distribution_equals_stats(self):
+        # Every position of D_n through values() gives the counts of `owaredb stats`.
+        import itertools
+        stats = json.loads(subprocess.run([CLI, "stats", "--dir", DB, "--json"],
+                                          capture_output=True, text=True, check=True).stdout)
+        tb = owaredb.Tablebase(DB)
+        for level in stats["levels"]:
+            n = level["seeds"]
+            if n > 9:
+                continue
+            bars = np.array(list(itertools.combinations(range(n + 11), 11)))
+            edges = np.c_[np.full(len(bars), -1), bars, np.full(len(bars), n + 11)]
+            pits = (np.diff(edges) - 1).astype(np.uint8)
+            pits = pits[(pits[:, 6:] == 0).any(axis=1)]
+            self.assertEqual(len(pits), level["positions"])
+            counts = np.bincount(tb.values(pits).astype(np.int64) + n, minlength=2 * n + 1)
+            got = {str(v - n): int(c) for v, c in enumerate(counts) if c}
+            self.assertEqual(got, level["values"], "level %d" % n)
+
+
+class Errors(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tb = owaredb.Tablebase(DB, "abapa")
+
+    def test_hierarchy(self):
+        for cls in (owaredb.NotAvailable, owaredb.InvalidPosition, owaredb.InvalidRules,
+                    owaredb.Corrupt, owaredb.IoError):
+            self.assertTrue(issubclass(cls, owaredb.Error))
+            self.assertIsInstance(cls.status, owaredb.Status)
+        self.assertTrue(issubclass(owaredb.Error, Exception))
+        self.assertTrue(issubclass(owaredb.InvalidPosition, ValueError))
+        self.assertTrue(issubclass(owaredb.InvalidRules, ValueError))
+        self.assertTrue(issubclass(owaredb.IoError, OSError))
+        self.assertEqual(owaredb.NotAvailable.status, owaredb.Status.NOT_AVAILABLE)
+        self.assertEqual(int(owaredb.Status.CORRUPT), 4)
+
+    def test_malformed_positions(self):
+        bad = {
+            "12 pits": [4] * 11,
+            "12 pits, this one has 13": [4] * 13,
+            "negative": [-1] + [0] * 11,
+            "more than 48": [49] + [0] * 11,
+            "50 seeds, more than 48": [5] * 10 + [0, 0],
+            "not an integer": [4.0] * 12,
+            "not an integer ": ["4"] * 12,
+            "not an integer  ": [None] * 12,
+            "more than 48 ": [2**70] + [0] * 11,
+            "negative ": [-(2**70)] + [0] * 11,
+        }
+        for what, position in bad.items():
+            for call in (self.tb.value, self.tb.analyse, self.tb.pv):
+                with self.subTest(what=what, call=call.__name__):
+                    with self.assertRaises(owaredb.InvalidPosition) as cm:
+                        call(position)
+                    self.assertIsInstance(cm.exception, ValueError)
+                    self.assertIn(what.strip(), str(cm.exception))
+        for position in ("4 4 4 4 4 4 4 4 4 4 4 4", b"\x04" * 12, 4, None):
+            with self.assertRaises(TypeError):
+                self.tb.value(position)
+        # numpy scalars and arrays are positions too
+        self.assertEqual(self.tb.value(np.zeros(12, dtype=np.int32)), 0)
+        self.assertEqual(self.tb.value([np.uint8(0)] * 12), 0)
+
+    def test_missing_level(self):
+        position = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0]  # 11 seeds, stored
+        for call in (self.tb.value, self.tb.analyse, self.tb.pv):
+            with self.assertRaises(owaredb.NotAvailable) as cm:
+                call(position)
+            self.assertIn("abapa-11", str(cm.exception))
+            self.assertEqual(cm.exception.position, tuple(position))
+            self.assertEqual(cm.exception.status, owaredb.Status.NOT_AVAILABLE)
+        self.assertFalse(self.tb.level_available(11))
+        self.assertTrue(self.tb.level_available(MAX_SEEDS))
+
+    def test_unknown_rules(self):
+        with self.assertRaises(owaredb.InvalidRules) as cm:
+            owaredb.Tablebase(DB, "oware-ish")
+        self.assertIn("oware-ish", str(cm.exception))
+        self.assertIsInstance(cm.exception, ValueError)
+
+    def test_corrupt_file(self):
+        damaged = os.path.join(tmp, "damaged")
+        shutil.copytree(DB, damaged)
+        name = os.path.join(damaged, "abapa-%02d.owdb" % MAX_SEEDS)
+        with open(name, "r+b") as f:
+            data = bytearray(f.read())
+            lo, hi = len(data) // 3, 2 * len(data) // 3
+            data[lo:hi] = bytes(b ^ 0x5A for b in data[lo:hi])
+            f.seek(0)
+            f.write(data)
+        tb = owaredb.Tablebase(damaged, "abapa")
+        good = owaredb.Tablebase(DB, "abapa")
+        rng = np.random.default_rng(7)
+        positions = random_positions(rng, 3000, MAX_SEEDS, MAX_SEEDS, stored_only=True)
+        values, status = tb.values(positions, errors="status")
+        corrupt = status == owaredb.Status.CORRUPT
+        self.assertTrue(corrupt.any())
+        self.assertTrue(np.isin(status, [owaredb.Status.OK, owaredb.Status.CORRUPT]).all())
+        ok = status == owaredb.Status.OK
+        np.testing.assert_array_equal(values[ok], good.values(positions[ok]))
+        self.assertFalse(values[corrupt].any())
+        first = int(np.argmax(corrupt))
+        with self.assertRaises(owaredb.Corrupt) as cm:
+            tb.value(positions[first])
+        self.assertIn("abapa-%02d" % MAX_SEEDS, str(cm.exception))
+        with self.assertRaises(owaredb.Corrupt) as cm:
+            tb.values(positions)
+        self.assertEqual(cm.exception.index, first)
+        self.assertTrue(str(cm.exception).startswith("position %d (" % first))
+
+    def test_values_errors(self):
+        rows = np.zeros((20000, 12), dtype=np.int64)
+        rows[:, 0] = 1  # one seed: worth +1 or 0
+        rows[5] = [1] * 11 + [0]  # level 11: not available
+        rows[9, 3] = -2  # negative count
+        rows[12] = [5] * 10 + [0, 0]  # 50 seeds
+        rows[17000, 2] = 200  # above 48 in one pit
+        values, status = self.tb.values(rows, errors="status")
+        S = owaredb.Status
+        self.assertEqual(status[5], S.NOT_AVAILABLE)
+        self.assertEqual(status[9], S.INVALID_POSITION)
+        self.assertEqual(status[12], S.INVALID_POSITION)
+        self.assertEqual(status[17000], S.INVALID_POSITION)
+        self.assertEqual(int(np.count_nonzero(status)), 4)
+        self.assertEqual(values[5], 0)
+        self.assertEqual(values[0], self.tb.value(rows[0]))
+        for threads in (1, 2, 4):
+            with self.subTest(threads=threads):
+                with self.assertRaises(owaredb.NotAvailable) as cm:
+                    self.tb.values(rows, threads=threads)
+                self.assertEqual(cm.exception.index, 5)
+                self.assertEqual(cm.exception.position, tuple(rows[5]))
+                self.assertIn("position 5 (1 1 1 1 1 1 1 1 1 1 1 0)", str(cm.exception))
+        rows[5] = rows[0]
+        with self.assertRaises(owaredb.InvalidPosition) as cm:
+            self.tb.values(rows, threads=2)
+        self.assertEqual(cm.exception.index, 9)
+        self.assertIn("position 9: pit 3 holds -2 seeds, a negative count", str(cm.exception))
+        rows[9] = rows[0]
+        rows[12] = rows[0]
+        with self.assertRaises(owaredb.InvalidPosition) as cm:
+            self.tb.values(rows, threads=3)
+        self.assertEqual(cm.exception.index, 17000)
+        self.assertIn("more than 48", str(cm.exception))
+
+    def test_values_rejects_bad_arrays(self):
+        for shape in ((12,), (3, 11), (3, 13), (2, 12, 1), (0,), ()):
+            with self.subTest(shape=shape):
+                with self.assertRaises(ValueError):
+                    self.tb.values(np.zeros(shape, dtype=np.uint8))
+        for dtype in (np.float64, np.bool_, object, "U3"):
+            with self.subTest(dtype=str(dtype)):
+                with self.assertRaises(TypeError):
+                    self.tb.values(np.zeros((3, 12), dtype=dtype))
+        with self.assertRaises(ValueError):
+            self.tb.values(np.zeros((3, 12), dtype=np.uint8), errors="ignore")
+        with self.assertRaises(ValueError):
+            self.tb.values(np.zeros((3, 12), dtype=np.uint8), threads=-1)
+
+
+class Threads(unittest.TestCase):
+    def test_gil_released(self):
+        # While one thread is inside values(), the main thread keeps running Python code.
+        tb = owaredb.Tablebase(DB, "abapa")
+        rng = np.random.default_rng(3)
+        positions = np.tile(random_positions(rng, 20000), (100, 1))  # 2,000,000 rows
+        tb.values(positions[:20000])  # warm the cache
+        times = {}
+        started = threading.Event()
+
+        def work():
+            started.set()
+            times["start"] = time.perf_counter()
+            times["result"] = tb.values(positions)
+            times["end"] = time.perf_counter()
+
+        worker = threading.Thread(target=work)
+        worker.start()
+        started.wait()
+        ticks = []
+        while worker.is_alive():
+            ticks.append(time.perf_counter())
+            sum(range(100))
+        worker.join()
+        duration = times["end"] - times["start"]
+        inside = [t for t in ticks if times["start"] <= t <= times["end"]]
+        self.assertGreater(duration, 0.02)
+        self.assertGreater(len(inside), 100)
+        self.assertGreater(inside[-1] - inside[0], 0.5 * duration)
+        np.testing.assert_array_equal(times["result"], np.tile(tb.values(positions[:20000]), 100))
+
+    def test_many_threads_one_tablebase(self):
+        tb = owaredb.Tablebase(DB, "abapa", cache_bytes=1 << 20)  # small: blocks get evicted
+        rng = np.random.default_rng(11)
+        positions = random_positions(rng, 30000)
+        expected = owaredb.Tablebase(DB, "abapa").values(positions)
+        results = [None] * 6
+
+        def work(k):
+            if k % 2:
+                results[k] = tb.values(positions)
+            else:
+                results[k] = np.array([tb.value(p) for p in positions[:3000]])
+
+        pool = [threading.Thread(target=work, args=(k,)) for k in range(len(results))]
+        for t in pool:
+            t.start()
+        for t in pool:
+            t.join()
+        for k, r in enumerate(results):
+            np.testing.assert_array_equal(r, expected if k % 2 else expected[:3000])
+
+
+class Installed(unittest.TestCase):
+    def test_install_and_import(self):
+        build = os.environ.get("OWAREDB_BUILD_DIR")
+        site = os.environ.get("OWAREDB_PYTHON_INSTALL_DIR")
+        if not build or not site:
+            self.skipTest("OWAREDB_BUILD_DIR / OWAREDB_PYTHON_INSTALL_DIR not set")
+        prefix = os.path.join(tmp, "prefix")
+        subprocess.run(["cmake", "--install", build, "--prefix", prefix], check=True,
+                       stdout=subprocess.DEVNULL)
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("PYTHONPATH", "LD_LIBRARY_PATH", "PYTHONHOME")}
+        env["PYTHONPATH"] = os.path.join(prefix, site)
+        code = ("import owaredb, sys; tb = owaredb.Tablebase(sys.argv[1]); print(tb.value([1]*6+[0]*6));"
+                "print(owaredb.__file__);"
+                "print([l.split()[-1] for l in open('/proc/self/maps') if 'libowaredb' in l][0])")
+        out = subprocess.run([sys.executable, "-c", code, DB], env=env, capture_output=True,
+                             text=True, check=True).stdout.split("\n")
+        self.assertEqual(int(out[0]), owaredb.Tablebase(DB).value([1] * 6 + [0] * 6))
+        real_prefix = os.path.realpath(prefix)
+        self.assertTrue(os.path.realpath(out[1]).startswith(real_prefix), out[1])
+        self.assertTrue(os.path.realpath(out[2]).startswith(real_prefix), out[2])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,564 @@
+// The owaredb Python module (`import owaredb`): the probe library's public API
+// (owaredb/probe.hpp) for Python, with a numpy batch call that releases the GIL.
+//
+// Errors: every ProbeStatus is an exception class, all subclasses of owaredb.Error;
+// InvalidPosition and InvalidRules are also ValueErrors, IoError is also an OSError. The
+// message is the library's. Tablebase.values() raises for the first failing position (lowest
+// index) by default, or with errors="status" returns a status array next to the values.
+#include "owaredb/probe.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <optional>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+namespace py = pybind11;
+using namespace owaredb;
+
+namespace {
+
+static_assert(sizeof(Pits) == 12 && alignof(Pits) == 1,
+              "a C-contiguous (N, 12) uint8 array is read as Pits[N] in place");
+
+constexpr int kStatusCount = static_cast<int>(ProbeStatus::IoError) + 1;
+// A position that the library rejects as InvalidPosition without any I/O (49 seeds): the
+// stand-in for malformed rows of a batch, and the probe that detects unknown rules early.
+constexpr Pits kTooManySeeds{48, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+
+// The exception classes, by ProbeStatus (index 0: owaredb.Error). Created once at import
+// and kept for the life of the process.
+PyObject* g_exceptions[kStatusCount] = {};
+
+// A failed query on its way to Python (see the translator in the module definition).
+struct ProbeFailure : std::exception {
+    ProbeStatus status;
+    std::string message;
+    std::optional<Pits> position;
+    std::optional<std::size_t> index; ///< row of a values() batch
+    ProbeFailure(ProbeStatus s, std::string m, std::optional<Pits> p = {},
+                 std::optional<std::size_t> i = {})
+        : status(s), message(std::move(m)), position(p), index(i) {}
+    const char* what() const noexcept override { return message.c_str(); }
+};
+
+std::string pits_text(const Pits& p) {
+    std::string s;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (i) s += ' ';
+        s += std::to_string(p[i]);
+    }
+    return s;
+}
+
+// The Python repr of the position's tuple, e.g. "(4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4)".
+std::string pits_repr(const Pits& p) {
+    std::string s = "(";
+    for (std::size_t i = 0; i < p.size(); ++i) s += (i ? ", " : "") + std::to_string(p[i]);
+    return s + ")";
+}
+
+py::tuple pits_tuple(const Pits& p) {
+    py::tuple t(p.size());
+    for (std::size_t i = 0; i < p.size(); ++i) t[i] = py::int_(p[i]);
+    return t;
+}
+
+[[noreturn]] void invalid(std::string message) {
+    throw ProbeFailure(ProbeStatus::InvalidPosition, std::move(message));
+}
+
+// A position from Python: any sequence of 12 integers (list, tuple, 1-D numpy array, ...).
+Pits to_pits(py::handle obj) {
+    PyObject* o = obj.ptr();
+    if (PyUnicode_Check(o) || PyBytes_Check(o) || PyByteArray_Check(o) || !PySequence_Check(o))
+        throw py::type_error("a position is a sequence of 12 pit counts, not " +
+                             std::string(Py_TYPE(o)->tp_name));
+    const Py_ssize_t n = PySequence_Size(o);
+    if (n < 0) throw py::error_already_set();
+    if (n != 12) invalid("a position has 12 pits, this one has " + std::to_string(n));
+    Pits pits{};
+    for (Py_ssize_t k = 0; k < n; ++k) {
+        py::object item = py::reinterpret_steal<py::object>(PySequence_GetItem(o, k));
+        if (!item) throw py::error_already_set();
+        if (PyFloat_Check(item.ptr()) || !PyIndex_Check(item.ptr()))
+            invalid("pit " + std::to_string(k) + " is " + py::repr(item).cast<std::string>() +
+                    ", not an integer");
+        py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(item.ptr()));
+        if (!index) throw py::error_already_set();
+        int overflow = 0;
+        const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+        if (overflow < 0 || (!overflow && v < 0))
+            invalid("pit " + std::to_string(k) + " holds " + py::str(index).cast<std::string>() +
+                    " seeds, a negative count");
+        if (overflow > 0 || v > 48)
+            invalid("pit " + std::to_string(k) + " holds " + py::str(index).cast<std::string>() +
+                    " seeds, more than 48");
+        pits[k] = static_cast<uint8_t>(v);
+    }
+    return pits;
+}
+
+template <class T> T unwrap(const ProbeResult<T>& r, const Pits& pits) {
+    if (!r) throw ProbeFailure(r.status(), r.message(), pits);
+    return r.value();
+}
+
+// ---- values(): an (N, 12) integer array in, an int8 array out ----
+
+// Reads row r of an (N, 12) array of integer type T with any strides into Pits; false if a
+// count is negative or above 48 (then `bad_pit` and `bad_count` say which).
+template <class T>
+bool load_row(const char* data, py::ssize_t s0, py::ssize_t s1, std::size_t r, Pits& out,
+              int& bad_pit, long long& bad_count) {
+    const char* row = data + static_cast<py::ssize_t>(r) * s0;
+    for (int k = 0; k < 12; ++k) {
+        T v;
+        std::memcpy(&v, row + k * s1, sizeof v);
+        bool bad = v > T(48);
+        if constexpr (std::is_signed_v<T>) bad = bad || v < T(0);
+        if (bad) {
+            bad_pit = k;
+            bad_count = static_cast<long long>(v);
+            if constexpr (std::is_unsigned_v<T>)
+                if (v > T(1000000)) bad_count = 1000000; // reported as "more than 48"
+            return false;
+        }
+        out[k] = static_cast<uint8_t>(v);
+    }
+    return true;
+}
+
+using RowLoader = bool (*)(const char*, py::ssize_t, py::ssize_t, std::size_t, Pits&, int&,
+                           long long&);
+
+RowLoader loader_for(char kind, py::ssize_t itemsize) {
+    if (kind == 'i') switch (itemsize) {
+        case 1:
+            return load_row<int8_t>;
+        case 2:
+            return load_row<int16_t>;
+        case 4:
+            return load_row<int32_t>;
+        case 8:
+            return load_row<int64_t>;
+        }
+    if (kind == 'u') switch (itemsize) {
+        case 1:
+            return load_row<uint8_t>;
+        case 2:
+            return load_row<uint16_t>;
+        case 4:
+            return load_row<uint32_t>;
+        case 8:
+            return load_row<uint64_t>;
+        }
+    return nullptr;
+}
+
+struct BatchError {
+    std::size_t index = 0;
+    ProbeStatus status = ProbeStatus::Ok;
+    std::string message;
+    std::optional<Pits> position; ///< none for a malformed row
+};
+
+// One worker's share of a batch: rows [begin, end). Runs without the GIL.
+struct BatchJob {
+    const Tablebase* tb;
+    const char* data;
+    py::ssize_t s0, s1;
+    RowLoader loader; ///< nullptr: the rows are Pits in place (C-contiguous uint8)
+    int8_t* values;
+    uint8_t* status; ///< nullptr: stop at the first error (errors="raise")
+    std::size_t begin, end;
+    std::optional<BatchError> first_error;
+
+    void run() {
+        constexpr std::size_t kChunk = 4096;
+        std::vector<Pits> pits(loader ? kChunk : 0);
+        std::vector<char> malformed(kChunk);
+        std::vector<ProbeResult<int>> results(kChunk, ProbeResult<int>(0));
+        for (std::size_t at = begin; at < end; at += kChunk) {
+            const std::size_t n = std::min(kChunk, end - at);
+            std::span<const Pits> in;
+            bool any_malformed = false;
+            int bad_pit = 0;
+            long long bad_count = 0;
+            if (loader) {
+                for (std::size_t i = 0; i < n; ++i) {
+                    malformed[i] = !loader(data, s0, s1, at + i, pits[i], bad_pit, bad_count);
+                    if (malformed[i]) {
+                        pits[i] = kTooManySeeds;
+                        any_malformed = true;
+                    }
+                }
+                in = std::span<const Pits>(pits.data(), n);
+            } else {
+                in = std::span<const Pits>(reinterpret_cast<const Pits*>(data) + at, n);
+            }
+            std::span<ProbeResult<int>> out(results.data(), n);
+            tb->values(in, out);
+            for (std::size_t i = 0; i < n; ++i) {
+                const ProbeResult<int>& r = out[i];
+                if (r.ok() && !(any_malformed && malformed[i])) {
+                    values[at + i] = static_cast<int8_t>(r.value());
+                    if (status) status[at + i] = 0;
+                    continue;
+                }
+                values[at + i] = 0;
+                ProbeStatus s = r.status();
+                if (any_malformed && malformed[i]) s = ProbeStatus::InvalidPosition;
+                if (status) {
+                    status[at + i] = static_cast<uint8_t>(s);
+                    continue;
+                }
+                BatchError e;
+                e.index = at + i;
+                e.status = s;
+                if (any_malformed && malformed[i]) {
+                    // Re-read the row for the message (the loader stops at the first bad pit).
+                    Pits scratch;
+                    loader(data, s0, s1, at + i, scratch, bad_pit, bad_count);
+                    e.message = "pit " + std::to_string(bad_pit) + " holds " +
+                                std::to_string(bad_count) + " seeds, " +
+                                (bad_count < 0 ? "a negative count" : "more than 48");
+                } else {
+                    e.position = in[i];
+                    e.message = r.message();
+                }
+                first_error = std::move(e);
+                return;
+            }
+        }
+    }
+};
+
+py::object batch_values(const Tablebase& tb, py::object positions, const std::string& errors,
+                        int threads) {
+    bool want_status = false;
+    if (errors == "status")
+        want_status = true;
+    else if (errors != "raise")
+        throw py::value_error("errors must be 'raise' or 'status', not '" + errors + "'");
+    if (threads < 0) throw py::value_error("threads must be >= 0 (0: one per core)");
+    py::module_ np = py::module_::import("numpy");
+    py::array arr = py::isinstance<py::array>(positions)
+                        ? py::reinterpret_borrow<py::array>(positions)
+                        : py::array(np.attr("asarray")(positions));
+    if (arr.ndim() != 2 || arr.shape(1) != 12) {
+        std::string shape = py::str(py::tuple(arr.attr("shape"))).cast<std::string>();
+        throw py::value_error("values() takes an (N, 12) array of pit counts, not shape " + shape);
+    }
+    const char kind = arr.dtype().kind();
+    if (kind != 'i' && kind != 'u')
+        throw py::type_error("values() takes an integer array, not dtype " +
+                             py::str(arr.dtype()).cast<std::string>());
+    if (!arr.dtype().attr("isnative").cast<bool>())
+        arr = py::array(arr.attr("astype")(arr.dtype().attr("newbyteorder")("=")));
+
+    const std::size_t n = static_cast<std::size_t>(arr.shape(0));
+    py::array_t<int8_t> values(static_cast<py::ssize_t>(n));
+    py::array_t<uint8_t> status;
+    if (want_status) status = py::array_t<uint8_t>(static_cast<py::ssize_t>(n));
+
+    const bool in_place = kind == 'u' && arr.itemsize() == 1 && arr.strides(1) == 1 &&
+                          (n <= 1 || arr.strides(0) == 12);
+    RowLoader loader = in_place ? nullptr : loader_for(kind, arr.itemsize());
+    if (!in_place && !loader)
+        throw py::type_error("values() takes an integer array of 1, 2, 4 or 8 bytes");
+
+    std::size_t workers = threads == 0 ? std::max(1u, std::thread::hardware_concurrency())
+                                       : static_cast<std::size_t>(threads);
+    workers = std::max<std::size_t>(1, std::min(workers, n / 4096));
+    std::vector<BatchJob> jobs;
+    for (std::size_t w = 0; w < workers; ++w)
+        jobs.push_back(BatchJob{&tb, static_cast<const char*>(arr.data()), arr.strides(0),
+                                arr.strides(1), loader, values.mutable_data(),
+                                want_status ? status.mutable_data() : nullptr, n * w / workers,
+                                n * (w + 1) / workers, std::nullopt});
+    std::exception_ptr failure; // std::bad_alloc, or a thread that could not start
+    {
+        py::gil_scoped_release release;
+        std::vector<std::thread> pool;
+        std::vector<std::exception_ptr> failures(workers);
+        auto run = [&jobs, &failures](std::size_t w) {
+            try {
+                jobs[w].run();
+            } catch (...) {
+                failures[w] = std::current_exception();
+            }
+        };
+        std::size_t started = 1;
+        try {
+            for (; started < workers; ++started) pool.emplace_back(run, started);
+        } catch (...) { // fewer threads: this one does the rest
+        }
+        run(0);
+        for (std::size_t w = started; w < workers; ++w) run(w);
+        for (auto& t : pool) t.join();
+        for (auto& f : failures)
+            if (f && !failure) failure = f;
+    }
+    if (failure) std::rethrow_exception(failure);
+    for (const BatchJob& job : jobs) // in order: the first error has the lowest index
+        if (job.first_error) {
+            const BatchError& e = *job.first_error;
+            std::string where = "position " + std::to_string(e.index);
+            if (e.position) where += " (" + pits_text(*e.position) + ")";
+            throw ProbeFailure(e.status, where + ": " + e.message, e.position, e.index);
+        }
+    if (want_status) return py::make_tuple(values, status);
+    return values;
+}
+
+// ---- the module ----
+
+PyObject* new_exception(py::module_& m, const char* name, const char* doc, PyObject* bases) {
+    std::string qualified = std::string("owaredb.") + name;
+    PyObject* cls = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, bases, nullptr);
+    if (!cls) throw py::error_already_set();
+    m.add_object(name, py::handle(cls)); // the module takes a reference, g_exceptions keeps one
+    return cls;
+}
+
+std::string repr_move(const MoveInfo& mv) {
+    return "Move(pit=" + std::to_string(mv.pit) + ", captured=" + std::to_string(mv.captured) +
+           ", value=" + std::to_string(mv.value) + ", child=" + pits_repr(mv.child) + ")";
+}
+
+} // namespace
+
+PYBIND11_MODULE(owaredb, m) {
+    m.doc() = R"(Perfect-play values of Oware/Awari positions from owaredb databases.
+
+    tb = owaredb.Tablebase("owaredb-data", "abapa")
+    tb.value([4] * 12)                  # value for the side to move
+    tb.analyse(pos)                     # value, every move with its value, best moves
+    tb.pv(pos)                          # a line of perfect play to the end of the game
+    tb.values(array)                    # (N, 12) integer array -> int8 array, GIL released
+
+Positions are 12 pit counts, pits 0..5 for the side to move, in sowing order. Values are
+(seeds the side to move will still capture) - (seeds the opponent will), endless play 0.
+Errors raise subclasses of owaredb.Error (NotAvailable, Corrupt, IoError, InvalidPosition,
+InvalidRules); InvalidPosition and InvalidRules are also ValueErrors.)";
+
+    // Status: the library's ProbeStatus as an IntEnum (the codes of values(errors="status")).
+    py::module_ enum_module = py::module_::import("enum");
+    py::list members;
+    const std::pair<const char*, ProbeStatus> names[] = {
+        {"OK", ProbeStatus::Ok},
+        {"NOT_AVAILABLE", ProbeStatus::NotAvailable},
+        {"INVALID_POSITION", ProbeStatus::InvalidPosition},
+        {"INVALID_RULES", ProbeStatus::InvalidRules},
+        {"CORRUPT", ProbeStatus::Corrupt},
+        {"IO_ERROR", ProbeStatus::IoError}};
+    for (const auto& [name, code] : names)
+        members.append(py::make_tuple(name, static_cast<int>(code)));
+    py::object status_enum = enum_module.attr("IntEnum")("Status", members);
+    status_enum.attr("__module__") = "owaredb";
+    status_enum.attr("__doc__") = "Status codes of owaredb queries (values(errors='status')).";
+    m.attr("Status") = status_enum;
+
+    py::tuple exception_base = py::make_tuple(py::handle(PyExc_Exception));
+    PyObject* error = new_exception(m, "Error",
+                                    "Base class of every owaredb query error; `status` is its "
+                                    "owaredb.Status, `position` the position (a tuple) and "
+                                    "`index` the row of a values() batch, when known.",
+                                    exception_base.ptr());
+    g_exceptions[0] = error;
+    auto sub = [&](ProbeStatus s, const char* name, const char* doc, PyObject* extra) {
+        py::tuple bases = extra ? py::make_tuple(py::handle(error), py::handle(extra))
+                                : py::make_tuple(py::handle(error));
+        PyObject* cls = new_exception(m, name, doc, bases.ptr());
+        g_exceptions[static_cast<int>(s)] = cls;
+        py::handle(cls).attr("status") = status_enum(static_cast<int>(s));
+    };
+    sub(ProbeStatus::NotAvailable, "NotAvailable",
+        "The level file a query needs does not exist (generate it).", nullptr);
+    sub(ProbeStatus::InvalidPosition, "InvalidPosition",
+        "Not a position: not 12 pits, a count that is not an integer or negative, or more "
+        "than 48 seeds. Also a ValueError.",
+        PyExc_ValueError);
+    sub(ProbeStatus::InvalidRules, "InvalidRules", "Unknown rule-set name. Also a ValueError.",
+        PyExc_ValueError);
+    sub(ProbeStatus::Corrupt, "Corrupt",
+        "A level file is damaged, truncated, or not the level it claims; the message names "
+        "the file and block.",
+        nullptr);
+    sub(ProbeStatus::IoError, "IoError",
+        "The operating system refused to read a level file. Also an OSError.", PyExc_OSError);
+    py::handle(error).attr("status") = py::none();
+    for (PyObject* cls : g_exceptions) {
+        py::handle(cls).attr("position") = py::none();
+        py::handle(cls).attr("index") = py::none();
+    }
+
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const ProbeFailure& f) {
+            int s = static_cast<int>(f.status);
+            PyObject* cls = g_exceptions[s > 0 && s < kStatusCount ? s : 0];
+            py::object e = py::reinterpret_borrow<py::object>(cls)(f.message);
+            if (f.position) e.attr("position") = pits_tuple(*f.position);
+            if (f.index) e.attr("index") = py::int_(*f.index);
+            PyErr_SetObject(cls, e.ptr());
+        }
+    });
+
+    py::class_<MoveInfo>(m, "Move", "One legal move and what it is worth to the side playing it.")
+        .def_readonly("pit", &MoveInfo::pit, "1..6, from the mover's left")
+        .def_readonly("captured", &MoveInfo::captured, "seeds this move captures")
+        .def_readonly("value", &MoveInfo::value, "captured - value of the child for its mover")
+        .def_property_readonly(
+            "child", [](const MoveInfo& mv) { return pits_tuple(mv.child); },
+            "the position after the move, opponent to move (rotated)")
+        .def("__repr__", repr_move);
+
+    py::class_<PositionInfo>(m, "Analysis", "Value, every legal move with its value, best moves.")
+        .def_readonly("seeds", &PositionInfo::seeds)
+        .def_readonly("value", &PositionInfo::value, "value for the side to move")
+        .def_readonly("terminal", &PositionInfo::terminal, "no legal move: the game is over")
+        .def_readonly("moves", &PositionInfo::moves, "every legal move (Move), in pit order")
+        .def_readonly("best", &PositionInfo::best, "pits (1..6) of the moves worth `value`")
+        .def("__repr__", [](const PositionInfo& a) {
+            std::string s = "Analysis(seeds=" + std::to_string(a.seeds) +
+                            ", value=" + std::to_string(a.value) +
+                            ", terminal=" + (a.terminal ? "True" : "False") + ", moves=[";
+            for (std::size_t i = 0; i < a.moves.size(); ++i)
+                s += (i ? ", " : "") + repr_move(a.moves[i]);
+            s += "], best=[";
+            for (std::size_t i = 0; i < a.best.size(); ++i)
+                s += (i ? ", " : "") + std::to_string(a.best[i]);
+            return s + "])";
+        });
+
+    py::class_<PvStep>(m, "PvStep", "One ply of a principal variation.")
+        .def_property_readonly(
+            "position", [](const PvStep& s) { return pits_tuple(s.position); },
+            "before the move, side to move first")
+        .def_readonly("pit", &PvStep::pit, "1..6")
+        .def_readonly("captured", &PvStep::captured)
+        .def_readonly("value", &PvStep::value, "value of `position` for its mover")
+        .def("__repr__", [](const PvStep& s) {
+            return "PvStep(position=" + pits_repr(s.position) + ", pit=" + std::to_string(s.pit) +
+                   ", captured=" + std::to_string(s.captured) +
+                   ", value=" + std::to_string(s.value) + ")";
+        });
+
+    py::class_<PrincipalVariation>(m, "PrincipalVariation",
+                                   "A line of perfect play to the end of the game.")
+        .def_readonly("steps", &PrincipalVariation::steps, "the plies (PvStep)")
+        .def_property_readonly(
+            "end", [](const PrincipalVariation& pv) { return std::string(to_string(pv.end)); },
+            "'game over', 'endless play', 'ply limit' or 'repetition'")
+        .def_property_readonly(
+            "final_position",
+            [](const PrincipalVariation& pv) { return pits_tuple(pv.final_position); })
+        .def_readonly("final_value", &PrincipalVariation::final_value,
+                      "terminal value of final_position for its mover ('game over')")
+        .def_property_readonly(
+            "moves",
+            [](const PrincipalVariation& pv) {
+                py::list l;
+                for (const PvStep& s : pv.steps) l.append(s.pit);
+                return l;
+            },
+            "the pits played, 1..6")
+        .def("__len__", [](const PrincipalVariation& pv) { return pv.steps.size(); })
+        .def("__repr__", [](const PrincipalVariation& pv) {
+            std::string s = "PrincipalVariation(moves=[";
+            for (std::size_t i = 0; i < pv.steps.size(); ++i)
+                s += (i ? ", " : "") + std::to_string(pv.steps[i].pit);
+            return s + "], end='" + to_string(pv.end) +
+                   "', final_position=" + pits_repr(pv.final_position) + ")";
+        });
+
+    py::class_<Tablebase>(m, "Tablebase", R"(The databases of one rule set in one directory.
+
+Tablebase(dir, rules="abapa", cache_bytes=256 MiB). Level files are opened on first use;
+an unknown rules name raises InvalidRules here. Thread-safe: every query releases the GIL,
+so threads can probe one Tablebase in parallel.)")
+        .def(py::init([](py::object dir, const std::string& rules, std::size_t cache_bytes) {
+                 py::object path = py::module_::import("os").attr("fsdecode")(dir);
+                 TablebaseOptions options;
+                 options.cache_bytes = cache_bytes;
+                 auto tb = std::make_unique<Tablebase>(path.cast<std::string>(), rules, options);
+                 // The library reports unknown rules at the first query; 49 seeds make a
+                 // query that needs no I/O.
+                 ProbeResult<int> r = tb->value(kTooManySeeds);
+                 if (r.status() == ProbeStatus::InvalidRules)
+                     throw ProbeFailure(ProbeStatus::InvalidRules, r.message());
+                 return tb;
+             }),
+             py::arg("dir"), py::arg("rules") = "abapa",
+             py::arg("cache_bytes") = std::size_t(256) << 20)
+        .def(
+            "value",
+            [](const Tablebase& tb, py::object position) {
+                const Pits pits = to_pits(position);
+                ProbeResult<int> r(0);
+                {
+                    py::gil_scoped_release release;
+                    r = tb.value(pits);
+                }
+                return unwrap(r, pits);
+            },
+            py::arg("position"), "Value of the position for the side to move (an int).")
+        .def(
+            "analyse",
+            [](const Tablebase& tb, py::object position) {
+                const Pits pits = to_pits(position);
+                std::optional<ProbeResult<PositionInfo>> r;
+                {
+                    py::gil_scoped_release release;
+                    r.emplace(tb.analyse(pits));
+                }
+                return unwrap(*r, pits);
+            },
+            py::arg("position"), "Value, every legal move with its value, and the best moves.")
+        .def(
+            "pv",
+            [](const Tablebase& tb, py::object position, int max_plies) {
+                const Pits pits = to_pits(position);
+                std::optional<ProbeResult<PrincipalVariation>> r;
+                {
+                    py::gil_scoped_release release;
+                    r.emplace(tb.principal_variation(pits, max_plies));
+                }
+                return unwrap(*r, pits);
+            },
+            py::arg("position"), py::arg("max_plies") = 1000,
+            "A line of perfect play until the game ends or provably goes on forever.")
+        .def("values", batch_values, py::arg("positions"), py::arg("errors") = "raise",
+             py::arg("threads") = 1,
+             R"(Values of many positions: an (N, 12) integer array (any integer dtype; a
+C-contiguous uint8 array is read in place) -> int8 array of N values. The GIL is released.
+
+errors="raise" (default): raise the error of the first failing position (lowest index), its
+    message "position I (pits): ...", with .index and .position set.
+errors="status": never raise for a position; return (values, status), status a uint8 array
+    of owaredb.Status codes (0 = OK), values 0 where status != 0. tb.value(row) gives the
+    message of a failing row.
+threads: worker threads for this call (0: one per core); rows are split among them.
+Malformed arrays (not (N, 12), not integers) raise ValueError / TypeError in both modes.)")
+        .def("level_available", &Tablebase::level_available, py::arg("seeds"),
+             py::call_guard<py::gil_scoped_release>(),
+             "Whether the level file for n seeds exists and is valid (opens it).")
+        .def_property_readonly("directory",
+                               [](const Tablebase& tb) { return tb.directory().string(); })
+        .def_property_readonly("rules", &Tablebase::rules)
+        .def("__repr__", [](const Tablebase& tb) {
+            return "owaredb.Tablebase(" +
+                   py::repr(py::str(tb.directory().string())).cast<std::string>() + ", '" +
+                   tb.rules() + "')";
+        });
+}
