@@ -1,6 +1,12 @@
 #include "cli/command.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <sys/statvfs.h>
+#include <unistd.h>
 #include <exception>
 #include <iostream>
 
@@ -30,6 +36,25 @@ std::string error_prefix(const Program& program, std::string_view command) {
 
 } // namespace
 
+std::string output_problem() {
+    errno = 0;
+    const bool flushed = std::fflush(stdout) == 0;
+    int err = errno;
+    if (flushed && !std::ferror(stdout) && std::cout.good()) return {};
+    if (err == 0) {
+        // The failed write was earlier and its errno is gone: a full file system is the
+        // usual reason, and one that can be checked.
+        struct statvfs fs;
+        if (::fstatvfs(STDOUT_FILENO, &fs) == 0 && fs.f_bavail == 0) err = ENOSPC;
+    }
+    return err ? std::strerror(err) : "write error";
+}
+
+void check_output() {
+    if (std::string problem = output_problem(); !problem.empty())
+        throw OutputError("cannot write to standard output: " + problem);
+}
+
 int run_subcommand(const Program& program, int argc, char** argv) {
     if (argc < 2) {
         print_usage(program, std::cerr);
@@ -48,15 +73,33 @@ int run_subcommand(const Program& program, int argc, char** argv) {
         return 2;
     }
     const Args args(argv + 2, argv + argc);
+    int status = 1;
     try {
-        return command->run(args);
+        status = command->run(args);
     } catch (const UsageError& e) {
         std::cerr << error_prefix(program, name) << e.what() << "\n";
-        return 2;
+        status = 2;
+    } catch (const OutputError& e) {
+        std::cerr << error_prefix(program, name) << e.what() << "\n";
+        return 1; // reported once: the check below would say it again
+    } catch (const std::filesystem::filesystem_error& e) {
+        // "cannot read 'DIR': Too many levels of symbolic links", not the library's
+        // "filesystem error: ..." with its bracketed paths.
+        std::cerr << error_prefix(program, name) << "cannot access '" << e.path1().string()
+                  << "': " << e.code().message() << "\n";
+        status = 1;
     } catch (const std::exception& e) {
         std::cerr << error_prefix(program, name) << e.what() << "\n";
-        return 1;
+        status = 1;
     }
+    // Output that could not be written (a full disk, a closed pipe, /dev/full) is a failure
+    // of the command, whatever it returned.
+    if (std::string problem = output_problem(); !problem.empty()) {
+        std::cerr << error_prefix(program, name) << "cannot write to standard output: " << problem
+                  << "\n";
+        if (status == 0) status = 1;
+    }
+    return status;
 }
 
 } // namespace owaredb::cli

@@ -16,6 +16,12 @@ struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+/// Standard output could not be written; what() says why. Thrown by the commands that
+/// write as they go, so that they stop at the first failed write.
+struct OutputError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 /// The arguments after the subcommand's name.
 using Args = std::vector<std::string>;
 
@@ -45,6 +51,16 @@ struct Program {
 /// its exit status. No command: the usage on standard error, status 2; `--help`, `-h` or
 /// `help`: the usage on standard output, status 0. An unknown command or a UsageError
 /// prints one line and returns 2, any other std::exception one line and returns 1.
+/// After the command, standard output is flushed; if anything could not be written (a full
+/// disk, /dev/full, a closed pipe) the error is reported and the status is 1 at least.
 int run_subcommand(const Program& program, int argc, char** argv);
+
+/// Flushes standard output (C and C++ streams) and returns why writing failed, or an empty
+/// string when everything written so far reached the operating system.
+std::string output_problem();
+
+/// Throws OutputError ("cannot write to standard output: <why>") if output_problem() finds
+/// one. Commands that write as they go call it after each piece of output.
+void check_output();
 
 } // namespace owaredb::cli

@@ -29,7 +29,7 @@ namespace owaredb::cli {
 using Json = nlohmann::ordered_json;
 
 /// Writes `doc` compactly (no spaces) and a newline to standard output and flushes it;
-/// throws std::runtime_error if standard output cannot be written.
+/// throws OutputError (cli/command.hpp) if standard output cannot be written.
 void print_json_line(const Json& doc);
 
 namespace json {
@@ -79,7 +79,9 @@ inline char* put(char* p, std::string_view s) {
 }
 
 /// Appends the characters of `s` as the inside of a JSON string: '"' and '\' escaped with
-/// a backslash, control characters (< 0x20) as \u00XX, every other byte as it is.
+/// a backslash, control characters (< 0x20) as \u00XX, valid UTF-8 as it is, and every
+/// byte that is not part of valid UTF-8 as \ufffd (the replacement character), so that the
+/// result is valid JSON whatever the input.
 void append_escaped(std::string& out, std::string_view s);
 
 } // namespace json

@@ -1,14 +1,45 @@
 #include "cli/options.hpp"
 
+#include <cctype>
 #include <iostream>
+#include <thread>
 
 namespace owaredb::cli {
+
+namespace {
+
+bool looks_negative(const std::string& arg) {
+    return arg.size() >= 2 && arg[0] == '-' &&
+           (std::isdigit(static_cast<unsigned char>(arg[1])) || arg[1] == ' ');
+}
+
+// Whether `arg` is an option whose value is the next argument ("--threads 2").
+bool takes_value(const po::options_description& opts, const std::string& arg) {
+    if (arg.size() < 2 || arg[0] != '-' || looks_negative(arg) || arg.find('=') != arg.npos)
+        return false;
+    const std::string name = arg.substr(arg.find_first_not_of('-'));
+    const po::option_description* o = opts.find_nothrow(name, false);
+    return o && o->semantic()->max_tokens() > 0;
+}
+
+} // namespace
 
 bool parse_args(const Args& args, const std::string& usage, po::options_description& opts,
                 const po::positional_options_description& positional, po::variables_map& vm) {
     opts.add_options()("help,h", "show this help");
+    // Options first, then "--" and the negative-looking positionals, in their order.
+    Args ordered, tail;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const bool option_value = i > 0 && takes_value(opts, args[i - 1]);
+        (looks_negative(args[i]) && !option_value ? tail : ordered).push_back(args[i]);
+    }
+    if (!tail.empty()) {
+        ordered.push_back("--");
+        ordered.insert(ordered.end(), tail.begin(), tail.end());
+    }
     try {
-        po::store(po::command_line_parser(args).options(opts).positional(positional).run(), vm);
+        po::store(po::command_line_parser(ordered).options(opts).positional(positional).run(),
+                  vm);
         if (vm.count("help")) {
             std::cout << usage << "\n" << opts << "\n";
             return false;
@@ -18,6 +49,32 @@ bool parse_args(const Args& args, const std::string& usage, po::options_descript
         throw UsageError(e.what());
     }
     return true;
+}
+
+void add_threads_option(po::options_description& opts, int& threads, const char* help) {
+    opts.add_options()("threads", po::value(&threads)->default_value(0)->notifier([&](int t) {
+        if (t < 0 || t > kMaxThreads)
+            throw UsageError("--threads must be 0 (one per core) to " + std::to_string(kMaxThreads) +
+                             ", got " + std::to_string(t));
+        threads = t > 0 ? t : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    }),
+                       help);
+}
+
+std::size_t parse_mib(const std::string& option, const std::string& text, std::size_t max_mib) {
+    std::size_t value = 0, used = 0;
+    bool ok = !text.empty() && std::isdigit(static_cast<unsigned char>(text[0]));
+    if (ok) {
+        try {
+            value = std::stoull(text, &used);
+        } catch (const std::exception&) {
+            ok = false;
+        }
+    }
+    if (!ok || used != text.size() || value < 1 || value > max_mib)
+        throw UsageError(option + " must be a whole number of MiB from 1 to " +
+                         std::to_string(max_mib) + ", got '" + text + "'");
+    return value;
 }
 
 } // namespace owaredb::cli

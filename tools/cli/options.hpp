@@ -14,7 +14,23 @@ namespace po = boost::program_options;
 /// Adds --help (-h) to `opts` and parses args against them (and the positional names):
 /// returns false after printing `usage`, a blank line and the options to standard output
 /// when --help was given. Throws UsageError with boost's message on bad options.
+/// An argument that starts with '-' and a digit or a space ("-1 2 3 ...") is taken as a
+/// positional argument (a position with a negative pit, which the command then rejects
+/// with its own message), not as an unknown option.
 bool parse_args(const Args& args, const std::string& usage, po::options_description& opts,
                 const po::positional_options_description& positional, po::variables_map& vm);
+
+/// The most threads a command accepts: more than the cores of any machine we know, few
+/// enough that per-thread stacks and buffers cannot exhaust memory.
+inline constexpr int kMaxThreads = 1024;
+
+/// Declares `--threads T` (default 0: one per core). After parse_args, `threads` holds the
+/// number to use, 1..kMaxThreads; a negative or larger T is a UsageError.
+void add_threads_option(po::options_description& opts, int& threads,
+                        const char* help = "threads (0 = one per core)");
+
+/// Reads a size option given in MiB as a string, so that "-1" is an error rather than a
+/// huge unsigned number: a whole number 1..max_mib, or UsageError naming the option.
+std::size_t parse_mib(const std::string& option, const std::string& text, std::size_t max_mib);
 
 } // namespace owaredb::cli

@@ -32,8 +32,8 @@ int cmd_bench(const Args& args) {
     int seeds = 12, threads = 0;
     po::options_description opts("options");
     opts.add_options()("seconds", po::value(&seconds)->default_value(1.0), "time per measurement")(
-        "seeds", po::value(&seeds)->default_value(12), "census size for the rate (2..20)")(
-        "threads", po::value(&threads)->default_value(0), "census threads (0: all)");
+        "seeds", po::value(&seeds)->default_value(12), "census size for the rate (2..20)");
+    owaredb::cli::add_threads_option(opts, threads, "census threads (0: all)");
     po::variables_map vm;
     if (!parse_args(
             args,
@@ -46,8 +46,6 @@ int cmd_bench(const Args& args) {
         return 0;
     if (!(seconds > 0 && seconds <= 600)) throw UsageError("--seconds must be in (0, 600]");
     if (seeds < 2 || seeds > 20) throw UsageError("--seeds must be in 2..20");
-    if (threads < 0) throw UsageError("--threads must be >= 0");
-    if (threads == 0) threads = omp_get_max_threads();
 
     const Position pos = parse_position(kLongCycle);
     const RelayCircuit& c = omweso_circuit();

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 #include <omp.h>
 #include <unistd.h>
 
@@ -49,6 +50,17 @@ class Progress {
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
+// A conservative census rate, from `omweso bench` on this project's machine (about 10
+// million boards/s per thread): used only to say what a job will cost before it starts.
+constexpr double kBoardsPerSecondPerThread = 5e6;
+
+// "1.1e+16", "3.2", "250": three significant digits.
+std::string approx(double x) {
+    std::ostringstream o;
+    o << std::setprecision(3) << x;
+    return o.str();
+}
+
 } // namespace
 
 int cmd_census(const Args& args) {
@@ -58,8 +70,8 @@ int cmd_census(const Args& args) {
     po::options_description opts("options");
     opts.add_options()("seeds", po::value(&seeds_arg), "seeds S (2..64) or a range A..B")(
         "pits", po::value(&pits)->default_value(16), "pits of the circuit (2..16)")(
-        "threads", po::value(&threads)->default_value(0), "OpenMP threads (0: all)")(
         "json", po::bool_switch(&json), "one JSON object per line on stdout");
+    owaredb::cli::add_threads_option(opts, threads, "OpenMP threads (0: all)");
     po::variables_map vm;
     if (!parse_args(
             args,
@@ -89,9 +101,22 @@ int cmd_census(const Args& args) {
             throw UsageError("--seeds must be a number or a range A..B, got '" + seeds_arg + "'");
         }
     }
-    if (lo < 2 || hi > 64 || lo > hi) throw UsageError("--seeds must lie in 2..64");
+    if (lo > hi)
+        throw UsageError("--seeds " + seeds_arg + " is reversed: the range is A..B with A <= B");
+    if (lo < 2 || hi > 64) throw UsageError("--seeds must lie in 2..64");
     if (pits < 2 || pits > 16) throw UsageError("--pits must be in 2..16");
-    if (threads < 0) throw UsageError("--threads must be >= 0");
+    // What the job costs, said before it starts; a job of more than a month is refused.
+    double boards = 0;
+    for (int s = lo; s <= hi; ++s) boards += double(census_boards(s, pits));
+    const double seconds = boards / (kBoardsPerSecondPerThread * threads);
+    if (seconds > 30 * 86400.0)
+        throw UsageError("--seeds " + seeds_arg + " means " + approx(boards) +
+                         " boards, about " + approx(seconds / (365.25 * 86400)) +
+                         " years on " + std::to_string(threads) +
+                         " threads: choose fewer seeds or pits");
+    if (seconds > 600)
+        std::cerr << "census: " << approx(boards) << " boards, roughly "
+                  << approx(seconds / 3600) << " hours on " << threads << " threads\n";
     if (!json)
         std::cout << "seeds  pits        boards  never-ending  seconds  periods (laps: boards)\n";
     for (int s = lo; s <= hi; ++s) {
