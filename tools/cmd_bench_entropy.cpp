@@ -18,6 +18,7 @@
 #include "oware/moves.hpp"
 #include "oware/ranking.hpp"
 #include "commands.hpp"
+#include "database_options.hpp"
 #include "tablebase/database_dir.hpp"
 #include "cli/options.hpp"
 
@@ -63,20 +64,20 @@ enum Class : uint8_t { kNoCaptureMove = 0, kHasCapture = 1, kGameOver = 2 };
 } // namespace
 
 int cmd_bench_entropy(const Args& args) {
-    std::string rules_name, dir;
+    DatabaseOptions options;
     int level = 0, threads = 0;
     po::options_description opts("options");
-    opts.add_options()("dir", po::value(&dir)->default_value("owaredb-data"), "database directory")(
-        "rules", po::value(&rules_name)->default_value("abapa"), "rule set: abapa|awari")(
-        "level", po::value(&level)->default_value(16), "level to measure (0..level must exist)")(
-        "threads", po::value(&threads)->default_value(0), "threads (0 = all cores)");
+    add_database_options(opts, options);
+    opts.add_options()("level", po::value(&level)->default_value(16),
+                       "level to measure (0..level must exist)");
+    add_threads_option(opts, threads);
     po::variables_map vm;
     if (!parse_args(args, "usage: owaredb bench-entropy [--dir DIR] [--rules R] [--level N]", opts,
                     {}, vm))
         return 0;
     if (level < 0 || level > kMaxSeeds) throw UsageError("--level must be 0..48");
-    if (threads <= 0) threads = omp_get_num_procs();
-    DatabaseDir db(dir, rules_from_name(rules_name));
+    require_directory(options.dir, "(see owaredb generate)");
+    DatabaseDir db(options.dir, resolve_rules(options));
     std::vector<ValueArray> levels;
     for (int n = 0; n <= level; ++n) {
         ValueArray values;
@@ -117,7 +118,7 @@ int cmd_bench_entropy(const Args& args) {
         ++counts[cls[i]];
     }
     const double total = double(size ? size : 1);
-    std::printf("level %d of %s: %lld positions\n", level, rules_name.c_str(), (long long)size);
+    std::printf("level %d of %s: %lld positions\n", level, db.rules().name.c_str(), (long long)size);
     std::printf(
         "  no capture move %.1f %%, a capture move %.1f %% (worth exactly its best capture: "
         "%.1f %% of all), game over %.2f %%\n",

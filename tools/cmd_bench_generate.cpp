@@ -31,8 +31,8 @@ int cmd_bench_generate(const Args& args) {
     opts.add_options()("rules", po::value(&rules_name)->default_value("abapa"),
                        "rule set: abapa|awari")(
         "levels", po::value(&levels)->multitoken()->default_value({18, 19, 20}, "18 19 20"),
-        "levels to measure (all smaller ones are solved first)")(
-        "threads", po::value(&threads)->default_value(0), "parallel threads (0 = all cores)");
+        "levels to measure (all smaller ones are solved first)");
+    add_threads_option(opts, threads, "parallel threads (0 = one per core)");
     po::variables_map vm;
     if (!parse_args(args, "usage: owaredb bench-generate [--levels N...] [--threads T]", opts, {},
                     vm))
@@ -41,7 +41,6 @@ int cmd_bench_generate(const Args& args) {
     if (levels.empty()) throw UsageError("--levels needs at least one level");
     for (int n : levels)
         if (n < 1 || n > 40) throw UsageError("levels must be between 1 and 40");
-    if (threads <= 0) threads = omp_get_num_procs();
     const int top = *std::max_element(levels.begin(), levels.end());
     OwareGame game(rules);
 

@@ -3,6 +3,7 @@
 #include "owaredb/probe.hpp"
 #include "oware/ranking.hpp"
 #include "commands.hpp"
+#include "database_options.hpp"
 #include "cli/options.hpp"
 
 #include <chrono>
@@ -12,19 +13,21 @@
 namespace owaredb::cli {
 
 int cmd_bench_probe(const Args& args) {
-    std::string rules_name, dir;
+    DatabaseOptions db;
     int level = 0;
     uint64_t samples = 0;
     po::options_description opts("options");
-    opts.add_options()("dir", po::value(&dir)->default_value("owaredb-data"), "database directory")(
-        "rules", po::value(&rules_name)->default_value("abapa"), "rule set: abapa|awari")(
+    add_database_options(opts, db);
+    opts.add_options()(
         "level", po::value(&level)->default_value(16), "level to probe (must exist)")(
         "samples", po::value(&samples)->default_value(2000000), "random probes to time");
     po::variables_map vm;
     if (!parse_args(args, "usage: owaredb bench-probe [--dir DIR] [--rules R] [--level N]", opts,
                     {}, vm))
         return 0;
-    rules_from_name(rules_name);
+    require_directory(db.dir, "(see owaredb generate)");
+    const std::string rules_name = resolve_rules(db).name;
+    const std::string& dir = db.dir;
     if (level < 0 || level > kMaxSeeds) throw UsageError("--level must be 0..48");
     using Clock = std::chrono::steady_clock;
     std::mt19937_64 rng(1);

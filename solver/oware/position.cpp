@@ -42,6 +42,14 @@ Position Position::start(int seeds_per_pit) {
 
 namespace {
 
+// "pit 3 (the 4th number)": pits are numbered 0..11 as in the docs; people count the
+// numbers they typed from 1.
+std::string pit_name(int index) {
+    const int k = index + 1;
+    const char* suffix = k == 1 ? "st" : k == 2 ? "nd" : k == 3 ? "rd" : "th";
+    return "pit " + std::to_string(index) + " (the " + std::to_string(k) + suffix + " number)";
+}
+
 // The common form, what to_string writes and batch files hold: 12 counts of one or two
 // digits separated by single spaces, at most 48 seeds. Read in one pass without the
 // general parser's token handling (probe --batch parses hundreds of thousands of lines a
@@ -100,18 +108,15 @@ ParseResult parse_position(std::string_view text) {
         size_t j = i;
         while (j < text.size() && !is_sep(text[j])) ++j;
         std::string_view tok = text.substr(i, j - i);
-        if (tok[0] == '-')
-            return fail("pit " + std::to_string(count + 1) + " is negative ('" + std::string(tok) +
-                        "')");
+        if (tok[0] == '-') return fail(pit_name(count) + " is negative ('" + std::string(tok) + "')");
         unsigned long v = 0;
         auto [ptr, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v);
         if (ec != std::errc() || ptr != tok.data() + tok.size())
-            return fail("'" + std::string(tok) + "' is not a seed count (pit " +
-                        std::to_string(count + 1) + ")");
+            return fail("'" + std::string(tok) + "' is not a seed count (" + pit_name(count) + ")");
         if (count == kPits)
             return fail("more than 12 pit counts (a position is 12 numbers, pits 0..11)");
         if (v > kMaxSeeds)
-            return fail("pit " + std::to_string(count + 1) + " holds " + std::string(tok) +
+            return fail(pit_name(count) + " holds " + std::string(tok) +
                         " seeds, more than the 48 in the game");
         total += static_cast<int>(v);
         res.position.pits[count++] = static_cast<uint8_t>(v);

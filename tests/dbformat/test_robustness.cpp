@@ -71,7 +71,11 @@ TEST_CASE("missing file, empty file, directory, garbage") {
     write_bytes(dir / "abapa-08.owdb", std::vector<uint8_t>(5000, 'x'));
     LevelReader garbage(dir / "abapa-08.owdb");
     CHECK(garbage.open().code() == ErrorCode::Corrupt);
-    CHECK(garbage.open().message().find("magic") != std::string::npos);
+    CHECK(garbage.open().message().find("not an owaredb level file") != std::string::npos);
+    // So is a short one: it is not called "truncated".
+    write_bytes(dir / "abapa-08.owdb", {'h', 'i', '\n'});
+    LevelReader text(dir / "abapa-08.owdb");
+    CHECK(text.open().message().find("not an owaredb level file") != std::string::npos);
 }
 
 TEST_CASE("constructing readers does no I/O") {

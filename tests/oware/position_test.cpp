@@ -101,7 +101,9 @@ TEST_CASE("parse errors name the problem") {
         std::string e = error_of("4 4 4 -1 4 4 4 4 4 4 4 4");
         CHECK(contains(e, "negative"));
         CHECK(contains(e, "-1"));
-        CHECK(contains(e, "pit 4")); // the fourth number, counted from 1 as people do
+        // Pits are numbered 0..11 as everywhere in the docs; the message also counts the
+        // numbers from 1, as people do.
+        CHECK(contains(e, "pit 3 (the 4th number)"));
         e = error_of("-4 4 4 4 4 4 4 4 4 4 4 4");
         CHECK(contains(e, "negative"));
         e = error_of("4 4 4 4 4 4 4 4 4 4 4 -0");
@@ -132,7 +134,7 @@ TEST_CASE("parse errors name the problem") {
             CAPTURE(text);
             std::string e = error_of(text);
             CHECK(contains(e, junk)); // the message quotes the offending token
-            CHECK(contains(e, "pit 6"));
+            CHECK(contains(e, "pit 5 (the 6th number)"));
         }
         // Other separators are not part of the notation.
         error_of("4;4;4;4;4;4;4;4;4;4;4;4");

@@ -15,7 +15,8 @@ bool looks_negative(const std::string& arg) {
 
 // Whether `arg` is an option whose value is the next argument ("--threads 2").
 bool takes_value(const po::options_description& opts, const std::string& arg) {
-    if (arg.size() < 2 || arg[0] != '-' || looks_negative(arg) || arg.find('=') != arg.npos)
+    if (arg.size() < 2 || arg[0] != '-' || arg == "--" || looks_negative(arg) ||
+        arg.find('=') != arg.npos)
         return false;
     const std::string name = arg.substr(arg.find_first_not_of('-'));
     const po::option_description* o = opts.find_nothrow(name, false);
@@ -27,15 +28,18 @@ bool takes_value(const po::options_description& opts, const std::string& arg) {
 bool parse_args(const Args& args, const std::string& usage, po::options_description& opts,
                 const po::positional_options_description& positional, po::variables_map& vm) {
     opts.add_options()("help,h", "show this help");
-    // Options first, then "--" and the negative-looking positionals, in their order.
+    // Options first, then "--" and the positionals that look negative, in their order, then
+    // whatever followed a "--" of the user's own.
     Args ordered, tail;
-    for (std::size_t i = 0; i < args.size(); ++i) {
+    std::size_t i = 0;
+    for (; i < args.size() && args[i] != "--"; ++i) {
         const bool option_value = i > 0 && takes_value(opts, args[i - 1]);
         (looks_negative(args[i]) && !option_value ? tail : ordered).push_back(args[i]);
     }
-    if (!tail.empty()) {
+    if (!tail.empty() || i < args.size()) {
         ordered.push_back("--");
         ordered.insert(ordered.end(), tail.begin(), tail.end());
+        if (i < args.size()) ordered.insert(ordered.end(), args.begin() + i + 1, args.end());
     }
     try {
         po::store(po::command_line_parser(ordered).options(opts).positional(positional).run(),

@@ -1,0 +1,47 @@
+#include "database_options.hpp"
+
+#include "commands.hpp"
+#include "tablebase/database_dir.hpp"
+
+#include <filesystem>
+#include <system_error>
+
+namespace owaredb::cli {
+
+void add_database_options(po::options_description& opts, DatabaseOptions& db) {
+    opts.add_options()("dir", po::value(&db.dir)->default_value(db.dir), "database directory")(
+        "rules", po::value(&db.rules),
+        "rule set: abapa|awari (default: the one whose files the directory holds, else abapa)");
+}
+
+Rules resolve_rules(const DatabaseOptions& db) {
+    if (!db.rules.empty()) return rules_from_name(db.rules);
+    const std::vector<std::string> found = rule_sets_in(db.dir);
+    if (found.size() > 1) {
+        std::string names;
+        for (const std::string& r : found) names += (names.empty() ? "" : " and ") + r;
+        throw UsageError("directory '" + db.dir + "' holds level files of " + names +
+                         ": choose one with --rules");
+    }
+    if (found.size() == 1) {
+        if (std::optional<Rules> r = Rules::by_name(found[0])) return *r;
+        throw UsageError("directory '" + db.dir + "' holds level files of an unknown rule set '" +
+                         found[0] + "' (expected " + Rules::preset_names() + ")");
+    }
+    return Rules::abapa();
+}
+
+void require_directory(const std::string& dir, const std::string& hint) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status st = fs::status(dir, ec);
+    if (ec && ec != std::errc::no_such_file_or_directory)
+        throw UsageError("cannot use '" + dir + "' as the database directory: " + ec.message());
+    if (!fs::exists(st))
+        throw UsageError("no database directory '" + dir + "'" + (hint.empty() ? "" : " " + hint));
+    if (!fs::is_directory(st)) throw UsageError("'" + dir + "' is not a directory");
+    fs::directory_iterator it(dir, ec);
+    if (ec) throw UsageError("cannot read the directory '" + dir + "': " + ec.message());
+}
+
+} // namespace owaredb::cli

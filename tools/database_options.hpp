@@ -1,0 +1,29 @@
+// --dir and --rules, as every command that reads or writes a database directory takes them.
+#pragma once
+
+#include "cli/options.hpp"
+#include "oware/rules.hpp"
+
+#include <string>
+
+namespace owaredb::cli {
+
+struct DatabaseOptions {
+    std::string dir = "owaredb-data";
+    std::string rules; ///< empty: not given, see resolve_rules
+};
+
+/// Declares --dir DIR and --rules R on `opts`.
+void add_database_options(po::options_description& opts, DatabaseOptions& db);
+
+/// The rule set to use: --rules when given (UsageError for an unknown name); otherwise the
+/// one rule set whose level files lie in the directory; otherwise abapa. A directory that
+/// holds files of several rule sets needs --rules: UsageError listing them.
+Rules resolve_rules(const DatabaseOptions& db);
+
+/// UsageError unless `dir` is a directory that can be listed, with a message that says what
+/// it is instead (missing, a file, a symlink loop, not readable). `hint` ends the message
+/// for a missing directory, e.g. "(see owaredb generate)".
+void require_directory(const std::string& dir, const std::string& hint = "");
+
+} // namespace owaredb::cli
