@@ -3,7 +3,11 @@
 # Idempotent and quiet when everything is already present.
 set -euo pipefail
 pkgs=(g++ cmake make pkg-config libzstd-dev libxxhash-dev libboost-program-options-dev
-      nlohmann-json3-dev doctest-dev libomp-dev clang pybind11-dev python3-dev python3-numpy)
+      nlohmann-json3-dev doctest-dev libomp-dev clang pybind11-dev python3-dev python3-numpy
+      libcpp-httplib-dev chromium)
+# node and npm run the owaredb serve tests (tests/browser): Debian's only if none is there.
+command -v node >/dev/null || pkgs+=(nodejs)
+command -v npm >/dev/null || pkgs+=(npm)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -24,5 +24,6 @@ int cmd_probe(const Args& args);
 int cmd_info(const Args& args);
 int cmd_bench_probe(const Args& args);
 int cmd_bench_entropy(const Args& args);
+int cmd_serve(const Args& args);
 
 } // namespace owaredb::cli

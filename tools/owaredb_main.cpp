@@ -15,7 +15,7 @@ Rules rules_from_name(const std::string& name) {
 int main(int argc, char** argv) {
     using namespace owaredb::cli;
     // In the order the usage lists them.
-    static constexpr std::array<Subcommand, 11> commands = {{
+    static constexpr std::array<Subcommand, 12> commands = {{
         {"bench", cmd_bench, "measure move, un-move and ranking costs"},
         {"bench-entropy", cmd_bench_entropy, "bits a level's values need, by context"},
         {"bench-generate", cmd_bench_generate, "measure the analyser against a forward pass"},
@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
         {"info", cmd_info, "describe a level file"},
         {"perft", cmd_perft, "count move sequences from a position (move generator check)"},
         {"probe", cmd_probe, "values of a position and its moves from the databases"},
+        {"serve", cmd_serve, "the oracle in a browser: a page and a JSON API (HTTP)"},
         {"show", cmd_show, "print a position, its legal moves and their children"},
         {"stats", cmd_stats, "count the positions of each value per level"},
         {"verify", cmd_verify, "check every checksum and the consistency of every value"},

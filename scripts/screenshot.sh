@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Pictures of `owaredb serve` for the README: builds owaredb, builds abapa levels 0..12 in a
+# temporary directory, starts the server and saves docs/oracle.png (laptop, 1280 x 800) and
+# docs/oracle-phone.png (phone, 390 x 844 at 2x) with Debian's chromium driven by
+# playwright-core (tests/browser, installed with npm ci into the build tree).
+#   scripts/screenshot.sh [BUILD_DIR]      (default: build)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" -j"$(nproc)" --target owaredb
+bash "$root/tests/browser/run.sh" screenshot "$build/tools/owaredb" "$build/tests/browser/work-screenshot" "$root/docs"

@@ -1,0 +1,37 @@
+// The README's pictures of owaredb serve: a laptop and a phone view of an endgame.
+//   node screenshot.mjs /path/to/owaredb OUTDIR   (writes OUTDIR/oracle.png, oracle-phone.png)
+// Builds abapa levels 0..12 in a temporary directory and shows a 12-seed endgame in which
+// 36 seeds have been captured (South 20, North 16), North to move.
+import { chromium } from 'playwright-core';
+import { join } from 'node:path';
+import { generate, launchChromium, removeDir, startServer, tempDir } from './common.mjs';
+
+const [bin, out] = process.argv.slice(2);
+if (!bin || !out) {
+  console.error('usage: node screenshot.mjs /path/to/owaredb OUTDIR');
+  process.exit(2);
+}
+const dir = tempDir('owaredb-screenshot-');
+let server;
+try {
+  generate(bin, dir, 'abapa', 12);
+  server = await startServer(bin, ['--dir', dir]);
+  // North to move (pits 0..5 are North's), worth +6 to North; the six moves span +6 to -12.
+  const query = `?rules=abapa&position=${encodeURIComponent('1 1 2 1 3 1 0 0 0 1 0 2')}&turn=north&south=20&north=16`;
+  const shots = [
+    ['oracle.png', { viewport: { width: 1280, height: 800 } }],
+    ['oracle-phone.png', { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }],
+  ];
+  for (const [name, options] of shots) {
+    const browser = await launchChromium(chromium, options);
+    const page = await browser.context.newPage();
+    await page.goto(server.url + query);
+    await page.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 20000 });
+    await page.screenshot({ path: join(out, name) });
+    console.log(`wrote ${join(out, name)}`);
+    await browser.close();
+  }
+} finally {
+  if (server) await server.stop();
+  removeDir(dir);
+}
