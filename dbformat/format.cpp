@@ -14,7 +14,11 @@ bool valid_rules_name(std::string_view rules) {
     return true;
 }
 
-std::string level_file_name(std::string_view rules, uint32_t n) {
+const char* to_string(LevelKind kind) {
+    return kind == LevelKind::Bounds ? "bounds" : "values";
+}
+
+std::string level_file_name(std::string_view rules, uint32_t n, LevelKind kind) {
     if (!valid_rules_name(rules))
         throw std::invalid_argument("invalid rule-set name '" + std::string(rules) + "'");
     if (n > kMaxLevel)
@@ -23,12 +27,13 @@ std::string level_file_name(std::string_view rules, uint32_t n) {
     // Two digits keep "ls" order equal to numeric order for every Oware level.
     std::string digits = std::to_string(n);
     if (digits.size() < 2) digits.insert(0, "0");
-    return std::string(rules) + "-" + digits + ".owdb";
+    return std::string(rules) + "-" + digits +
+           (kind == LevelKind::Bounds ? ".bounds.owdb" : ".owdb");
 }
 
 std::filesystem::path level_path(const std::filesystem::path& dir, std::string_view rules,
-                                 uint32_t n) {
-    return dir / level_file_name(rules, n);
+                                 uint32_t n, LevelKind kind) {
+    return dir / level_file_name(rules, n, kind);
 }
 
 std::optional<LevelName> parse_level_file_name(std::string_view name) {
@@ -36,6 +41,12 @@ std::optional<LevelName> parse_level_file_name(std::string_view name) {
     if (name.size() <= ext.size() || name.substr(name.size() - ext.size()) != ext)
         return std::nullopt;
     name.remove_suffix(ext.size());
+    constexpr std::string_view bounds = ".bounds";
+    LevelKind kind = LevelKind::Values;
+    if (name.size() > bounds.size() && name.substr(name.size() - bounds.size()) == bounds) {
+        name.remove_suffix(bounds.size());
+        kind = LevelKind::Bounds;
+    }
     auto dash = name.rfind('-');
     if (dash == std::string_view::npos) return std::nullopt;
     std::string_view rules = name.substr(0, dash), digits = name.substr(dash + 1);
@@ -47,7 +58,7 @@ std::optional<LevelName> parse_level_file_name(std::string_view name) {
     // Only the canonical spelling round-trips (so "x-007.owdb" is not level 7).
     if (level_file_name(rules, n) != std::string(rules) + "-" + std::string(digits) + ".owdb")
         return std::nullopt;
-    return LevelName{std::string(rules), n};
+    return LevelName{std::string(rules), n, kind};
 }
 
 } // namespace owaredb::db

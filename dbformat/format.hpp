@@ -35,6 +35,16 @@ inline constexpr std::size_t kMaxDictionaryBytes = 1 << 20;
 // Header flag bit 0 (LevelMeta::capture_bounded).
 inline constexpr uint16_t kFlagCaptureBounded = 1;
 
+// What a level file holds (header field "kind", offset 38; dbformat/README.md, Header).
+//   Values: one entry per position, its value in -n..n (or kDontCare).
+//   Bounds: two entries per position, interleaved: entry 2i = gM and entry 2i + 1 = gN of
+//           position i, each in 0..n (docs/values.md, Convention-free bounds); never
+//           capture-bounded. The file of n then has entries = 2 * positions.
+enum class LevelKind : uint16_t { Values = 0, Bounds = 1 };
+
+// "values" or "bounds".
+const char* to_string(LevelKind kind);
+
 // Identity of a level. Two files are the same level iff rules, knobs, n and entries are
 // equal; capture_bounded says how its values are stored.
 struct LevelMeta {
@@ -46,6 +56,7 @@ struct LevelMeta {
     // bound, and the value is max(stored, best capture) (solver/capture_bound.hpp). The
     // format just carries the flag; a reader of such a file must complete the values.
     bool capture_bounded = false;
+    LevelKind kind = LevelKind::Values;
 
     bool operator==(const LevelMeta&) const = default;
 };
@@ -54,18 +65,20 @@ struct LevelMeta {
 // file names and cannot contain the '-' that separates them from n.
 bool valid_rules_name(std::string_view rules);
 
-// File name of a level, e.g. level_file_name("abapa", 7) == "abapa-07.owdb". Throws
+// File name of a level, e.g. level_file_name("abapa", 7) == "abapa-07.owdb"; a bounds
+// file is "abapa-07.bounds.owdb", so both kinds live side by side in one directory. Throws
 // std::invalid_argument for an invalid name or n > kMaxLevel.
-std::string level_file_name(std::string_view rules, uint32_t n);
+std::string level_file_name(std::string_view rules, uint32_t n, LevelKind kind = LevelKind::Values);
 
-// dir / level_file_name(rules, n).
+// dir / level_file_name(rules, n, kind).
 std::filesystem::path level_path(const std::filesystem::path& dir, std::string_view rules,
-                                 uint32_t n);
+                                 uint32_t n, LevelKind kind = LevelKind::Values);
 
-// Inverse of level_file_name: {rules, n} for a well-formed name, nullopt otherwise.
+// Inverse of level_file_name: {rules, n, kind} for a well-formed name, nullopt otherwise.
 struct LevelName {
     std::string rules;
     uint32_t n = 0;
+    LevelKind kind = LevelKind::Values;
 };
 std::optional<LevelName> parse_level_file_name(std::string_view file_name);
 

@@ -39,7 +39,7 @@ std::vector<uint8_t> serialize_header(const Header& h) {
     put_u64(out, m.entries);
     put_u32(out, h.block_entries);
     put_u16(out, static_cast<uint16_t>(h.value_map.size()));
-    put_u16(out, 0); // reserved
+    put_u16(out, static_cast<uint16_t>(m.kind)); // kind (0 = values: the former reserved 0)
     put_u64(out, h.block_count);
     put_u32(out, static_cast<uint32_t>(m.knobs.size()));
     put_u32(out, static_cast<uint32_t>(h.dictionary.size()));
@@ -54,7 +54,7 @@ std::vector<uint8_t> serialize_header(const Header& h) {
 Result<uint32_t> parse_prefix(std::span<const uint8_t> prefix) {
     if (prefix.size() < kPrefixBytes) return corrupt("too short for a level file header");
     if (!std::equal(kMagic.begin(), kMagic.end(), prefix.begin()))
-        return corrupt("not a level file (bad magic)");
+        return corrupt("not an owaredb level file (no owaredb signature)");
     ByteCursor c(prefix.subspan(kMagic.size()));
     uint16_t version = c.u16();
     uint16_t flags = c.u16();
@@ -89,7 +89,7 @@ Result<Header> parse_header(std::span<const uint8_t> bytes) {
     h.meta.entries = c.u64();
     h.block_entries = c.u32();
     uint16_t symbols = c.u16();
-    uint16_t reserved = c.u16();
+    uint16_t kind = c.u16();
     h.block_count = c.u64();
     uint32_t knobs_len = c.u32();
     uint32_t dict_len = c.u32();
@@ -97,7 +97,12 @@ Result<Header> parse_header(std::span<const uint8_t> bytes) {
 
     if (h.codec != kCodecZstd)
         return Status(ErrorCode::Unsupported, "unknown codec " + std::to_string(h.codec));
-    if (reserved != 0) return corrupt("reserved header field is not zero");
+    if (kind > static_cast<uint16_t>(LevelKind::Bounds))
+        return Status(ErrorCode::Unsupported, "unknown level kind " + std::to_string(kind));
+    h.meta.kind = static_cast<LevelKind>(kind);
+    const bool bounds = h.meta.kind == LevelKind::Bounds;
+    if (bounds && h.meta.capture_bounded) return corrupt("a bounds file cannot be capture-bounded");
+    if (bounds && h.meta.entries % 2 != 0) return corrupt("a bounds file has an odd entry count");
     if (h.symbol_bits != 1 && h.symbol_bits != 2 && h.symbol_bits != 4 && h.symbol_bits != 8)
         return corrupt("invalid symbol width " + std::to_string(h.symbol_bits));
     if (h.meta.n > kMaxLevel) return corrupt("seed count " + std::to_string(h.meta.n));
@@ -123,8 +128,11 @@ Result<Header> parse_header(std::span<const uint8_t> bytes) {
     bool seen[256] = {};
     for (uint8_t raw : map) {
         auto v = static_cast<int8_t>(raw);
-        bool in_range = v == kDontCare || (v >= -int(h.meta.n) && v <= int(h.meta.n));
-        if (!in_range) return corrupt("value map holds " + std::to_string(v) + " outside -n..n");
+        bool in_range = bounds ? v >= 0 && v <= int(h.meta.n)
+                               : v == kDontCare || (v >= -int(h.meta.n) && v <= int(h.meta.n));
+        if (!in_range)
+            return corrupt("value map holds " + std::to_string(v) + " outside " +
+                           (bounds ? "0..n" : "-n..n"));
         if (seen[raw]) return corrupt("value map lists " + std::to_string(v) + " twice");
         seen[raw] = true;
         h.value_map.push_back(v);

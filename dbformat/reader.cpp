@@ -155,6 +155,12 @@ struct LevelReader::Impl {
         }
         const uint64_t size = src->size();
         if (size == 0) return err(ErrorCode::Corrupt, "empty file");
+        // A file that does not start with the signature is something else (a text file, a
+        // file of another program), whatever its length: say so rather than "truncated".
+        std::vector<uint8_t> start(std::min<uint64_t>(size, kMagic.size()));
+        if (auto s = src->read(0, start); !s.ok()) return wrap(s);
+        if (!std::equal(start.begin(), start.end(), kMagic.begin()))
+            return err(ErrorCode::Corrupt, "not an owaredb level file (no owaredb signature)");
         const uint64_t min_size = kPrefixBytes + kChecksumBytes * 2 + kTrailerBytes;
         if (size < min_size)
             return err(ErrorCode::Corrupt, "truncated: " + std::to_string(size) + " bytes");
@@ -226,6 +232,9 @@ struct LevelReader::Impl {
             return err(ErrorCode::Mismatch,
                        "holds level " + describe(m.rules, m.n) + ", expected " +
                            describe(e.rules.value_or(m.rules), e.n.value_or(m.n)));
+        if (e.kind && *e.kind != m.kind)
+            return err(ErrorCode::Mismatch, std::string("holds ") + to_string(m.kind) +
+                                                ", expected " + to_string(*e.kind));
         if (e.knobs && *e.knobs != m.knobs)
             return err(ErrorCode::Mismatch, "rule-set knobs differ from the expected ones");
         if (e.entries && *e.entries != m.entries)

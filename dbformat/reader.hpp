@@ -42,9 +42,10 @@ struct Expectation {
     std::optional<std::vector<uint8_t>> knobs;
     std::optional<uint32_t> n;
     std::optional<uint64_t> entries;
+    std::optional<LevelKind> kind;
 
     static Expectation exactly(const LevelMeta& meta) {
-        return {meta.rules, meta.knobs, meta.n, meta.entries};
+        return {meta.rules, meta.knobs, meta.n, meta.entries, meta.kind};
     }
 };
 

@@ -37,6 +37,9 @@ void validate(const LevelMeta& meta, std::span<const int8_t> values, const Write
         throw std::invalid_argument("invalid rule-set name '" + meta.rules + "'");
     if (meta.knobs.size() > kMaxKnobsBytes) throw std::invalid_argument("knob blob too large");
     if (meta.n > kMaxLevel) throw std::invalid_argument("n = " + std::to_string(meta.n));
+    if (meta.kind == LevelKind::Bounds && (meta.capture_bounded || meta.entries % 2 != 0))
+        throw std::invalid_argument(
+            "a bounds level has an even entry count, never capture-bounded");
     if (values.size() != meta.entries)
         throw std::invalid_argument("level has " + std::to_string(meta.entries) + " entries but " +
                                     std::to_string(values.size()) + " values were given");
@@ -67,14 +70,18 @@ ValueCounts count_values(std::span<const int8_t> values, int threads) {
     return total;
 }
 
-void check_values(std::span<const int8_t> values, const ValueCounts& counts, uint32_t n) {
+void check_values(std::span<const int8_t> values, const ValueCounts& counts, uint32_t n,
+                  LevelKind kind) {
+    const bool bounds = kind == LevelKind::Bounds; // entries in 0..n, no kDontCare
     for (int b = 0; b < 256; ++b) {
         int v = int8_t(uint8_t(b));
-        if (counts[b] == 0 || v == kDontCare || (v >= -int(n) && v <= int(n))) continue;
+        if (counts[b] == 0) continue;
+        if (bounds ? v >= 0 && v <= int(n) : v == kDontCare || (v >= -int(n) && v <= int(n)))
+            continue;
         auto at = std::find(values.begin(), values.end(), int8_t(v)) - values.begin();
-        throw std::invalid_argument("value " + std::to_string(v) + " at index " +
-                                    std::to_string(at) + " is outside -" + std::to_string(n) +
-                                    ".." + std::to_string(n));
+        throw std::invalid_argument(
+            "value " + std::to_string(v) + " at index " + std::to_string(at) + " is outside " +
+            (bounds ? "0" : "-" + std::to_string(n)) + ".." + std::to_string(n));
     }
 }
 
@@ -238,7 +245,7 @@ void encode(const LevelMeta& meta, std::span<const int8_t> values, const WriterO
     validate(meta, values, o);
     const int threads = thread_count(o);
     ValueCounts counts = count_values(values, threads);
-    check_values(values, counts, meta.n);
+    check_values(values, counts, meta.n, meta.kind);
     Plan plan = choose_plan(values, counts, o, threads);
 
     Header h;

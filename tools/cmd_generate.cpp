@@ -4,13 +4,18 @@
 // read back from their files (which checks every block), missing ones are solved and
 // written atomically. A killed run therefore resumes at the first missing level and ends
 // with the same files as an uninterrupted one.
-#include "retro/bellman.hpp"
-#include "oware/oware_game.hpp"
-#include "retro/retrograde.hpp"
-#include "commands.hpp"
-#include "tablebase/database_dir.hpp"
+//
+// With --bounds it builds the bound files (gM, gN; docs/values.md, Convention-free bounds)
+// the same way, with the bounds solver (retro/bounds.hpp), beside any value files.
 #include "cli/options.hpp"
 #include "cli/system_stats.hpp"
+#include "commands.hpp"
+#include "oware/oware_game.hpp"
+#include "retro/bellman.hpp"
+#include "retro/bounds.hpp"
+#include "retro/retrograde.hpp"
+#include "tablebase/bounds_dir.hpp"
+#include "tablebase/database_dir.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -127,12 +132,107 @@ void print_table(const std::vector<LevelRow>& rows) {
     }
 }
 
+// The bound files of levels 0..max_seeds: the same loop as for values, with the bounds
+// solver, 2 bytes per position of every level in memory.
+int generate_bounds(const Rules& rules, const std::string& dir, int max_seeds, int threads) {
+    BoundsDir db(dir, rules);
+    std::printf("owaredb generate: bounds (gM, gN), rules %s, levels 0..%d, directory %s, %d "
+                "threads\n",
+                rules.name.c_str(), max_seeds, dir.c_str(), threads);
+    std::fflush(stdout);
+    double to_solve = 0;
+    for (int n = 0; n <= max_seeds; ++n)
+        if (!std::filesystem::exists(db.path(n))) to_solve += ProgressDisplay::work(n);
+    ProgressDisplay display(to_solve);
+
+    struct Row {
+        int n = 0;
+        uint64_t positions = 0, exact = 0, file_bytes = 0, peak_rss = 0;
+        bool loaded = false;
+        double seconds = 0, write_seconds = 0;
+    };
+    std::vector<ValueArray> levels;
+    std::vector<Row> rows;
+    for (int n = 0; n <= max_seeds; ++n) {
+        Row row;
+        row.n = n;
+        row.positions = level_size(n);
+        reset_peak_rss();
+        auto t0 = Clock::now();
+        ValueArray bounds;
+        db::Status loaded = db.load(n, bounds, threads);
+        if (loaded.ok()) {
+            row.loaded = true;
+            row.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+            std::error_code ec;
+            row.file_bytes = std::filesystem::file_size(db.path(n), ec);
+        } else {
+            if (loaded.code() != db::ErrorCode::NotFound)
+                std::fprintf(stderr, "level %d: existing bound file unusable, rebuilding it: %s\n",
+                             n, loaded.message().c_str());
+            std::vector<const int8_t*> smaller;
+            for (const auto& l : levels) smaller.push_back(l.data());
+            BoundsSolver<OwareGame> solver(db.game(), smaller, threads);
+            display.level_started(n, row.positions);
+            bounds = solver.solve(n, [&](const LevelProgress& p) { display.update(p); });
+            row.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+            if (row.positions > (1u << 24)) display.writing();
+            auto w0 = Clock::now();
+            db::WriteReport report = db.save(n, bounds, threads);
+            display.level_finished();
+            row.write_seconds = std::chrono::duration<double>(Clock::now() - w0).count();
+            row.file_bytes = report.file_bytes;
+            std::printf("level %2d bounds solved: %llu positions in %.2f s, %.3f bits/position "
+                        "on disk\n",
+                        n, (unsigned long long)row.positions, row.seconds,
+                        row.positions ? 8.0 * double(row.file_bytes) / double(row.positions) : 0);
+            std::fflush(stdout);
+        }
+        row.peak_rss = peak_rss_bytes();
+        for (uint64_t i = 0; i < row.positions; ++i) {
+            const BoundPair b = bound_pair(bounds.data(), i);
+            row.exact += b.gm + b.gn == n;
+        }
+        rows.push_back(row);
+        levels.push_back(std::move(bounds));
+    }
+
+    std::printf("\n%5s %13s %9s %12s %8s %9s %10s %8s %13s %7s\n", "level", "positions", "seconds",
+                "positions/s", "write s", "peak MiB", "file KiB", "bits/pos", "exact", "exact%");
+    double total = 0;
+    for (const Row& r : rows) {
+        char rate[32] = "(loaded)";
+        if (!r.loaded && r.seconds > 0)
+            std::snprintf(rate, sizeof rate, "%.0f", static_cast<double>(r.positions) / r.seconds);
+        const double share = r.positions ? 100.0 * double(r.exact) / double(r.positions) : 0;
+        std::printf("%5d %13llu %9.2f %12s %8.2f %9.0f %10.1f %8.3f %13llu %7.2f\n", r.n,
+                    (unsigned long long)r.positions, r.seconds, rate, r.write_seconds,
+                    static_cast<double>(r.peak_rss) / (1 << 20),
+                    static_cast<double>(r.file_bytes) / 1024,
+                    r.positions ? 8.0 * double(r.file_bytes) / double(r.positions) : 0,
+                    (unsigned long long)r.exact, share);
+        total += r.seconds + r.write_seconds;
+    }
+    std::printf("\ntotal: %.1f s solving, loading and writing bound levels 0..%d\n", total,
+                max_seeds);
+    std::printf("\nstart positions (k seeds in every pit, one ply over the bound files):\n");
+    for (int k = 1; 12 * k <= max_seeds; ++k) {
+        const BoundPair b = bounds_equation(
+            db.game(), 12 * k, Position::start(k), [&](int level, const Position& child) {
+                return bound_pair(levels[level].data(), rank(child));
+            });
+        std::printf("  %d per pit (%2d seeds): gM %d, gN %d%s under %s\n", k, 12 * k, b.gm, b.gn,
+                    b.gm + b.gn == 12 * k ? " (exact)" : "", rules.name.c_str());
+    }
+    return 0;
+}
+
 } // namespace
 
 int cmd_generate(const Args& args) {
     std::string rules_name, dir;
     int max_seeds = 0, threads = 0;
-    bool compact = false;
+    bool compact = false, bounds = false;
     po::options_description opts("options");
     opts.add_options()("rules", po::value(&rules_name)->default_value("abapa"),
                        "rule set: abapa|awari")(
@@ -142,11 +242,14 @@ int cmd_generate(const Args& args) {
         "threads", po::value(&threads)->default_value(0), "parallel threads (0 = all cores)")(
         "compact", po::bool_switch(&compact),
         "write capture-bounded files: about a quarter smaller, probes do one ply of capture "
-        "search (see dbformat/README.md)");
+        "search (see dbformat/README.md)")(
+        "bounds", po::bool_switch(&bounds),
+        "build the bound files (gM, gN: what each side can force whatever the rule for endless "
+        "play; docs/values.md) instead of the value files");
     po::variables_map vm;
     if (!parse_args(args,
                     "usage: owaredb generate [--rules R] [--max-seeds N] [--dir DIR] [--threads T] "
-                    "[--compact]",
+                    "[--compact] [--bounds]",
                     opts, {}, vm))
         return 0;
     Rules rules = rules_from_name(rules_name);
@@ -154,6 +257,8 @@ int cmd_generate(const Args& args) {
         throw UsageError("--max-seeds must be between 0 and 48");
     if (threads < 0) throw UsageError("--threads must be positive (0 = all cores)");
     if (threads == 0) threads = omp_get_num_procs();
+    if (bounds && compact) throw UsageError("--compact applies to value files, not --bounds");
+    if (bounds) return generate_bounds(rules, dir, max_seeds, threads);
 
     DatabaseDir db(dir, rules, compact);
     std::printf("owaredb generate: rules %s, levels 0..%d, directory %s, %d threads%s\n",
@@ -219,9 +324,10 @@ int cmd_generate(const Args& args) {
     std::printf("\nstart positions (k seeds in every pit, one ply over the databases):\n");
     for (int k = 1; 12 * k <= max_seeds; ++k) {
         Position start = Position::start(k);
-        const int v = bellman_value(db.game(), 12 * k, start, [&](int level, const Position& child) {
-            return int(levels[level][rank(child)]);
-        });
+        const int v =
+            bellman_value(db.game(), 12 * k, start, [&](int level, const Position& child) {
+                return int(levels[level][rank(child)]);
+            });
         std::printf("  %d per pit (%2d seeds): value %+d under %s\n", k, 12 * k, v,
                     rules.name.c_str());
     }

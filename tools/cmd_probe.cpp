@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
+#include <stdexcept>
 
 namespace owaredb::cli {
 
@@ -38,11 +40,8 @@ int run_batch(const Tablebase& tb, AnswerFormat format, bool want_pv) {
         answers += '\n';
     };
     auto flush = [&] {
-        if (!answers.empty() &&
-            std::fwrite(answers.data(), 1, answers.size(), stdout) != answers.size())
-            throw std::runtime_error(std::string("cannot write the answers: ") +
-                                     std::strerror(errno));
-        std::fflush(stdout);
+        if (!answers.empty()) std::fwrite(answers.data(), 1, answers.size(), stdout);
+        check_output(); // flushes; stops at the first answer that cannot be written
         answers.clear();
     };
     while (true) {
@@ -66,7 +65,31 @@ int run_batch(const Tablebase& tb, AnswerFormat format, bool want_pv) {
 
 } // namespace
 
-int cmd_probe(const Args& args) {
+int cmd_probe(const Args& given) {
+    // `--scores A B` takes two numbers; boost's multitoken would also swallow the position,
+    // so the pair is taken out here.
+    Args args;
+    std::optional<Scores> scores;
+    for (std::size_t i = 0; i < given.size(); ++i) {
+        if (given[i] != "--scores") {
+            args.push_back(given[i]);
+            continue;
+        }
+        if (i + 2 >= given.size())
+            throw UsageError("--scores takes two numbers: seeds captured so far by the side to "
+                             "move and by its opponent");
+        try {
+            std::size_t end1 = 0, end2 = 0;
+            Scores s{std::stoi(given[i + 1], &end1), std::stoi(given[i + 2], &end2)};
+            if (end1 != given[i + 1].size() || end2 != given[i + 2].size())
+                throw std::invalid_argument("trailing characters");
+            scores = s;
+        } catch (const std::exception&) {
+            throw UsageError("--scores takes two numbers, got '" + given[i + 1] + "' '" +
+                             given[i + 2] + "'");
+        }
+        i += 2;
+    }
     std::string rules_name, dir, position_text;
     bool json = false, pv = false, batch = false;
     size_t cache_mb = 256;
@@ -83,6 +106,9 @@ int cmd_probe(const Args& args) {
     po::variables_map vm;
     if (!parse_args(args,
                     "usage: owaredb probe [--dir DIR] [--rules R] [--json] [--pv] \"<position>\"\n"
+                    "       owaredb probe --scores A B [--json] \"<position>\"   (A, B: seeds "
+                    "captured so far by the side to move and by its opponent; needs bound "
+                    "files)\n"
                     "       owaredb probe --batch [--json] < positions.txt",
                     opts, pos, vm))
         return 0;
@@ -95,11 +121,13 @@ int cmd_probe(const Args& args) {
     const AnswerFormat format = json ? AnswerFormat::Json : AnswerFormat::Text;
     if (batch) {
         if (vm.count("position")) throw UsageError("--batch reads positions from standard input");
+        if (scores) throw UsageError("--scores answers one position, not --batch");
         return run_batch(tb, format, pv);
     }
     if (!vm.count("position")) throw UsageError("missing the position (12 pit counts)");
     std::string out, error;
-    if (!append_answer(tb, position_text, format, pv, out, error)) throw std::runtime_error(error);
+    if (!append_answer(tb, position_text, format, pv, out, error, scores ? &*scores : nullptr))
+        throw std::runtime_error(error);
     std::cout << out << (json ? "\n" : "");
     return 0;
 }

@@ -1,11 +1,17 @@
-// owaredb stats: per level, the number of positions and how many have each value.
+// owaredb stats: per level, the number of positions and how many have each value; with
+// --bounds, from the bound files, how many are exact (gM + gN = n) and how many have each
+// gM and each gN.
 #include "cli/json.hpp"
 #include "cli/options.hpp"
 #include "commands.hpp"
 #include "oware/ranking.hpp"
 #include "retro/bellman.hpp"
+#include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
 
+#include <omp.h>
+
+#include <cstdio>
 #include <iostream>
 #include <map>
 
@@ -67,12 +73,77 @@ void count_outside(const OwareGame& game, int n, const std::vector<ValueArray>& 
         if (local[v + kMaxSeeds]) counts[v] += local[v + kMaxSeeds];
 }
 
+// stats --bounds: per bound file present, positions, exact positions and the histograms of
+// gM and gN. JSON: {"rules":R,"kind":"bounds","levels":[{"seeds":n,"positions":P,
+// "exact":E,"gM":{"0":c,...},"gN":{...}},...]}.
+int bounds_stats(const BoundsDir& db, bool json, int threads) {
+    struct Counts {
+        int seeds = 0;
+        uint64_t positions = 0, exact = 0;
+        std::map<int, uint64_t> gm, gn;
+    };
+    std::vector<Counts> levels;
+    for (int n = 0; n <= kMaxSeeds; ++n) {
+        if (!std::filesystem::exists(db.path(n))) continue;
+        ValueArray bounds;
+        if (db::Status st = db.load(n, bounds, threads); !st.ok())
+            throw std::runtime_error(st.message());
+        Counts c;
+        c.seeds = n;
+        c.positions = level_size(n);
+        std::array<uint64_t, kMaxSeeds + 1> gm{}, gn{};
+        for (uint64_t i = 0; i < c.positions; ++i) {
+            const BoundPair b = bound_pair(bounds.data(), i);
+            ++gm[b.gm];
+            ++gn[b.gn];
+            c.exact += b.gm + b.gn == n;
+        }
+        for (int v = 0; v <= n; ++v) {
+            if (gm[v]) c.gm[v] = gm[v];
+            if (gn[v]) c.gn[v] = gn[v];
+        }
+        levels.push_back(std::move(c));
+    }
+    if (levels.empty())
+        throw std::runtime_error("no " + db.rules().name + " bound files in '" + db.dir().string() +
+                                 "' (see owaredb generate --bounds)");
+    if (json) {
+        Json array = Json::array();
+        auto histogram = [](const std::map<int, uint64_t>& h) {
+            Json o = Json::object();
+            for (auto [v, c] : h) o[std::to_string(v)] = c;
+            return o;
+        };
+        for (const Counts& l : levels)
+            array.push_back({{"seeds", l.seeds},
+                             {"positions", l.positions},
+                             {"exact", l.exact},
+                             {"gM", histogram(l.gm)},
+                             {"gN", histogram(l.gn)}});
+        print_json_line({{"rules", db.rules().name}, {"kind", "bounds"}, {"levels", array}});
+        return 0;
+    }
+    std::cout << "rules " << db.rules().name << ", bounds (gM, gN)\n";
+    for (const Counts& l : levels) {
+        char share[32];
+        std::snprintf(share, sizeof share, "%.2f",
+                      l.positions ? 100.0 * double(l.exact) / double(l.positions) : 0.0);
+        std::cout << "level " << l.seeds << ": " << l.positions << " positions, " << l.exact
+                  << " exact (" << share << "%)\n  gM:";
+        for (auto [v, c] : l.gm) std::cout << " " << v << ":" << c;
+        std::cout << "\n  gN:";
+        for (auto [v, c] : l.gn) std::cout << " " << v << ":" << c;
+        std::cout << "\n";
+    }
+    return 0;
+}
+
 } // namespace
 
 int cmd_stats(const Args& args) {
     std::string rules_name, dir;
     int threads = 0;
-    bool json = false, all = false;
+    bool json = false, all = false, bounds = false;
     po::options_description opts("options");
     opts.add_options()("dir", po::value(&dir)->default_value("owaredb-data"), "database directory")(
         "rules", po::value(&rules_name)->default_value("abapa"),
@@ -80,15 +151,24 @@ int cmd_stats(const Args& args) {
         "all-configurations", po::bool_switch(&all),
         "count every distribution of n seeds, C(n+11,11), valuing those outside the "
         "databases by one ply of search (as Lincke's databases index them)")(
-        "threads", po::value(&threads)->default_value(0), "threads (0 = all cores)");
+        "threads", po::value(&threads)->default_value(0), "threads (0 = all cores)")(
+        "bounds", po::bool_switch(&bounds),
+        "read the bound files (owaredb generate --bounds) instead of the value files: per "
+        "level the exact positions (gM + gN = n) and the counts of each gM and gN");
     po::variables_map vm;
     if (!parse_args(args,
-                    "usage: owaredb stats [--dir DIR] [--rules R] [--json] [--all-configurations]",
+                    "usage: owaredb stats [--dir DIR] [--rules R] [--json] [--all-configurations]\n"
+                    "       owaredb stats --bounds [--dir DIR] [--rules R] [--json]",
                     opts, {}, vm))
         return 0;
     DatabaseDir db(dir, rules_from_name(rules_name));
     if (!std::filesystem::is_directory(dir))
         throw UsageError("no database directory '" + dir + "'");
+    if (bounds) {
+        if (all) throw UsageError("--all-configurations applies to value files, not --bounds");
+        if (threads <= 0) threads = omp_get_num_procs();
+        return bounds_stats(BoundsDir(dir, db.rules()), json, threads);
+    }
     std::vector<LevelCounts> levels;
     // Exact values of levels 0..k-1, kept when --all-configurations needs them or a
     // capture-bounded file has to be completed (both need every smaller level).

@@ -2,10 +2,18 @@
 // every stored value against the stored levels:
 //   V(p) == max over legal moves (captured - V(child)), or the terminal value,
 // recomputed in parallel from the files alone. The first mismatch is reported.
-#include "tablebase/bellman_check.hpp"
-#include "commands.hpp"
-#include "tablebase/database_dir.hpp"
+//
+// Bound files (<rules>-NN.bounds.owdb) in the directory are checked the same way: every
+// checksum, then every stored pair against its equations over the stored bound levels,
+//   gM(p) == max over moves (captured + gN(child)), gN(p) == min over moves gM(child),
+// or the terminal split. This is a necessary condition only: gM, gN are the LEAST fixed
+// point of these equations, and a larger fixed point (e.g. one crediting a cycle to a
+// side) would pass it too.
 #include "cli/options.hpp"
+#include "commands.hpp"
+#include "tablebase/bellman_check.hpp"
+#include "tablebase/bounds_dir.hpp"
+#include "tablebase/database_dir.hpp"
 
 #include <omp.h>
 
@@ -14,6 +22,68 @@
 #include <mutex>
 
 namespace owaredb::cli {
+
+namespace {
+
+// Checksums, then consistency of the bound files present; prints what it finds and
+// returns whether all is well. `present` says whether any bound file exists.
+bool verify_bounds(const BoundsDir& db, int threads, bool& present_any) {
+    std::vector<int> present;
+    int damaged = 0;
+    for (int n = 0; n <= kMaxSeeds; ++n) {
+        if (!std::filesystem::exists(db.path(n))) continue;
+        db::ReaderOptions options;
+        options.expect = db.expectation(n);
+        db::VerifyReport r = db::LevelReader(db.path(n), options).verify(threads);
+        if (r.ok()) {
+            present.push_back(n);
+            continue;
+        }
+        ++damaged;
+        std::printf("DAMAGED %s: %s\n", db.path(n).c_str(), r.status.message().c_str());
+        for (uint64_t b : r.damaged_blocks) std::printf("  block %llu\n", (unsigned long long)b);
+    }
+    present_any = !present.empty() || damaged > 0;
+    if (!present_any) return true;
+    std::printf("bound checksums: %zu bound files intact, %d damaged\n", present.size(), damaged);
+    std::fflush(stdout);
+    std::vector<ValueArray> levels;
+    int checked = 0;
+    bool mismatch = false;
+    for (int n = 0; n <= kMaxSeeds && !mismatch; ++n) {
+        if (std::find(present.begin(), present.end(), n) == present.end()) break;
+        ValueArray bounds;
+        db::Status s = db.load(n, bounds, threads);
+        if (!s.ok()) {
+            std::printf("DAMAGED %s\n", s.message().c_str());
+            mismatch = true;
+            break;
+        }
+        levels.push_back(std::move(bounds));
+        uint64_t bad = first_bounds_mismatch(db.game(), n, levels, threads);
+        if (bad < level_size(n)) {
+            const BoundPair b = bound_pair(levels[n].data(), bad);
+            std::printf("MISMATCH bounds level %d index %llu (%s): stored gM %d gN %d, but its "
+                        "moves give different bounds\n",
+                        n, (unsigned long long)bad, to_string(unrank(n, bad)).c_str(), b.gm, b.gn);
+            mismatch = true;
+        } else {
+            ++checked;
+            std::printf("bounds level %2d: %llu pairs consistent with their moves\n", n,
+                        (unsigned long long)level_size(n));
+            std::fflush(stdout);
+        }
+    }
+    if (!mismatch && checked < static_cast<int>(present.size()))
+        std::printf("bound levels above %d not checked for consistency: level %d is missing\n",
+                    checked - 1, checked);
+    if (checked > 0)
+        std::printf("(bounds consistency is a necessary condition: a larger fixed point of the "
+                    "same equations would pass it too)\n");
+    return damaged == 0 && !mismatch;
+}
+
+} // namespace
 
 int cmd_verify(const Args& args) {
     std::string rules_name, dir;
@@ -30,6 +100,19 @@ int cmd_verify(const Args& args) {
     DatabaseDir db(dir, rules_from_name(rules_name));
     if (!std::filesystem::is_directory(dir))
         throw UsageError("no database directory '" + dir + "'");
+    bool value_files = false;
+    for (int n = 0; n <= kMaxSeeds && !value_files; ++n)
+        value_files = std::filesystem::exists(db.path(n));
+    bool bound_files = false;
+    bool bounds_ok = true;
+    if (!value_files) {
+        // Only bound files (or nothing): check those alone.
+        bounds_ok = verify_bounds(BoundsDir(dir, db.rules()), threads, bound_files);
+        if (bound_files) {
+            std::printf("%s\n", bounds_ok ? "verify: OK" : "verify: FAILED");
+            return bounds_ok ? 0 : 1;
+        }
+    }
 
     // 1. Checksums of every file present.
     std::vector<int> present;
@@ -79,7 +162,8 @@ int cmd_verify(const Args& args) {
     if (!mismatch && checked < static_cast<int>(present.size()))
         std::printf("levels above %d not checked for consistency: level %d is missing\n",
                     checked - 1, checked);
-    bool ok = damaged == 0 && !mismatch;
+    if (value_files) bounds_ok = verify_bounds(BoundsDir(dir, db.rules()), threads, bound_files);
+    bool ok = damaged == 0 && !mismatch && bounds_ok;
     std::printf("%s\n", ok ? "verify: OK" : "verify: FAILED");
     return ok ? 0 : 1;
 }

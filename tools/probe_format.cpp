@@ -43,10 +43,59 @@ char* put_move_fields(char* p, int pit, int captured, int value) {
     return p;
 }
 
+// `,"gM":X,"gN":Y`.
+char* put_bound_fields(char* p, int gm, int gn) {
+    p = put(p, ",\"gM\":");
+    p = put_int(p, gm);
+    p = put(p, ",\"gN\":");
+    p = put_int(p, gn);
+    return p;
+}
+
+std::string bounds_line(const Bounds& b) {
+    return "gM " + std::to_string(b.gM) + ", gN " + std::to_string(b.gN) +
+           (b.exact ? " (exact: the same under every rule for endless play)"
+                    : " (gM + gN < seeds: the rest depends on how endless play is scored)");
+}
+
+void append_scores_text(std::string& out, const Bounds& b, const Scores& s) {
+    const int total = s.mover + s.opponent + b.seeds;
+    const std::string v = verdict(b, s);
+    out += "scores so far: side to move " + std::to_string(s.mover) + ", opponent " +
+           std::to_string(s.opponent) + " (total " + std::to_string(total) +
+           "); sure of: side to move " + std::to_string(s.mover + b.gM) + ", opponent " +
+           std::to_string(s.opponent + b.gN) + "\n";
+    std::string upper = v == "decided by repetition" ? v : std::string();
+    if (upper.empty())
+        for (char c : v) upper += static_cast<char>(c - 'a' + 'A');
+    out += "under the rules as written: " + upper;
+    if (v == "win" || v == "loss" || v == "draw")
+        out += " for the side to move, whatever the rule for endless play";
+    else if (2 * (s.mover + b.gM) == total)
+        out += " (the side to move cannot lose)";
+    else if (2 * (s.opponent + b.gN) == total)
+        out += " (the side to move cannot win)";
+    out += "\n";
+}
+
+void append_scores_json(std::string& out, const Bounds& b, const Scores& s) {
+    out += ",\"scores\":[" + std::to_string(s.mover) + "," + std::to_string(s.opponent) +
+           "],\"verdict\":\"" + verdict(b, s) + "\"";
+}
+
 } // namespace
 
+const char* verdict(const Bounds& b, const Scores& s) {
+    const int total = s.mover + s.opponent + b.seeds;
+    if (2 * (s.mover + b.gM) > total) return "win";
+    if (2 * (s.opponent + b.gN) > total) return "loss";
+    if (2 * (s.mover + b.gM) == total && 2 * (s.opponent + b.gN) == total) return "draw";
+    return "decided by repetition";
+}
+
 void append_answer_json(std::string& out, std::string_view rules, const Pits& pits,
-                        const PositionInfo& info, const PrincipalVariation* pv) {
+                        const PositionInfo& info, const PrincipalVariation* pv,
+                        const BoundsInfo* bounds) {
     // An upper bound of the answer's length: the keys and punctuation of the answer take
     // at most 96 characters (81), of a move 32 (31), of the line's ends 48 (40), of one of
     // its steps 48 (46); every number at most kIntChars.
@@ -56,6 +105,7 @@ void append_answer_json(std::string& out, std::string_view rules, const Pits& pi
     if (pv)
         bound += 48 + std::strlen(to_string(pv->end)) + kPitsChars +
                  pv->steps.size() * (48 + kPitsChars + 3 * kIntChars);
+    if (bounds) bound += (1 + info.moves.size()) * (16 + 2 * kIntChars) + 16;
     char* p = json::reserve(out, bound);
     p = put(p, "{\"rules\":\"");
     p = put(p, rules);
@@ -65,12 +115,21 @@ void append_answer_json(std::string& out, std::string_view rules, const Pits& pi
     p = put_int(p, info.seeds);
     p = put(p, ",\"value\":");
     p = put_int(p, info.value);
+    if (bounds) {
+        p = put_bound_fields(p, bounds->bounds.gM, bounds->bounds.gN);
+        p = put(p, bounds->bounds.exact ? ",\"exact\":true" : ",\"exact\":false");
+    }
     p = put(p, ",\"moves\":[");
     for (std::size_t i = 0; i < info.moves.size(); ++i) {
         const MoveInfo& m = info.moves[i];
         if (i) *p++ = ',';
         *p++ = '{';
         p = put_move_fields(p, m.pit, m.captured, m.value);
+        if (bounds && i < bounds->moves.size()) {
+            --p; // reopen the move's object
+            p = put_bound_fields(p, bounds->moves[i].gM, bounds->moves[i].gN);
+            *p++ = '}';
+        }
     }
     p = put(p, "],\"best\":[");
     for (std::size_t i = 0; i < info.best.size(); ++i) {
@@ -100,21 +159,27 @@ void append_answer_json(std::string& out, std::string_view rules, const Pits& pi
 }
 
 void append_answer_text(std::string& out, const Pits& pits, const PositionInfo& info,
-                        const PrincipalVariation* pv) {
+                        const PrincipalVariation* pv, const BoundsInfo* bounds) {
     Position pos;
     pos.pits = pits;
     std::ostringstream o;
     o << to_board(pos) << "seeds " << info.seeds << ", value " << std::showpos << info.value
       << std::noshowpos << " for the side to move\n";
+    if (bounds) o << "bounds: " << bounds_line(bounds->bounds) << "\n";
     if (info.terminal) {
         o << "no legal move: the game is over\n";
         out += o.str();
         return;
     }
     o << "moves (value for the mover = captured - value of the child):\n";
-    for (const MoveInfo& m : info.moves)
+    for (std::size_t i = 0; i < info.moves.size(); ++i) {
+        const MoveInfo& m = info.moves[i];
         o << "  " << m.pit << ": captures " << m.captured << ", value " << std::showpos << m.value
-          << std::noshowpos << "\n";
+          << std::noshowpos;
+        if (bounds && i < bounds->moves.size())
+            o << ", gM " << bounds->moves[i].gM << ", gN " << bounds->moves[i].gN;
+        o << "\n";
+    }
     o << "best:";
     for (int b : info.best) o << " " << b;
     o << "\n";
@@ -143,15 +208,78 @@ void append_error_json(std::string& out, std::uint64_t line, std::string_view in
     out += "\"}";
 }
 
+namespace {
+
+// The answer from the bound files alone (--scores without value files).
+void append_bounds_only(std::string& out, AnswerFormat format, std::string_view rules,
+                        const Pits& pits, const BoundsInfo& b, const Scores& s) {
+    if (format == AnswerFormat::Json) {
+        out += "{\"rules\":\"";
+        out += rules;
+        Position pos;
+        pos.pits = pits;
+        out += "\",\"position\":\"" + to_string(pos) +
+               "\",\"seeds\":" + std::to_string(b.bounds.seeds) +
+               ",\"gM\":" + std::to_string(b.bounds.gM) + ",\"gN\":" + std::to_string(b.bounds.gN) +
+               ",\"exact\":" + (b.bounds.exact ? "true" : "false") + ",\"moves\":[";
+        for (std::size_t i = 0; i < b.moves.size(); ++i) {
+            const MoveBounds& m = b.moves[i];
+            out += (i ? ",{" : "{") + std::string("\"move\":") + std::to_string(m.pit) +
+                   ",\"captured\":" + std::to_string(m.captured) +
+                   ",\"gM\":" + std::to_string(m.gM) + ",\"gN\":" + std::to_string(m.gN) + "}";
+        }
+        out += "]";
+        if (b.terminal) out += ",\"terminal\":true";
+        append_scores_json(out, b.bounds, s);
+        out += "}";
+        return;
+    }
+    Position pos;
+    pos.pits = pits;
+    out += to_board(pos) + "seeds " + std::to_string(b.bounds.seeds) + ", bounds " +
+           bounds_line(b.bounds) + "\n";
+    if (b.terminal) out += "no legal move: the game is over\n";
+    for (const MoveBounds& m : b.moves)
+        out += "  " + std::to_string(m.pit) + ": captures " + std::to_string(m.captured) + ", gM " +
+               std::to_string(m.gM) + ", gN " + std::to_string(m.gN) + "\n";
+    append_scores_text(out, b.bounds, s);
+}
+
+} // namespace
+
 bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat format, bool pv,
-                   std::string& out, std::string& error) {
+                   std::string& out, std::string& error, const Scores* scores) {
     ParseResult parsed = parse_position(position);
     if (!parsed.ok) {
         error = "invalid position: " + parsed.error;
         return false;
     }
     const Pits& pits = parsed.position.pits;
+    // The bounds, when the bound files are there (required with scores). Without a bound
+    // file of this level nothing is asked, so answers without bound files cost the same.
+    ProbeResult<BoundsInfo> bounds =
+        scores || tb.bounds_available(parsed.position.seeds())
+            ? tb.analyse_bounds(pits)
+            : ProbeResult<BoundsInfo>(ProbeError{ProbeStatus::NotAvailable, ""});
+    if (!bounds && (scores || bounds.status() != ProbeStatus::NotAvailable)) {
+        error = std::string(to_string(bounds.status())) + ": " + bounds.message();
+        if (bounds.status() == ProbeStatus::NotAvailable)
+            error += " (bound files: owaredb generate --bounds)";
+        return false;
+    }
+    const BoundsInfo* b = bounds ? &bounds.value() : nullptr;
+    if (scores) {
+        const int total = scores->mover + scores->opponent + parsed.position.seeds();
+        if (scores->mover < 0 || scores->opponent < 0 || total > kMaxSeeds) {
+            error = "invalid scores: captured seeds must be >= 0 and, with the board, at most 48";
+            return false;
+        }
+    }
     ProbeResult<PositionInfo> info = tb.analyse(pits);
+    if (!info && scores && info.status() == ProbeStatus::NotAvailable) {
+        append_bounds_only(out, format, tb.rules(), pits, *b, *scores);
+        return true;
+    }
     if (!info) {
         error = std::string(to_string(info.status())) + ": " + info.message();
         return false;
@@ -165,10 +293,17 @@ bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat 
         }
     }
     const PrincipalVariation* steps = line ? &line->value() : nullptr;
-    if (format == AnswerFormat::Json)
-        append_answer_json(out, tb.rules(), pits, *info, steps);
-    else
-        append_answer_text(out, pits, *info, steps);
+    if (format == AnswerFormat::Json) {
+        append_answer_json(out, tb.rules(), pits, *info, steps, b);
+        if (scores) {
+            out.pop_back(); // the closing brace
+            append_scores_json(out, b->bounds, *scores);
+            out += '}';
+        }
+    } else {
+        append_answer_text(out, pits, *info, steps, b);
+        if (scores) append_scores_text(out, b->bounds, *scores);
+    }
     return true;
 }
 

@@ -16,12 +16,30 @@ enum class AnswerFormat {
     Json, ///< one JSON object on one line (without the newline), see append_answer_json
 };
 
+/// Seeds captured so far (`owaredb probe --scores A B`): by the side to move, by its opponent.
+struct Scores {
+    int mover = 0;
+    int opponent = 0;
+};
+
+/// Who wins under the rules as written (docs/values.md, Convention-free bounds), given the
+/// bounds of the position and the scores so far; total = mover + opponent + seeds. The side
+/// to move is sure of mover + gM seeds and the opponent of opponent + gN, whatever happens
+/// when play goes round, so: "win" when 2 (mover + gM) > total, "loss" when
+/// 2 (opponent + gN) > total, "draw" when both are sure of exactly half (then gM + gN =
+/// seeds), else "decided by repetition" (neither can force a majority: the outcome
+/// depends on when and how play repeats).
+const char* verdict(const Bounds& bounds, const Scores& scores);
+
 /// Answers one query: parses `position` (12 pit counts), analyses it and, when `pv`, its
-/// line of perfect play, and appends the answer to `out` in `format`. On failure appends
-/// nothing, sets `error` ("invalid position: ...", "not available: ...") and returns
-/// false.
+/// line of perfect play, and appends the answer to `out` in `format`. When the bound files
+/// it needs exist, the answer also holds gM, gN and each move's (JSON keys "gM", "gN",
+/// "exact", and "gM", "gN" in every move); without them it is exactly as before. With
+/// `scores` the bound files are required (the value files are then optional) and the
+/// answer ends with the scores and the verdict. On failure appends nothing, sets `error`
+/// ("invalid position: ...", "not available: ...") and returns false.
 bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat format, bool pv,
-                   std::string& out, std::string& error);
+                   std::string& out, std::string& error, const Scores* scores = nullptr);
 
 /// Appends the JSON answer for `pits` (no newline):
 ///   {"rules":"abapa","position":"1 1 1 1 1 1 1 1 1 1 1 1","seeds":12,"value":0,
@@ -32,12 +50,14 @@ bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat 
 /// "terminal" only when the side to move has no move; "pv" ... only when `pv` is not null.
 /// Written through the fast appender of cli/json.hpp (hundreds of thousands of answers per
 /// second in --batch mode).
+/// With `bounds`, "gM", "gN", "exact" follow "value", and every move gets "gM", "gN".
 void append_answer_json(std::string& out, std::string_view rules, const Pits& pits,
-                        const PositionInfo& info, const PrincipalVariation* pv);
+                        const PositionInfo& info, const PrincipalVariation* pv,
+                        const BoundsInfo* bounds = nullptr);
 
 /// Appends the text answer for `pits`: lines ending in '\n'.
 void append_answer_text(std::string& out, const Pits& pits, const PositionInfo& info,
-                        const PrincipalVariation* pv);
+                        const PrincipalVariation* pv, const BoundsInfo* bounds = nullptr);
 
 /// Appends the JSON record of a query that failed (no newline):
 ///   {"line":N,"input":"<the line, escaped>","error":"<error, escaped>"}

@@ -5,6 +5,7 @@
 #include "oware/moves.hpp"
 #include "oware/ranking.hpp"
 #include "retro/bellman.hpp"
+#include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
 
 #include <algorithm>
@@ -74,6 +75,7 @@ struct Tablebase::Impl {
     std::filesystem::path dir;
     std::string rules_name;
     std::optional<DatabaseDir> files; // empty for an unknown rules name
+    std::optional<BoundsDir> bound_files;
     std::shared_ptr<db::BlockCache> cache;
     struct Slot {
         std::once_flag once;
@@ -85,6 +87,7 @@ struct Tablebase::Impl {
         std::atomic<int8_t> capture_bounded{-1};
     };
     std::array<Slot, kMaxSeeds + 1> levels;
+    std::array<Slot, kMaxSeeds + 1> bound_levels; // the bound files, opened the same way
 
     const db::LevelReader& level(int n) {
         Slot& slot = levels[n];
@@ -97,6 +100,90 @@ struct Tablebase::Impl {
             slot.ready.store(slot.reader.get(), std::memory_order_release);
         });
         return *slot.reader;
+    }
+
+    const db::LevelReader& bound_level(int n) {
+        Slot& slot = bound_levels[n];
+        if (const db::LevelReader* r = slot.ready.load(std::memory_order_acquire)) return *r;
+        std::call_once(slot.once, [&] {
+            db::ReaderOptions o;
+            o.cache = cache;
+            o.expect = bound_files->expectation(n);
+            slot.reader = std::make_unique<db::LevelReader>(bound_files->path(n), std::move(o));
+            slot.ready.store(slot.reader.get(), std::memory_order_release);
+        });
+        return *slot.reader;
+    }
+
+    // Bounds of `count` (at most six) positions of the databases holding seeds[i] seeds,
+    // read together (entries 2 rank and 2 rank + 1 of each bound file).
+    std::optional<ProbeError> stored_bounds(const Position* ps, const int* seeds, int count,
+                                            BoundPair* out) {
+        std::array<db::ValueQuery, 2 * kPitsPerSide> queries;
+        std::array<int8_t, 2 * kPitsPerSide> values;
+        for (int i = 0; i < count; ++i) {
+            const db::LevelReader* r = &bound_level(seeds[i]);
+            const uint64_t k = rank(ps[i]);
+            queries[2 * i] = {r, 2 * k};
+            queries[2 * i + 1] = {r, 2 * k + 1};
+        }
+        db::Status error;
+        const std::size_t read = db::LevelReader::read_values(
+            std::span(queries).first(2 * count), std::span(values).first(2 * count), error);
+        for (int i = 0; i < count; ++i) {
+            if (read < std::size_t(2 * i + 2)) return from_db(error);
+            const int n = seeds[i], gm = values[2 * i], gn = values[2 * i + 1];
+            if (gm < 0 || gn < 0 || gm + gn > n)
+                return ProbeError{ProbeStatus::Corrupt,
+                                  bound_level(n).path().string() + ": stored bounds out of range"};
+            out[i] = {gm, gn};
+        }
+        return std::nullopt;
+    }
+
+    ProbeResult<BoundsInfo> analyse_bounds(const Position& p, bool with_moves) {
+        BoundsInfo info;
+        const int n = p.seeds();
+        info.bounds.seeds = n;
+        auto finish = [&](BoundPair b) {
+            info.bounds.gM = b.gm;
+            info.bounds.gN = b.gn;
+            info.bounds.exact = b.gm + b.gn == n;
+            return info;
+        };
+        const bool stored = p.in_database();
+        if (stored && !with_moves) {
+            BoundPair b;
+            if (auto e = stored_bounds(&p, &n, 1, &b)) return *e;
+            return finish(b);
+        }
+        const MoveList moves = legal_moves(files->rules(), p);
+        if (moves.empty()) {
+            info.terminal = true;
+            return finish(terminal_split(n, terminal_value(p)));
+        }
+        std::array<Position, kPitsPerSide> children;
+        std::array<int, kPitsPerSide> seeds;
+        std::array<BoundPair, kPitsPerSide> child_bounds;
+        for (int i = 0; i < moves.size(); ++i) {
+            children[i] = moves[i].child;
+            seeds[i] = n - moves[i].captured;
+        }
+        if (auto e =
+                stored_bounds(children.data(), seeds.data(), moves.size(), child_bounds.data()))
+            return *e;
+        BoundPair b{-1, n + 1};
+        for (int i = 0; i < moves.size(); ++i) {
+            const Move& m = moves[i];
+            const MoveBounds mb{m.pit + 1, m.captured, m.captured + child_bounds[i].gn,
+                                child_bounds[i].gm, m.child.pits};
+            b.gm = std::max(b.gm, mb.gM);
+            b.gn = std::min(b.gn, mb.gN);
+            if (with_moves) info.moves.push_back(mb);
+        }
+        // A stored position's own pair is its equation over its children (the files are
+        // a fixed point; `owaredb verify` checks it), so one ply gives the same answer.
+        return finish(b);
     }
 
     std::optional<ProbeError> check(const Pits& pits) const {
@@ -249,8 +336,10 @@ Tablebase::Tablebase(std::filesystem::path dir, std::string rules, TablebaseOpti
     : impl_(std::make_unique<Impl>()) {
     impl_->dir = std::move(dir);
     impl_->rules_name = std::move(rules);
-    if (std::optional<Rules> r = Rules::by_name(impl_->rules_name))
+    if (std::optional<Rules> r = Rules::by_name(impl_->rules_name)) {
+        impl_->bound_files.emplace(impl_->dir, *r);
         impl_->files.emplace(impl_->dir, std::move(*r));
+    }
     impl_->cache = std::make_shared<db::BlockCache>(options.cache_bytes);
 }
 
@@ -328,6 +417,23 @@ void Tablebase::values(std::span<const Pits> positions, std::span<ProbeResult<in
 bool Tablebase::level_available(int seeds) const {
     if (!impl_->files || seeds < 0 || seeds > kMaxSeeds) return false;
     return impl_->level(seeds).open().ok();
+}
+
+ProbeResult<Bounds> Tablebase::bounds(const Pits& position) const {
+    if (auto e = impl_->check(position)) return *e;
+    ProbeResult<BoundsInfo> info = impl_->analyse_bounds(to_position(position), false);
+    if (!info) return info.error();
+    return info->bounds;
+}
+
+ProbeResult<BoundsInfo> Tablebase::analyse_bounds(const Pits& position) const {
+    if (auto e = impl_->check(position)) return *e;
+    return impl_->analyse_bounds(to_position(position), true);
+}
+
+bool Tablebase::bounds_available(int seeds) const {
+    if (!impl_->bound_files || seeds < 0 || seeds > kMaxSeeds) return false;
+    return impl_->bound_level(seeds).open().ok();
 }
 
 namespace {

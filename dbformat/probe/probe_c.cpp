@@ -1,8 +1,8 @@
 // The C API (owaredb/probe.h) over the C++ Tablebase.
 #include "owaredb/probe.h"
 
-#include "owaredb/probe.hpp"
 #include "oware/rules.hpp"
+#include "owaredb/probe.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -113,6 +113,20 @@ owaredb_status owaredb_values(const owaredb_tablebase* tb, const uint8_t* positi
         }
     }
     return first;
+}
+
+owaredb_status owaredb_bounds(const owaredb_tablebase* tb, const uint8_t pits[12], int* gm, int* gn,
+                              int* exact, char* message, size_t message_size) {
+    if (!tb || !pits || !gm || !gn || !exact) return OWAREDB_INVALID_POSITION;
+    auto r = tb->tb.bounds(to_pits(pits));
+    if (!r) {
+        copy_message(r.message(), message, message_size);
+        return to_c(r.status());
+    }
+    *gm = r->gM;
+    *gn = r->gN;
+    *exact = r->exact ? 1 : 0;
+    return OWAREDB_OK;
 }
 
 const char* owaredb_status_string(owaredb_status status) {

@@ -168,5 +168,65 @@ assert len(lines) == 3000 and all('value' in l and 'error' not in l for l in lin
 check "a second generate --compact loads every level and solves nothing" bash -c "! grep -q solved '$work/genc2.log' && grep -q '1 per pit (12 seeds): value' '$work/genc2.log'"
 check "bench-entropy measures a level" bash -c "'$owaredb' bench-entropy --rules awari --dir '$work/c' --level 10 | grep -q 'H(R | class, prevR)'"
 
+# Bound files (gM, gN; docs/values.md, Convention-free bounds): generate --bounds beside the
+# value files, byte-identical for 1 and 2 threads, resume, verify, stats --bounds, probe.
+btop=10
+[[ "${OWAREDB_QUICK:-0}" != 0 ]] && btop=8
+"$owaredb" generate --max-seeds $btop --dir "$work/b" --threads 2 >"$work/genv.log" 2>&1
+"$owaredb" generate --bounds --max-seeds $btop --dir "$work/b" --threads 1 >"$work/genb1.log" 2>&1
+check "generate --bounds succeeds" test $? -eq 0
+check "generate --bounds prints the exact share" grep -q "exact%" "$work/genb1.log"
+"$owaredb" generate --bounds --max-seeds $btop --dir "$work/b2" --threads 2 >"$work/genb2.log" 2>&1
+check "bound files and value files live side by side" test -f "$work/b/abapa-$btop.bounds.owdb" -a -f "$work/b/abapa-$btop.owdb"
+check "bound files are byte-identical for 1 and 2 threads" bash -c "for f in '$work'/b2/*.bounds.owdb; do cmp -s \"\$f\" '$work/b/'\$(basename \"\$f\") || exit 1; done"
+"$owaredb" generate --bounds --max-seeds $btop --dir "$work/b2" >"$work/genb3.log" 2>&1
+check "a second generate --bounds solves nothing" bash -c "! grep -q solved '$work/genb3.log'"
+cp "$work/b2/abapa-$btop.bounds.owdb" "$work/top.bounds"
+rm "$work/b2/abapa-$btop.bounds.owdb"
+"$owaredb" generate --bounds --max-seeds $btop --dir "$work/b2" >"$work/genb4.log" 2>&1
+check "a resumed generate --bounds solves only the missing level" bash -c "[[ \$(grep -c 'bounds solved' '$work/genb4.log') == 1 ]]"
+check "and writes the same bytes" cmp -s "$work/top.bounds" "$work/b2/abapa-$btop.bounds.owdb"
+"$owaredb" verify --dir "$work/b" >"$work/verifyb.log" 2>&1
+check "verify checks values and bounds" bash -c "grep -q 'verify: OK' '$work/verifyb.log' && grep -q 'bounds level $btop: .* pairs consistent' '$work/verifyb.log' && grep -q 'level $btop: .* values consistent' '$work/verifyb.log'"
+"$owaredb" verify --dir "$work/b2" >"$work/verifyb2.log" 2>&1
+check "verify checks a directory of bound files alone" bash -c "grep -q 'verify: OK' '$work/verifyb2.log' && grep -q 'bounds level $btop' '$work/verifyb2.log'"
+python3 - "$work/b2/abapa-$btop.bounds.owdb" <<'PY'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, 'rb').read())
+b[len(b) // 2] ^= 0x55
+open(p, 'wb').write(b)
+PY
+"$owaredb" verify --dir "$work/b2" >"$work/verifyb3.log" 2>&1
+check "verify names a damaged bound file" bash -c "grep -q 'DAMAGED .*abapa-$btop.bounds.owdb' '$work/verifyb3.log' && grep -q 'verify: FAILED' '$work/verifyb3.log'"
+check "stats --bounds --json: per level positions, exact, gM and gN histograms" python3 -c "
+import json, subprocess
+d = json.loads(subprocess.check_output(['$owaredb', 'stats', '--bounds', '--json', '--dir', '$work/b']))
+assert d['rules'] == 'abapa' and d['kind'] == 'bounds' and len(d['levels']) == $btop + 1
+for l in d['levels']:
+    n = l['seeds']
+    assert sum(l['gM'].values()) == l['positions'] == sum(l['gN'].values())
+    assert 0 < l['exact'] <= l['positions']
+    assert all(0 <= int(k) <= n for k in list(l['gM']) + list(l['gN']))
+    assert list(l) == ['seeds', 'positions', 'exact', 'gM', 'gN']
+assert d['levels'][8]['positions'] == 75504 and d['levels'][8]['exact'] < 75504
+"
+check "stats without --bounds is unchanged by bound files" bash -c "'$owaredb' stats --dir '$work/b' --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert list(d) == [\"rules\", \"levels\"]'"
+check "probe shows gM and gN of the position and of each move" python3 -c "
+import json, subprocess
+d = json.loads(subprocess.check_output(['$owaredb', 'probe', '--json', '--dir', '$work/b', '0 0 0 0 0 1 0 0 0 0 2 1']))
+assert (d['value'], d['gM'], d['gN'], d['exact']) == (-2, 0, 2, False), d
+assert d['moves'] == [{'move': 6, 'captured': 0, 'value': -2, 'gM': 0, 'gN': 2}], d
+"
+check "probe --scores: a forced result" python3 -c "
+import json, subprocess
+d = json.loads(subprocess.check_output(['$owaredb', 'probe', '--json', '--scores', '3', '5', '--dir', '$work/b', '0 0 0 0 0 1 0 0 0 0 2 1']))
+assert d['scores'] == [3, 5] and d['verdict'] == 'loss', d
+"
+check "probe --scores: neither side can force a majority" bash -c "'$owaredb' probe --scores 5 5 --dir '$work/b' '0 0 0 0 0 1 0 0 0 0 0 1' | grep -q 'under the rules as written: decided by repetition'"
+check "probe --scores: the bound files alone suffice" bash -c "'$owaredb' probe --scores 6 2 --dir '$work/b2' '0 0 0 0 0 1 0 0 0 0 2 1' | grep -q 'decided by repetition (the side to move cannot lose)'"
+expect_fail "probe --scores needs bound files" "not available" "$owaredb" probe --rules awari --scores 0 0 --dir "$work/a" "0 0 0 0 0 1 0 0 0 0 0 1"
+expect_fail "probe --scores rejects impossible scores" "invalid scores" "$owaredb" probe --scores 40 9 --dir "$work/b" "0 0 0 0 0 1 0 0 0 0 0 1"
+
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]

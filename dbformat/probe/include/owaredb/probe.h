@@ -64,6 +64,15 @@ OWAREDB_API owaredb_status owaredb_moves(const owaredb_tablebase* tb, const uint
 OWAREDB_API owaredb_status owaredb_values(const owaredb_tablebase* tb, const uint8_t* positions, size_t n,
                               int* values, owaredb_status* statuses);
 
+/* Convention-free bounds of `pits` from the bound files (`owaredb generate --bounds`;
+ * docs/values.md, Convention-free bounds): *gm = seeds the side to move can force by play
+ * that ends by itself, *gn = the same for the opponent, *exact = 1 when gm + gn equals the
+ * seeds on the board (the division is the same under every rule for endless play), else 0.
+ * OWAREDB_NOT_AVAILABLE when a bound file needed is missing. */
+OWAREDB_API owaredb_status owaredb_bounds(const owaredb_tablebase* tb, const uint8_t pits[12],
+                                          int* gm, int* gn, int* exact, char* message,
+                                          size_t message_size);
+
 /* A static description of a status, e.g. "not available". */
 OWAREDB_API const char* owaredb_status_string(owaredb_status status);
 

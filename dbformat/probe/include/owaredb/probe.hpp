@@ -124,6 +124,39 @@ struct PrincipalVariation {
     int final_value = 0; ///< terminal value of final_position for its mover ("game over")
 };
 
+/// Convention-free bounds of a position (docs/values.md, Convention-free bounds), from the
+/// bound files ("<rules>-NN.bounds.owdb", `owaredb generate --bounds`). The rules of the
+/// seeds give each side the seeds on its own side when play goes round for ever, which
+/// depends on history; what holds under every rule for endless play is:
+/// - gM: the seeds the side to move can force by play that ends by itself (captures and
+///   the final sweep) along a line that never repeats a position;
+/// - gN: the same for its opponent.
+/// gM and gN are the least fixed point of gM(p) = max over moves (captured + gN(child)),
+/// gN(p) = min over moves gM(child), terminal positions split by the rule set. Always
+/// gM + gN <= seeds; the even-split value lies in [2 gM - seeds, seeds - 2 gN].
+struct Bounds {
+    int seeds = 0;
+    int gM = 0;         ///< seeds the side to move can force, 0..seeds
+    int gN = 0;         ///< seeds the opponent can force, 0..seeds - gM
+    bool exact = false; ///< gM + gN == seeds: the division is the same under every cycle rule
+};
+
+/// One legal move and the bounds it guarantees.
+struct MoveBounds {
+    int pit = 0;      ///< 1..6, from the mover's left
+    int captured = 0; ///< seeds this move captures
+    int gM = 0;       ///< what the mover can force after it: captured + gN(child)
+    int gN = 0;       ///< what the opponent can force after it: gM(child)
+    Pits child{};     ///< the position after the move, opponent to move (rotated)
+};
+
+/// The bounds of a position with every legal move's.
+struct BoundsInfo {
+    Bounds bounds;
+    bool terminal = false;         ///< no legal move: the split is the rule set's
+    std::vector<MoveBounds> moves; ///< every legal move, in pit order
+};
+
 struct TablebaseOptions {
     /// Memory for decompressed blocks, shared by every level.
     std::size_t cache_bytes = std::size_t(256) << 20;
@@ -152,7 +185,7 @@ class OWAREDB_API Tablebase {
     /// The captures along the line (signed for the side making them) plus the seeds taken
     /// at the end add up to the position's value.
     [[nodiscard]] ProbeResult<PrincipalVariation> principal_variation(const Pits& position,
-                                                        int max_plies = 1000) const;
+                                                                      int max_plies = 1000) const;
 
     /// Values of many positions: results[i] answers positions[i]. Same contract as
     /// value(); sizes must match (else every result is InvalidPosition).
@@ -160,6 +193,17 @@ class OWAREDB_API Tablebase {
 
     /// Whether the level file for n seeds exists and is valid (opens it).
     [[nodiscard]] bool level_available(int seeds) const;
+
+    /// gM, gN of the position from the bound files (a position outside the databases by
+    /// one ply over its children, like value()). NotAvailable when a bound file needed is
+    /// missing; the value files are not needed. Same error contract as value().
+    [[nodiscard]] ProbeResult<Bounds> bounds(const Pits& position) const;
+
+    /// Bounds of the position and of every legal move.
+    [[nodiscard]] ProbeResult<BoundsInfo> analyse_bounds(const Pits& position) const;
+
+    /// Whether the bound file for n seeds exists and is valid (opens it).
+    [[nodiscard]] bool bounds_available(int seeds) const;
 
     const std::filesystem::path& directory() const;
     const std::string& rules() const;
