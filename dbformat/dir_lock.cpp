@@ -34,9 +34,9 @@ DirectoryLock::DirectoryLock(const std::filesystem::path& dir) : dir_(dir) {
         if (err == EWOULDBLOCK) {
             std::string who = n > 0 ? std::string(pid, std::size_t(n)) : std::string("?");
             while (!who.empty() && (who.back() == '\n' || who.back() == ' ')) who.pop_back();
-            throw std::runtime_error("directory " + dir.string() +
-                                     " is being written by process " + who +
-                                     " (lock file " + file.string() + "); try again when it ends");
+            throw std::runtime_error("directory " + dir.string() + " is being written by process " +
+                                     who + " (lock file " + file.string() +
+                                     "); try again when it ends");
         }
         throw std::runtime_error("cannot lock " + file.string() + ": " + reason(err));
     }
@@ -45,7 +45,8 @@ DirectoryLock::DirectoryLock(const std::filesystem::path& dir) : dir_(dir) {
         const int err = errno;
         ::close(fd_);
         fd_ = -1;
-        throw std::runtime_error("cannot write the lock file " + file.string() + ": " + reason(err));
+        throw std::runtime_error("cannot write the lock file " + file.string() + ": " +
+                                 reason(err));
     }
 }
 

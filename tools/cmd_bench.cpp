@@ -9,11 +9,11 @@
 //   parents  un-move generation (all quiet parents in D_n)
 // and prints nanoseconds per call. Every result feeds a checksum that is printed, so the
 // compiler cannot drop the work; the sample is drawn from a fixed seed so runs compare.
+#include "cli/options.hpp"
+#include "commands.hpp"
 #include "oware/moves.hpp"
 #include "oware/ranking.hpp"
 #include "oware/unmoves.hpp"
-#include "commands.hpp"
-#include "cli/options.hpp"
 
 #include <chrono>
 #include <cinttypes>

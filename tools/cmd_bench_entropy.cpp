@@ -14,13 +14,13 @@
 //                       and the previous R. This is about what an ideal adaptive coder
 //                       reaches with the capture search and one value of context.
 // Empirical entropies with many contexts slightly underestimate (the model is free).
-#include "tablebase/capture_bound.hpp"
-#include "oware/moves.hpp"
-#include "oware/ranking.hpp"
+#include "cli/options.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
+#include "oware/moves.hpp"
+#include "oware/ranking.hpp"
+#include "tablebase/capture_bound.hpp"
 #include "tablebase/database_dir.hpp"
-#include "cli/options.hpp"
 
 #include <omp.h>
 
@@ -118,7 +118,8 @@ int cmd_bench_entropy(const Args& args) {
         ++counts[cls[i]];
     }
     const double total = double(size ? size : 1);
-    std::printf("level %d of %s: %lld positions\n", level, db.rules().name.c_str(), (long long)size);
+    std::printf("level %d of %s: %lld positions\n", level, db.rules().name.c_str(),
+                (long long)size);
     std::printf(
         "  no capture move %.1f %%, a capture move %.1f %% (worth exactly its best capture: "
         "%.1f %% of all), game over %.2f %%\n",

@@ -3,11 +3,11 @@
 // Solves levels 0..max-1 in memory, then for each measured level n: one forward pass
 // (every legal move generated, every child ranked, every capture child's value read)
 // and the full analysis of D_n, each with 1 thread and with T threads, in the same run.
+#include "cli/options.hpp"
+#include "commands.hpp"
 #include "oware/oware_game.hpp"
 #include "retro/retrograde.hpp"
 #include "retro/solve_in_memory.hpp"
-#include "commands.hpp"
-#include "cli/options.hpp"
 
 #include <chrono>
 #include <cstdio>

@@ -1,10 +1,10 @@
 // owaredb bench-probe: probe throughput with a warm cache, batch throughput, and the
 // latency of a cold probe (fresh tablebase: file opened, index read, block decompressed).
-#include "owaredb/probe.hpp"
-#include "oware/ranking.hpp"
+#include "cli/options.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
-#include "cli/options.hpp"
+#include "oware/ranking.hpp"
+#include "owaredb/probe.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -18,8 +18,8 @@ int cmd_bench_probe(const Args& args) {
     uint64_t samples = 0;
     po::options_description opts("options");
     add_database_options(opts, db);
-    opts.add_options()(
-        "level", po::value(&level)->default_value(16), "level to probe (must exist)")(
+    opts.add_options()("level", po::value(&level)->default_value(16),
+                       "level to probe (must exist)")(
         "samples", po::value(&samples)->default_value(2000000), "random probes to time");
     po::variables_map vm;
     if (!parse_args(args, "usage: owaredb bench-probe [--dir DIR] [--rules R] [--level N]", opts,

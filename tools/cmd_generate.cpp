@@ -10,6 +10,7 @@
 #include "cli/options.hpp"
 #include "cli/system_stats.hpp"
 #include "commands.hpp"
+#include "generate_preflight.hpp"
 #include "oware/oware_game.hpp"
 #include "retro/bellman.hpp"
 #include "retro/bounds.hpp"
@@ -134,6 +135,17 @@ void print_table(const std::vector<LevelRow>& rows) {
 
 // The bound files of levels 0..max_seeds: the same loop as for values, with the bounds
 // solver, 2 bytes per position of every level in memory.
+// A generous estimate of a level file's size, for the free-space check: 6 bits per entry
+// (files measure 1.5-4.5 bits/position) and 16 MiB for the format's overhead.
+uint64_t estimated_file_bytes(int n, int entries_per_position) {
+    return level_size(n) * uint64_t(entries_per_position) * 6 / 8 + (uint64_t(16) << 20);
+}
+
+bool capture_bounded(const std::filesystem::path& file) {
+    db::Result<db::LevelInfo> info = db::LevelReader(file).info();
+    return info.ok() && info->meta.capture_bounded;
+}
+
 int generate_bounds(const Rules& rules, const std::string& dir, int max_seeds, int threads) {
     BoundsDir db(dir, rules);
     std::printf("owaredb generate: bounds (gM, gN), rules %s, levels 0..%d, directory %s, %d "
@@ -170,6 +182,7 @@ int generate_bounds(const Rules& rules, const std::string& dir, int max_seeds, i
             if (loaded.code() != db::ErrorCode::NotFound)
                 std::fprintf(stderr, "level %d: existing bound file unusable, rebuilding it: %s\n",
                              n, loaded.message().c_str());
+            check_level_fits(n, 0, estimated_file_bytes(n, 2), dir);
             std::vector<const int8_t*> smaller;
             for (const auto& l : levels) smaller.push_back(l.data());
             BoundsSolver<OwareGame> solver(db.game(), smaller, threads);
@@ -239,13 +252,13 @@ int cmd_generate(const Args& args) {
         "max-seeds", po::value(&max_seeds)->default_value(20),
         "build levels 0..N (0..48; the default finishes in a few minutes on 2 cores)")(
         "dir", po::value(&dir)->default_value("owaredb-data"), "database directory")(
-        "threads", po::value(&threads)->default_value(0), "parallel threads (0 = all cores)")(
         "compact", po::bool_switch(&compact),
         "write capture-bounded files: about a quarter smaller, probes do one ply of capture "
         "search (see dbformat/README.md)")(
         "bounds", po::bool_switch(&bounds),
         "build the bound files (gM, gN: what each side can force whatever the rule for endless "
         "play; docs/values.md) instead of the value files");
+    add_threads_option(opts, threads, "parallel threads (0 = one per core)");
     po::variables_map vm;
     if (!parse_args(args,
                     "usage: owaredb generate [--rules R] [--max-seeds N] [--dir DIR] [--threads T] "
@@ -254,10 +267,12 @@ int cmd_generate(const Args& args) {
         return 0;
     Rules rules = rules_from_name(rules_name);
     if (max_seeds < 0 || max_seeds > kMaxSeeds)
-        throw UsageError("--max-seeds must be between 0 and 48");
-    if (threads < 0) throw UsageError("--threads must be positive (0 = all cores)");
-    if (threads == 0) threads = omp_get_num_procs();
+        throw UsageError("--max-seeds must be between 0 and 48, got " + std::to_string(max_seeds));
     if (bounds && compact) throw UsageError("--compact applies to value files, not --bounds");
+    // Before anything is written: the top level must fit this machine's memory (working
+    // state 2 bytes per position, smaller levels 1 byte for values, 2 for bounds).
+    check_level_fits(max_seeds, memory_needed(max_seeds, 2, bounds ? 2 : 1), 0, dir);
+    const auto lock = prepare_output_directory(dir);
     if (bounds) return generate_bounds(rules, dir, max_seeds, threads);
 
     DatabaseDir db(dir, rules, compact);
@@ -283,10 +298,16 @@ int cmd_generate(const Args& args) {
         db::Status loaded = db.load(n, values, threads, levels);
         if (loaded.ok()) {
             row.loaded = true;
+            if (compact && !capture_bounded(db.path(n)))
+                std::fprintf(stderr,
+                             "level %d: exact values already on disk, kept as they are (remove "
+                             "the file to rewrite it compact)\n",
+                             n);
         } else {
             if (loaded.code() != db::ErrorCode::NotFound)
                 std::fprintf(stderr, "level %d: existing file unusable, rebuilding it: %s\n", n,
                              loaded.message().c_str());
+            check_level_fits(n, 0, estimated_file_bytes(n, 1), dir);
             std::vector<const int8_t*> smaller;
             for (const auto& l : levels) smaller.push_back(l.data());
             RetrogradeSolver<OwareGame> solver(db.game(), smaller, threads);

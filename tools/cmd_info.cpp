@@ -1,7 +1,7 @@
 // owaredb info: what a level file says about itself, its value histogram and its size.
-#include "dbformat/reader.hpp"
-#include "commands.hpp"
 #include "cli/options.hpp"
+#include "commands.hpp"
+#include "dbformat/reader.hpp"
 
 #include <cstdio>
 
@@ -25,6 +25,7 @@ int cmd_info(const Args& args) {
     for (uint8_t k : i.meta.knobs) std::printf(" %u", k);
     std::printf(")\nseeds           %u\n", i.meta.n);
     std::printf("entries         %llu\n", (unsigned long long)i.meta.entries);
+    std::printf("kind            %s\n", db::to_string(i.meta.kind));
     std::printf("codec           zstd level %d, %u bits per symbol, %s dictionary\n", i.zstd_level,
                 i.symbol_bits, i.dictionary_bytes ? "with a" : "no");
     std::printf("values stored   %s\n",

@@ -1,7 +1,7 @@
 // owaredb perft: one line "depth nodes" per depth 1..D.
-#include "oware/perft.hpp"
-#include "commands.hpp"
 #include "cli/options.hpp"
+#include "commands.hpp"
+#include "oware/perft.hpp"
 
 #include <iostream>
 

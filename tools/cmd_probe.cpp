@@ -3,6 +3,7 @@
 // --batch, one per line of standard input.
 #include "cli/options.hpp"
 #include "commands.hpp"
+#include "database_options.hpp"
 #include "owaredb/probe.hpp"
 #include "probe_format.hpp"
 
@@ -24,6 +25,10 @@ int run_batch(const Tablebase& tb, AnswerFormat format, bool want_pv) {
     // the answers are written and flushed before the next read may block. A program that
     // writes one line and waits gets its answer at once; a piped file streams in 64 KiB
     // chunks.
+    // A line longer than any position could be is answered with an error record and
+    // skipped without being kept: memory stays bounded whatever the input.
+    constexpr size_t kMaxLine = 4096;
+    bool skipping = false;
     std::string pending, answers, error;
     std::vector<char> chunk(1 << 16);
     uint64_t number = 0, errors = 0;
@@ -51,14 +56,37 @@ int run_batch(const Tablebase& tb, AnswerFormat format, bool want_pv) {
             throw std::runtime_error(std::string("cannot read standard input: ") +
                                      std::strerror(errno));
         if (got == 0) break;
-        pending.append(chunk.data(), static_cast<size_t>(got));
-        size_t start = 0;
-        for (size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1)
-            handle(std::string_view(pending).substr(start, nl - start));
-        pending.erase(0, start);
+        std::string_view data(chunk.data(), static_cast<size_t>(got));
+        while (!data.empty()) {
+            const size_t nl = data.find('\n');
+            const std::string_view piece = data.substr(0, nl);
+            if (skipping) {
+                // The rest of a line that was too long: dropped unread.
+            } else if (pending.size() + piece.size() > kMaxLine) {
+                pending.append(piece.substr(0, kMaxLine - pending.size()));
+                ++number;
+                ++errors;
+                const std::string error =
+                    "line too long (more than " + std::to_string(kMaxLine) + " bytes): not read";
+                if (format == AnswerFormat::Json)
+                    append_error_json(answers, number, pending, error);
+                else
+                    answers += "line " + std::to_string(number) + ": error: " + error;
+                answers += '\n';
+                pending.clear();
+                skipping = true;
+            } else {
+                pending.append(piece);
+            }
+            if (nl == std::string_view::npos) break;
+            if (!skipping) handle(pending);
+            pending.clear();
+            skipping = false;
+            data.remove_prefix(nl + 1);
+        }
         flush();
     }
-    if (!pending.empty()) handle(pending);
+    if (!pending.empty() && !skipping) handle(pending);
     flush();
     return errors ? 1 : 0;
 }
@@ -90,16 +118,15 @@ int cmd_probe(const Args& given) {
         }
         i += 2;
     }
-    std::string rules_name, dir, position_text;
+    DatabaseOptions db;
+    std::string position_text, cache_mb = "256";
     bool json = false, pv = false, batch = false;
-    size_t cache_mb = 256;
     po::options_description opts("options");
-    opts.add_options()("dir", po::value(&dir)->default_value("owaredb-data"), "database directory")(
-        "rules", po::value(&rules_name)->default_value("abapa"), "rule set: abapa|awari")(
-        "json", po::bool_switch(&json), "print JSON (JSON Lines with --batch)")(
+    add_database_options(opts, db);
+    opts.add_options()("json", po::bool_switch(&json), "print JSON (JSON Lines with --batch)")(
         "pv", po::bool_switch(&pv), "also print the line of perfect play to the end")(
         "batch", po::bool_switch(&batch), "read positions from standard input, one per line")(
-        "cache-mb", po::value(&cache_mb)->default_value(256), "block cache size in MiB")(
+        "cache-mb", po::value(&cache_mb)->default_value(cache_mb), "block cache size in MiB")(
         "position", po::value(&position_text), "12 pit counts, side to move first");
     po::positional_options_description pos;
     pos.add("position", 1);
@@ -112,12 +139,10 @@ int cmd_probe(const Args& given) {
                     "       owaredb probe --batch [--json] < positions.txt",
                     opts, pos, vm))
         return 0;
-    rules_from_name(rules_name); // validates the name with a clear message
-    if (!std::filesystem::is_directory(dir))
-        throw UsageError("no database directory '" + dir + "' (see owaredb generate)");
     TablebaseOptions options;
-    options.cache_bytes = cache_mb << 20;
-    Tablebase tb(dir, rules_name, options);
+    options.cache_bytes = parse_mib("--cache-mb", cache_mb, std::size_t(1) << 20) << 20;
+    require_directory(db.dir, "(see owaredb generate)");
+    Tablebase tb(db.dir, resolve_rules(db).name, options);
     const AnswerFormat format = json ? AnswerFormat::Json : AnswerFormat::Text;
     if (batch) {
         if (vm.count("position")) throw UsageError("--batch reads positions from standard input");
@@ -126,8 +151,16 @@ int cmd_probe(const Args& given) {
     }
     if (!vm.count("position")) throw UsageError("missing the position (12 pit counts)");
     std::string out, error;
-    if (!append_answer(tb, position_text, format, pv, out, error, scores ? &*scores : nullptr))
+    if (!append_answer(tb, position_text, format, pv, out, error, scores ? &*scores : nullptr)) {
+        // JSON callers get the error as JSON on standard output too; a bad position is a
+        // usage error (status 2) as in show and perft, a missing level status 1.
+        if (json) {
+            append_error_json(out, 1, position_text, error);
+            std::cout << out << "\n";
+        }
+        if (error.starts_with("invalid position")) throw UsageError(error);
         throw std::runtime_error(error);
+    }
     std::cout << out << (json ? "\n" : "");
     return 0;
 }

@@ -1,7 +1,7 @@
 // owaredb show: the board, its legal moves and their children.
-#include "oware/moves.hpp"
-#include "commands.hpp"
 #include "cli/options.hpp"
+#include "commands.hpp"
+#include "oware/moves.hpp"
 
 #include <iostream>
 

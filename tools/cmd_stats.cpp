@@ -4,6 +4,7 @@
 #include "cli/json.hpp"
 #include "cli/options.hpp"
 #include "commands.hpp"
+#include "database_options.hpp"
 #include "oware/ranking.hpp"
 #include "retro/bellman.hpp"
 #include "tablebase/bounds_dir.hpp"
@@ -141,17 +142,16 @@ int bounds_stats(const BoundsDir& db, bool json, int threads) {
 } // namespace
 
 int cmd_stats(const Args& args) {
-    std::string rules_name, dir;
+    DatabaseOptions options;
     int threads = 0;
     bool json = false, all = false, bounds = false;
     po::options_description opts("options");
-    opts.add_options()("dir", po::value(&dir)->default_value("owaredb-data"), "database directory")(
-        "rules", po::value(&rules_name)->default_value("abapa"),
-        "rule set: abapa|awari")("json", po::bool_switch(&json), "print JSON")(
+    add_database_options(opts, options);
+    add_threads_option(opts, threads);
+    opts.add_options()("json", po::bool_switch(&json), "print JSON")(
         "all-configurations", po::bool_switch(&all),
         "count every distribution of n seeds, C(n+11,11), valuing those outside the "
         "databases by one ply of search (as Lincke's databases index them)")(
-        "threads", po::value(&threads)->default_value(0), "threads (0 = all cores)")(
         "bounds", po::bool_switch(&bounds),
         "read the bound files (owaredb generate --bounds) instead of the value files: per "
         "level the exact positions (gM + gN = n) and the counts of each gM and gN");
@@ -161,13 +161,34 @@ int cmd_stats(const Args& args) {
                     "       owaredb stats --bounds [--dir DIR] [--rules R] [--json]",
                     opts, {}, vm))
         return 0;
-    DatabaseDir db(dir, rules_from_name(rules_name));
-    if (!std::filesystem::is_directory(dir))
-        throw UsageError("no database directory '" + dir + "'");
+    require_directory(options.dir, "(see owaredb generate)");
+    const std::string& dir = options.dir;
+    DatabaseDir db(dir, resolve_rules(options));
+    const std::string& rules_name = db.rules().name;
     if (bounds) {
         if (all) throw UsageError("--all-configurations applies to value files, not --bounds");
-        if (threads <= 0) threads = omp_get_num_procs();
         return bounds_stats(BoundsDir(dir, db.rules()), json, threads);
+    }
+    // Levels missing below the highest present: --all-configurations values positions
+    // outside the databases from every smaller level, so it refuses; plain counts are per
+    // level and are printed, with the gap named.
+    std::vector<int> missing;
+    int top = -1;
+    for (int n = 0; n <= kMaxSeeds; ++n)
+        if (std::filesystem::exists(db.path(n))) top = n;
+    for (int n = 0; n < top; ++n)
+        if (!std::filesystem::exists(db.path(n))) missing.push_back(n);
+    if (!missing.empty()) {
+        std::string names;
+        for (int n : missing) names += (names.empty() ? "" : ", ") + std::to_string(n);
+        const std::string what = (missing.size() == 1 ? "level " : "levels ") + names +
+                                 (missing.size() == 1 ? " is" : " are") + " missing in '" + dir +
+                                 "' (levels up to " + std::to_string(top) + " are there)";
+        if (all)
+            throw std::runtime_error(what + ": --all-configurations needs every level 0.." +
+                                     std::to_string(top) + " (owaredb generate --max-seeds " +
+                                     std::to_string(top) + " builds them)");
+        std::fprintf(stderr, "owaredb stats: note: %s\n", what.c_str());
     }
     std::vector<LevelCounts> levels;
     // Exact values of levels 0..k-1, kept when --all-configurations needs them or a
@@ -186,10 +207,7 @@ int cmd_stats(const Args& args) {
         }
     };
     for (int n = 0; n <= kMaxSeeds; ++n) {
-        if (!std::filesystem::exists(db.path(n))) {
-            if (all) break; // one-ply values need every smaller level
-            continue;
-        }
+        if (!std::filesystem::exists(db.path(n))) continue;
         db::ReaderOptions options;
         options.expect = db::Expectation::exactly(db.meta(n));
         db::LevelReader reader(db.path(n), options);

@@ -11,6 +11,7 @@
 // side) would pass it too.
 #include "cli/options.hpp"
 #include "commands.hpp"
+#include "database_options.hpp"
 #include "tablebase/bellman_check.hpp"
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
@@ -24,6 +25,12 @@
 namespace owaredb::cli {
 
 namespace {
+
+// "UNREADABLE" for a file the system would not let us read (permissions, a directory in
+// its place), "DAMAGED" for one whose bytes are wrong.
+const char* label(const db::Status& s) {
+    return s.code() == db::ErrorCode::Io ? "UNREADABLE" : "DAMAGED";
+}
 
 // Checksums, then consistency of the bound files present; prints what it finds and
 // returns whether all is well. `present` says whether any bound file exists.
@@ -40,7 +47,7 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present_any) {
             continue;
         }
         ++damaged;
-        std::printf("DAMAGED %s: %s\n", db.path(n).c_str(), r.status.message().c_str());
+        std::printf("%s %s: %s\n", label(r.status), db.path(n).c_str(), r.status.message().c_str());
         for (uint64_t b : r.damaged_blocks) std::printf("  block %llu\n", (unsigned long long)b);
     }
     present_any = !present.empty() || damaged > 0;
@@ -74,9 +81,13 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present_any) {
             std::fflush(stdout);
         }
     }
-    if (!mismatch && checked < static_cast<int>(present.size()))
-        std::printf("bound levels above %d not checked for consistency: level %d is missing\n",
-                    checked - 1, checked);
+    // A gap leaves the levels above it unchecked: that is a failure, not a pass.
+    const bool gap = !mismatch && checked < static_cast<int>(present.size());
+    if (gap)
+        std::printf("FAILED: bound level %d is missing, so the bound levels above it could not "
+                    "be checked for consistency\n",
+                    checked);
+    mismatch = mismatch || gap;
     if (checked > 0)
         std::printf("(bounds consistency is a necessary condition: a larger fixed point of the "
                     "same equations would pass it too)\n");
@@ -86,20 +97,19 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present_any) {
 } // namespace
 
 int cmd_verify(const Args& args) {
-    std::string rules_name, dir;
+    DatabaseOptions options;
     int threads = 0;
     po::options_description opts("options");
-    opts.add_options()("dir", po::value(&dir)->default_value("owaredb-data"), "database directory")(
-        "rules", po::value(&rules_name)->default_value("abapa"), "rule set: abapa|awari")(
-        "threads", po::value(&threads)->default_value(0), "threads (0 = all cores)");
+    add_database_options(opts, options);
+    add_threads_option(opts, threads);
     po::variables_map vm;
     if (!parse_args(args, "usage: owaredb verify [--dir DIR] [--rules R] [--threads T]", opts, {},
                     vm))
         return 0;
-    if (threads <= 0) threads = omp_get_num_procs();
-    DatabaseDir db(dir, rules_from_name(rules_name));
-    if (!std::filesystem::is_directory(dir))
-        throw UsageError("no database directory '" + dir + "'");
+    require_directory(options.dir);
+    const std::string& dir = options.dir;
+    DatabaseDir db(dir, resolve_rules(options));
+    const std::string& rules_name = db.rules().name;
     bool value_files = false;
     for (int n = 0; n <= kMaxSeeds && !value_files; ++n)
         value_files = std::filesystem::exists(db.path(n));
@@ -127,7 +137,7 @@ int cmd_verify(const Args& args) {
             continue;
         }
         ++damaged;
-        std::printf("DAMAGED %s: %s\n", db.path(n).c_str(), r.status.message().c_str());
+        std::printf("%s %s: %s\n", label(r.status), db.path(n).c_str(), r.status.message().c_str());
         for (uint64_t b : r.damaged_blocks) std::printf("  block %llu\n", (unsigned long long)b);
     }
     if (present.empty() && damaged == 0)
@@ -159,9 +169,13 @@ int cmd_verify(const Args& args) {
             std::fflush(stdout);
         }
     }
-    if (!mismatch && checked < static_cast<int>(present.size()))
-        std::printf("levels above %d not checked for consistency: level %d is missing\n",
-                    checked - 1, checked);
+    // A gap leaves the levels above it unchecked: that is a failure, not a pass.
+    const bool gap = !mismatch && checked < static_cast<int>(present.size());
+    if (gap)
+        std::printf("FAILED: level %d is missing, so the levels above it could not be checked "
+                    "for consistency\n",
+                    checked);
+    mismatch = mismatch || gap;
     if (value_files) bounds_ok = verify_bounds(BoundsDir(dir, db.rules()), threads, bound_files);
     bool ok = damaged == 0 && !mismatch && bounds_ok;
     std::printf("%s\n", ok ? "verify: OK" : "verify: FAILED");

@@ -202,7 +202,10 @@ void append_error_json(std::string& out, std::uint64_t line, std::string_view in
     out += "{\"line\":";
     out += std::to_string(line);
     out += ",\"input\":\"";
-    json::append_escaped(out, input);
+    // The input is echoed to help find the line, not to copy it: its first 100 bytes.
+    constexpr std::size_t kEcho = 100;
+    json::append_escaped(out, input.substr(0, kEcho));
+    if (input.size() > kEcho) out += "...";
     out += "\",\"error\":\"";
     json::append_escaped(out, error);
     out += "\"}";
@@ -285,14 +288,12 @@ bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat 
         return false;
     }
     std::optional<ProbeResult<PrincipalVariation>> line;
+    std::string line_error; // why the line of perfect play could not be given
     if (pv) {
         line = tb.principal_variation(pits);
-        if (!*line) {
-            error = std::string(to_string(line->status())) + ": " + line->message();
-            return false;
-        }
+        if (!*line) line_error = std::string(to_string(line->status())) + ": " + line->message();
     }
-    const PrincipalVariation* steps = line ? &line->value() : nullptr;
+    const PrincipalVariation* steps = line && *line ? &line->value() : nullptr;
     if (format == AnswerFormat::Json) {
         append_answer_json(out, tb.rules(), pits, *info, steps, b);
         if (scores) {
@@ -303,6 +304,17 @@ bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat 
     } else {
         append_answer_text(out, pits, *info, steps, b);
         if (scores) append_scores_text(out, b->bounds, *scores);
+    }
+    // What is known is printed; then where the line stops and why (a missing level).
+    if (!line_error.empty()) {
+        if (format == AnswerFormat::Json) {
+            out.pop_back(); // the closing brace
+            out += ",\"pv_error\":\"";
+            json::append_escaped(out, line_error);
+            out += "\"}";
+        } else {
+            out += "principal variation: cannot be given: " + line_error + "\n";
+        }
     }
     return true;
 }

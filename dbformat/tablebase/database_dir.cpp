@@ -1,7 +1,7 @@
 #include "tablebase/database_dir.hpp"
 
-#include "tablebase/capture_bound.hpp"
 #include "oware/ranking.hpp"
+#include "tablebase/capture_bound.hpp"
 
 #include <set>
 

@@ -108,7 +108,8 @@ ParseResult parse_position(std::string_view text) {
         size_t j = i;
         while (j < text.size() && !is_sep(text[j])) ++j;
         std::string_view tok = text.substr(i, j - i);
-        if (tok[0] == '-') return fail(pit_name(count) + " is negative ('" + std::string(tok) + "')");
+        if (tok[0] == '-')
+            return fail(pit_name(count) + " is negative ('" + std::string(tok) + "')");
         unsigned long v = 0;
         auto [ptr, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v);
         if (ec != std::errc() || ptr != tok.data() + tok.size())

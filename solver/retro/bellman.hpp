@@ -22,9 +22,7 @@ inline constexpr int kNoMove = -1000;
 /// Accumulates max over moves of (captured - child value).
 class BestMove {
   public:
-    void add(int captured, int child_value) {
-        best_ = std::max(best_, captured - child_value);
-    }
+    void add(int captured, int child_value) { best_ = std::max(best_, captured - child_value); }
     /// kNoMove when nothing was added.
     int value() const { return best_; }
     bool empty() const { return best_ == kNoMove; }

@@ -11,7 +11,8 @@ namespace owaredb {
 constexpr uint64_t binomial(int n, int k) {
     if (k < 0 || n < k) return 0;
     uint64_t r = 1;
-    for (int i = 1; i <= k; ++i) r = r * static_cast<uint64_t>(n - k + i) / static_cast<uint64_t>(i);
+    for (int i = 1; i <= k; ++i)
+        r = r * static_cast<uint64_t>(n - k + i) / static_cast<uint64_t>(i);
     return r;
 }
 

@@ -27,7 +27,9 @@ concept RetroGame = requires(const G& game, const typename G::State& s, int n, u
     /// Rank of a state within its own level.
     { game.rank(s) } -> std::same_as<uint64_t>;
     /// Calls f(captured, child) for every legal move and returns their number (0: over).
-    { game.for_each_move(s, [](int, const typename G::State&) {}) } -> std::same_as<int>;
+    {
+        game.for_each_move(s, [](int, const typename G::State&) {})
+        } -> std::same_as<int>;
     /// Calls f(parent) for every parent within the level.
     game.for_each_parent(s, [](const typename G::State&) {});
     { game.terminal_value(s) } -> std::same_as<int>;

@@ -1,12 +1,12 @@
 // The probe library against the analyser's in-memory values: every stored position,
 // positions outside the databases by one ply, missing and damaged files, threads, C API.
 #include "dbformat/writer.hpp"
+#include "oware/oware_game.hpp"
 #include "owaredb/probe.h"
 #include "owaredb/probe.hpp"
-#include "tablebase/capture_bound.hpp"
 #include "retro/bellman.hpp"
-#include "oware/oware_game.hpp"
 #include "retro/solve_in_memory.hpp"
+#include "tablebase/capture_bound.hpp"
 
 #include <doctest/doctest.h>
 
@@ -71,10 +71,9 @@ TEST_CASE("positions outside the databases are valued by one ply of search") {
     Position start = Position::start(0);
     start.pits = {1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1}; // opponent has no empty pit
     REQUIRE(!start.in_database());
-    const int expected = bellman_value(OwareGame(f.rules), start.seeds(), start,
-                                       [&](int level, const Position& c) {
-                                           return int(f.levels[level][rank(c)]);
-                                       });
+    const int expected =
+        bellman_value(OwareGame(f.rules), start.seeds(), start,
+                      [&](int level, const Position& c) { return int(f.levels[level][rank(c)]); });
     CHECK(*tb.value(start.pits) == expected);
     // Its analysis agrees with its value, and the best moves are those worth it.
     ProbeResult<PositionInfo> s1 = tb.analyse(start.pits);

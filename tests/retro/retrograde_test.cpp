@@ -52,8 +52,8 @@ std::vector<std::vector<int>> reference_values(const Game& game, int max_n) {
 
 // The engine's levels against the reference, level by level; returns how many values of
 // each sign the reference holds (so a test can insist the comparison is not trivial).
-template <RetroGame Game> std::array<uint64_t, 3> check_against_reference(const Game& game,
-                                                                         int max_n) {
+template <RetroGame Game>
+std::array<uint64_t, 3> check_against_reference(const Game& game, int max_n) {
     auto levels = solve_in_memory(game, max_n, 2);
     auto ref = reference_values(game, max_n);
     std::array<uint64_t, 3> signs{};
@@ -94,7 +94,7 @@ TEST_CASE("the toy game's hand-checked values") {
     // no capture is ever possible, so both shuffle their token for ever.
     CHECK(value({0, 1, 1, 0}) == 0);
     CHECK(value({1, 0, 1, 0}) == 0);
-    CHECK(value({0, 1, 2, 0}) == 3); // take two; the opponent, with nothing, leaves the last
+    CHECK(value({0, 1, 2, 0}) == 3);  // take two; the opponent, with nothing, leaves the last
     CHECK(value({0, 0, 2, 1}) == -3); // no token to move
 }
 

@@ -1,9 +1,9 @@
 // Capture-bounded storage (solver/capture_bound.hpp) on fully solved small levels.
-#include "quick.hpp"
-#include "tablebase/capture_bound.hpp"
 #include "oware/oware_game.hpp"
 #include "oware/ranking.hpp"
+#include "quick.hpp"
 #include "retro/solve_in_memory.hpp"
+#include "tablebase/capture_bound.hpp"
 
 #include <doctest/doctest.h>
 
@@ -23,8 +23,9 @@ TEST_CASE("capture-bounded storage: a hand-checked position") {
     const uint64_t i = rank(p);
     CHECK(levels[3][i] == 3);
     auto smaller = level_pointers(levels, 3);
-    CHECK(best_capture_value(
-              OwareGame(rules), p, [&](int k, const Position& c) { return int(levels[k][rank(c)]); }) == 3);
+    CHECK(best_capture_value(OwareGame(rules), p, [&](int k, const Position& c) {
+              return int(levels[k][rank(c)]);
+          }) == 3);
     std::vector<int8_t> stored(levels[3].size());
     encode_capture_bounded(OwareGame(rules), 3, levels[3].span(), smaller, stored, 1);
     CHECK(stored[i] <= 3);
@@ -73,10 +74,12 @@ TEST_CASE("capture-bounded storage refuses values below their best capture") {
     std::vector<int8_t> broken(levels[3].span().begin(), levels[3].span().end());
     broken[rank(p)] = 1; // the capture alone is worth 3
     std::vector<int8_t> stored(broken.size());
-    CHECK_THROWS_AS(encode_capture_bounded(OwareGame(rules), 3, broken, level_pointers(levels, 3), stored, 1),
-                    std::logic_error);
-    CHECK_THROWS_AS(encode_capture_bounded(OwareGame(rules), 4, broken, level_pointers(levels, 4), stored, 1),
-                    std::invalid_argument);
+    CHECK_THROWS_AS(
+        encode_capture_bounded(OwareGame(rules), 3, broken, level_pointers(levels, 3), stored, 1),
+        std::logic_error);
+    CHECK_THROWS_AS(
+        encode_capture_bounded(OwareGame(rules), 4, broken, level_pointers(levels, 4), stored, 1),
+        std::invalid_argument);
 }
 
 TEST_CASE("may_capture is false only where no legal move captures") {

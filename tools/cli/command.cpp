@@ -4,11 +4,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
+#include <iostream>
 #include <sys/statvfs.h>
 #include <unistd.h>
-#include <exception>
-#include <iostream>
 
 namespace owaredb::cli {
 

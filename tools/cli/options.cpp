@@ -42,8 +42,7 @@ bool parse_args(const Args& args, const std::string& usage, po::options_descript
         if (i < args.size()) ordered.insert(ordered.end(), args.begin() + i + 1, args.end());
     }
     try {
-        po::store(po::command_line_parser(ordered).options(opts).positional(positional).run(),
-                  vm);
+        po::store(po::command_line_parser(ordered).options(opts).positional(positional).run(), vm);
         if (vm.count("help")) {
             std::cout << usage << "\n" << opts << "\n";
             return false;
@@ -58,8 +57,8 @@ bool parse_args(const Args& args, const std::string& usage, po::options_descript
 void add_threads_option(po::options_description& opts, int& threads, const char* help) {
     opts.add_options()("threads", po::value(&threads)->default_value(0)->notifier([&](int t) {
         if (t < 0 || t > kMaxThreads)
-            throw UsageError("--threads must be 0 (one per core) to " + std::to_string(kMaxThreads) +
-                             ", got " + std::to_string(t));
+            throw UsageError("--threads must be 0 (one per core) to " +
+                             std::to_string(kMaxThreads) + ", got " + std::to_string(t));
         threads = t > 0 ? t : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     }),
                        help);

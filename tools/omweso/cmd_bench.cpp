@@ -40,7 +40,8 @@ int cmd_bench(const Args& args) {
             "usage: omweso bench [--seconds X] [--seeds S] [--threads T]\n\n"
             "Measures the pure relay simulator (plain laps), the relay detector and the\n"
             "full-rules turn detector (laps simulated per second while proving the 61,776-lap\n"
-            "reference cycle of docs/rules.md, Omweso), and the census rate (boards/s) for S seeds\n"
+            "reference cycle of docs/rules.md, Omweso), and the census rate (boards/s) for S "
+            "seeds\n"
             "with 1 and T threads.\n",
             opts, {}, vm))
         return 0;

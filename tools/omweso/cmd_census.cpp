@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
-#include <sstream>
 #include <omp.h>
+#include <sstream>
 #include <unistd.h>
 
 namespace owaredb::omweso::cli {
@@ -110,13 +110,12 @@ int cmd_census(const Args& args) {
     for (int s = lo; s <= hi; ++s) boards += double(census_boards(s, pits));
     const double seconds = boards / (kBoardsPerSecondPerThread * threads);
     if (seconds > 30 * 86400.0)
-        throw UsageError("--seeds " + seeds_arg + " means " + approx(boards) +
-                         " boards, about " + approx(seconds / (365.25 * 86400)) +
-                         " years on " + std::to_string(threads) +
-                         " threads: choose fewer seeds or pits");
+        throw UsageError("--seeds " + seeds_arg + " means " + approx(boards) + " boards, about " +
+                         approx(seconds / (365.25 * 86400)) + " years on " +
+                         std::to_string(threads) + " threads: choose fewer seeds or pits");
     if (seconds > 600)
-        std::cerr << "census: " << approx(boards) << " boards, roughly "
-                  << approx(seconds / 3600) << " hours on " << threads << " threads\n";
+        std::cerr << "census: " << approx(boards) << " boards, roughly " << approx(seconds / 3600)
+                  << " hours on " << threads << " threads\n";
     if (!json)
         std::cout << "seeds  pits        boards  never-ending  seconds  periods (laps: boards)\n";
     for (int s = lo; s <= hi; ++s) {

@@ -1,0 +1,91 @@
+#include "generate_preflight.hpp"
+
+#include "cli/command.hpp"
+#include "oware/ranking.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+namespace owaredb::cli {
+
+namespace {
+
+std::string gigabytes(uint64_t bytes) {
+    char buf[32];
+    if (bytes >= (uint64_t(1) << 30))
+        std::snprintf(buf, sizeof buf, "%.1f GB", double(bytes) / double(uint64_t(1) << 30));
+    else
+        std::snprintf(buf, sizeof buf, "%.0f MB", double(bytes) / double(1 << 20));
+    return buf;
+}
+
+// MemAvailable from /proc/meminfo, or 0 when unknown (then memory is not checked).
+uint64_t available_memory() {
+    std::ifstream in("/proc/meminfo");
+    std::string key;
+    uint64_t kib = 0;
+    std::string unit;
+    while (in >> key >> kib >> unit)
+        if (key == "MemAvailable:") return kib << 10;
+    return 0;
+}
+
+} // namespace
+
+std::unique_ptr<db::DirectoryLock> prepare_output_directory(const std::string& dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status st = fs::status(dir, ec);
+    if (fs::exists(st) && !fs::is_directory(st))
+        throw UsageError("'" + dir + "' is not a directory");
+    if (!fs::exists(st)) {
+        fs::create_directories(dir, ec);
+        if (ec)
+            throw UsageError("cannot create the database directory '" + dir + "': " + ec.message());
+    }
+    // A file created and removed: a read-only directory or file system fails here, before
+    // any work, rather than after a level has been solved.
+    const fs::path probe = fs::path(dir) / (".owaredb-write-test." + std::to_string(::getpid()));
+    const int fd =
+        ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) throw std::runtime_error("cannot write in '" + dir + "': " + std::strerror(errno));
+    ::close(fd);
+    ::unlink(probe.c_str());
+    auto lock = std::make_unique<db::DirectoryLock>(dir);
+    if (int removed = lock->remove_stale_temp_files())
+        std::fprintf(stderr, "removed %d temp file%s left by an interrupted run\n", removed,
+                     removed == 1 ? "" : "s");
+    return lock;
+}
+
+uint64_t memory_needed(int n, int working, int stored) {
+    uint64_t bytes = level_size(n) * uint64_t(working);
+    for (int k = 0; k < n; ++k) bytes += level_size(k) * uint64_t(stored);
+    return bytes;
+}
+
+void check_level_fits(int n, uint64_t needed, uint64_t disk, const std::string& dir) {
+    const uint64_t memory = available_memory();
+    if (memory && needed > memory)
+        throw std::runtime_error("level " + std::to_string(n) + " needs " + gigabytes(needed) +
+                                 " of memory in in-memory mode; " + gigabytes(memory) +
+                                 " are available (levels up to " + std::to_string(n - 1) +
+                                 " are kept)");
+    struct statvfs fs;
+    if (::statvfs(dir.c_str(), &fs) == 0) {
+        const uint64_t free = uint64_t(fs.f_bavail) * fs.f_frsize;
+        if (disk > free)
+            throw std::runtime_error("level " + std::to_string(n) + " needs about " +
+                                     gigabytes(disk) + " of disk in '" + dir + "'; " +
+                                     gigabytes(free) + " are free: " + std::strerror(ENOSPC));
+    }
+}
+
+} // namespace owaredb::cli
