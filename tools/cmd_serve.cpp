@@ -51,64 +51,6 @@ constexpr std::size_t kMaxBodyBytes = std::size_t(1) << 20;
 constexpr std::size_t kMaxBatchLines = 10000;
 constexpr std::size_t kMaxBatchPvLines = 1000; // a line of play costs far more than a value
 
-// The length of the UTF-8 sequence starting at s[i], or 0 if none starts there (overlong
-// forms, surrogates and code points above U+10FFFF are not UTF-8).
-std::size_t utf8_sequence(std::string_view s, std::size_t i) {
-    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-    const unsigned c = byte(i);
-    if (c < 0x80) return 1;
-    std::size_t n = 0;
-    unsigned lo = 0x80, hi = 0xBF; // the range of the second byte
-    if (c >= 0xC2 && c <= 0xDF) {
-        n = 2;
-    } else if (c == 0xE0) {
-        n = 3;
-        lo = 0xA0;
-    } else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) {
-        n = 3;
-    } else if (c == 0xED) {
-        n = 3;
-        hi = 0x9F;
-    } else if (c == 0xF0) {
-        n = 4;
-        lo = 0x90;
-    } else if (c >= 0xF1 && c <= 0xF3) {
-        n = 4;
-    } else if (c == 0xF4) {
-        n = 4;
-        hi = 0x8F;
-    } else {
-        return 0;
-    }
-    if (i + n > s.size() || byte(i + 1) < lo || byte(i + 1) > hi) return 0;
-    for (std::size_t k = 2; k < n; ++k)
-        if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
-    return n;
-}
-
-bool valid_utf8(std::string_view s) {
-    for (std::size_t i = 0, n; i < s.size(); i += n)
-        if (!(n = utf8_sequence(s, i))) return false;
-    return true;
-}
-
-// Appends `s` as the inside of a JSON string; bytes that are not UTF-8 become U+FFFD, so
-// that an answer quoting the user's input is always valid JSON.
-void append_text(std::string& out, std::string_view s) {
-    if (valid_utf8(s)) return json::append_escaped(out, s);
-    std::string clean;
-    for (std::size_t i = 0, n; i < s.size(); i += n) {
-        n = utf8_sequence(s, i);
-        if (n) {
-            clean.append(s.substr(i, n));
-        } else {
-            clean += "\xEF\xBF\xBD";
-            n = 1;
-        }
-    }
-    json::append_escaped(out, clean);
-}
-
 void send_json(httplib::Response& res, int status, std::string body) {
     res.status = status;
     body += '\n';
@@ -120,7 +62,7 @@ void send_json(httplib::Response& res, int status, std::string body) {
 void send_error(httplib::Response& res, int status, std::string_view message,
                 std::string_view extra = {}) {
     std::string body = "{\"error\":\"";
-    append_text(body, message);
+    json::append_escaped(body, message);
     body += '"';
     body += extra;
     body += '}';
@@ -241,7 +183,7 @@ void Oracle::send_query_error(httplib::Response& res, const Tablebase& tb, const
             first = false;
         }
     extra += "],\"generate\":\"";
-    append_text(extra, "owaredb generate --rules " + tb.rules() + " --max-seeds " +
+    json::append_escaped(extra, "owaredb generate --rules " + tb.rules() + " --max-seeds " +
                            std::to_string(seeds) + " --dir " + shell_word(dir_));
     extra += '"';
     send_error(res, 404, error, extra);
@@ -270,7 +212,7 @@ void Oracle::batch(const httplib::Request& req, httplib::Response& res) const {
     const std::optional<bool> pv = flag(req, "pv", res);
     if (!pv) return;
     const std::string_view body = req.body;
-    if (!valid_utf8(body))
+    if (!json::valid_utf8(body))
         return send_error(res, 400, "the body is not UTF-8 text (one position per line)");
     // Lines as `owaredb probe --batch` reads them: a last line without '\n' counts.
     const std::size_t lines = static_cast<std::size_t>(std::count(body.begin(), body.end(), '\n')) +

@@ -16,11 +16,9 @@
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
 
-#include <omp.h>
-
-#include <atomic>
+#include <algorithm>
 #include <cstdio>
-#include <mutex>
+#include <filesystem>
 
 namespace owaredb::cli {
 
@@ -32,66 +30,124 @@ const char* label(const db::Status& s) {
     return s.code() == db::ErrorCode::Io ? "UNREADABLE" : "DAMAGED";
 }
 
-// Checksums, then consistency of the bound files present; prints what it finds and
-// returns whether all is well. `present` says whether any bound file exists.
-bool verify_bounds(const BoundsDir& db, int threads, bool& present_any) {
-    std::vector<int> present;
+// The level files of one kind found in the directory: which passed every checksum, and
+// how many did not.
+struct Checksums {
+    std::vector<int> intact;
     int damaged = 0;
+    bool any() const { return !intact.empty() || damaged > 0; }
+};
+
+// Every block and file checksum of every level file of `db` (DatabaseDir or BoundsDir).
+template <class Dir> Checksums check_checksums(const Dir& db, int threads) {
+    Checksums c;
     for (int n = 0; n <= kMaxSeeds; ++n) {
         if (!std::filesystem::exists(db.path(n))) continue;
         db::ReaderOptions options;
         options.expect = db.expectation(n);
         db::VerifyReport r = db::LevelReader(db.path(n), options).verify(threads);
         if (r.ok()) {
-            present.push_back(n);
+            c.intact.push_back(n);
             continue;
         }
-        ++damaged;
+        ++c.damaged;
         std::printf("%s %s: %s\n", label(r.status), db.path(n).c_str(), r.status.message().c_str());
         for (uint64_t b : r.damaged_blocks) std::printf("  block %llu\n", (unsigned long long)b);
     }
-    present_any = !present.empty() || damaged > 0;
-    if (!present_any) return true;
-    std::printf("bound checksums: %zu bound files intact, %d damaged\n", present.size(), damaged);
+    return c;
+}
+
+// Consistency, level by level from 0 while every smaller level is intact: `check(n)`
+// loads level n, checks it against levels 0..n, prints its line and returns whether it is
+// consistent. A missing level leaves the levels above it unchecked: a failure, not a pass.
+// Returns the number of levels found consistent, or -1 on any failure.
+template <class Check>
+int check_consistency(const Checksums& files, const char* what, Check&& check) {
+    int checked = 0;
+    for (int n = 0; n <= kMaxSeeds; ++n) {
+        if (std::find(files.intact.begin(), files.intact.end(), n) == files.intact.end()) break;
+        if (!check(n)) return -1;
+        ++checked;
+        std::fflush(stdout);
+    }
+    if (checked < static_cast<int>(files.intact.size())) {
+        std::printf("FAILED: %s %d is missing, so the %ss above it could not be checked for "
+                    "consistency\n",
+                    what, checked, what);
+        return -1;
+    }
+    return checked;
+}
+
+// Bound files: checksums, then every pair against its equations. Returns whether all is
+// well; `present` says whether any bound file exists.
+bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
+    const Checksums files = check_checksums(db, threads);
+    present = files.any();
+    if (!present) return true;
+    std::printf("bound checksums: %zu bound files intact, %d damaged\n", files.intact.size(),
+                files.damaged);
     std::fflush(stdout);
     std::vector<ValueArray> levels;
-    int checked = 0;
-    bool mismatch = false;
-    for (int n = 0; n <= kMaxSeeds && !mismatch; ++n) {
-        if (std::find(present.begin(), present.end(), n) == present.end()) break;
+    const int checked = check_consistency(files, "bound level", [&](int n) {
         ValueArray bounds;
-        db::Status s = db.load(n, bounds, threads);
-        if (!s.ok()) {
+        if (db::Status s = db.load(n, bounds, threads); !s.ok()) {
             std::printf("DAMAGED %s\n", s.message().c_str());
-            mismatch = true;
-            break;
+            return false;
         }
         levels.push_back(std::move(bounds));
-        uint64_t bad = first_bounds_mismatch(db.game(), n, levels, threads);
+        const uint64_t bad = first_bounds_mismatch(db.game(), n, levels, threads);
         if (bad < level_size(n)) {
             const BoundPair b = bound_pair(levels[n].data(), bad);
             std::printf("MISMATCH bounds level %d index %llu (%s): stored gM %d gN %d, but its "
                         "moves give different bounds\n",
                         n, (unsigned long long)bad, to_string(unrank(n, bad)).c_str(), b.gm, b.gn);
-            mismatch = true;
-        } else {
-            ++checked;
-            std::printf("bounds level %2d: %llu pairs consistent with their moves\n", n,
-                        (unsigned long long)level_size(n));
-            std::fflush(stdout);
+            return false;
         }
-    }
-    // A gap leaves the levels above it unchecked: that is a failure, not a pass.
-    const bool gap = !mismatch && checked < static_cast<int>(present.size());
-    if (gap)
-        std::printf("FAILED: bound level %d is missing, so the bound levels above it could not "
-                    "be checked for consistency\n",
-                    checked);
-    mismatch = mismatch || gap;
+        std::printf("bounds level %2d: %llu pairs consistent with their moves\n", n,
+                    (unsigned long long)level_size(n));
+        return true;
+    });
     if (checked > 0)
         std::printf("(bounds consistency is a necessary condition: a larger fixed point of the "
                     "same equations would pass it too)\n");
-    return damaged == 0 && !mismatch;
+    return files.damaged == 0 && checked >= 0;
+}
+
+// Value files: checksums, then every value against the Bellman equation.
+bool verify_values(const DatabaseDir& db, int threads) {
+    const Checksums files = check_checksums(db, threads);
+    if (!files.any())
+        throw std::runtime_error("no " + db.rules().name + " level files in '" + db.dir().string() +
+                                 "'");
+    std::printf("checksums: %zu level files intact, %d damaged\n", files.intact.size(),
+                files.damaged);
+    std::fflush(stdout);
+    std::vector<ValueArray> levels;
+    const int checked = check_consistency(files, "level", [&](int n) {
+        ValueArray values;
+        if (db::Status s = db.load(n, values, threads, levels); !s.ok())
+            throw std::runtime_error(s.message());
+        levels.push_back(std::move(values));
+        const uint64_t bad = first_bellman_mismatch(db.game(), n, levels, threads);
+        if (bad < level_size(n)) {
+            std::printf("MISMATCH level %d index %llu (%s): stored %d, but its moves give a "
+                        "different value\n",
+                        n, (unsigned long long)bad, to_string(unrank(n, bad)).c_str(),
+                        levels[n][bad]);
+            return false;
+        }
+        std::printf("level %2d: %llu values consistent\n", n, (unsigned long long)level_size(n));
+        return true;
+    });
+    return files.damaged == 0 && checked >= 0;
+}
+
+bool has_bound_files(const DatabaseDir& db) {
+    const BoundsDir bounds(db.dir(), db.rules());
+    for (int n = 0; n <= kMaxSeeds; ++n)
+        if (std::filesystem::exists(bounds.path(n))) return true;
+    return false;
 }
 
 } // namespace
@@ -107,77 +163,16 @@ int cmd_verify(const Args& args) {
                     vm))
         return 0;
     require_directory(options.dir);
-    const std::string& dir = options.dir;
-    DatabaseDir db(dir, resolve_rules(options));
-    const std::string& rules_name = db.rules().name;
+    DatabaseDir db(options.dir, resolve_rules(options));
     bool value_files = false;
     for (int n = 0; n <= kMaxSeeds && !value_files; ++n)
         value_files = std::filesystem::exists(db.path(n));
+    // A directory of bound files alone is checked as such; otherwise the value files come
+    // first (an empty directory is an error there).
     bool bound_files = false;
-    bool bounds_ok = true;
-    if (!value_files) {
-        // Only bound files (or nothing): check those alone.
-        bounds_ok = verify_bounds(BoundsDir(dir, db.rules()), threads, bound_files);
-        if (bound_files) {
-            std::printf("%s\n", bounds_ok ? "verify: OK" : "verify: FAILED");
-            return bounds_ok ? 0 : 1;
-        }
-    }
-
-    // 1. Checksums of every file present.
-    std::vector<int> present;
-    int damaged = 0;
-    for (int n = 0; n <= kMaxSeeds; ++n) {
-        if (!std::filesystem::exists(db.path(n))) continue;
-        db::ReaderOptions options;
-        options.expect = db.expectation(n);
-        db::VerifyReport r = db::LevelReader(db.path(n), options).verify(threads);
-        if (r.ok()) {
-            present.push_back(n);
-            continue;
-        }
-        ++damaged;
-        std::printf("%s %s: %s\n", label(r.status), db.path(n).c_str(), r.status.message().c_str());
-        for (uint64_t b : r.damaged_blocks) std::printf("  block %llu\n", (unsigned long long)b);
-    }
-    if (present.empty() && damaged == 0)
-        throw std::runtime_error("no " + rules_name + " level files in '" + dir + "'");
-    std::printf("checksums: %zu level files intact, %d damaged\n", present.size(), damaged);
-    std::fflush(stdout);
-
-    // 2. Bellman consistency, level by level while every smaller level is available.
-    std::vector<ValueArray> levels;
-    int checked = 0;
-    bool mismatch = false;
-    for (int n = 0; n <= kMaxSeeds && !mismatch; ++n) {
-        if (std::find(present.begin(), present.end(), n) == present.end()) break;
-        ValueArray values;
-        db::Status s = db.load(n, values, threads, levels);
-        if (!s.ok()) throw std::runtime_error(s.message());
-        levels.push_back(std::move(values));
-        uint64_t bad = first_bellman_mismatch(db.game(), n, levels, threads);
-        if (bad < level_size(n)) {
-            Position p = unrank(n, bad);
-            std::printf("MISMATCH level %d index %llu (%s): stored %d, but its moves give a "
-                        "different value\n",
-                        n, (unsigned long long)bad, to_string(p).c_str(), levels[n][bad]);
-            mismatch = true;
-        } else {
-            ++checked;
-            std::printf("level %2d: %llu values consistent\n", n,
-                        (unsigned long long)level_size(n));
-            std::fflush(stdout);
-        }
-    }
-    // A gap leaves the levels above it unchecked: that is a failure, not a pass.
-    const bool gap = !mismatch && checked < static_cast<int>(present.size());
-    if (gap)
-        std::printf("FAILED: level %d is missing, so the levels above it could not be checked "
-                    "for consistency\n",
-                    checked);
-    mismatch = mismatch || gap;
-    if (value_files) bounds_ok = verify_bounds(BoundsDir(dir, db.rules()), threads, bound_files);
-    bool ok = damaged == 0 && !mismatch && bounds_ok;
+    const bool values_ok = value_files || !has_bound_files(db) ? verify_values(db, threads) : true;
+    const bool bounds_ok = verify_bounds(BoundsDir(options.dir, db.rules()), threads, bound_files);
+    const bool ok = values_ok && bounds_ok;
     std::printf("%s\n", ok ? "verify: OK" : "verify: FAILED");
     return ok ? 0 : 1;
 }

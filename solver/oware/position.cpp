@@ -113,7 +113,8 @@ ParseResult parse_position(std::string_view text) {
         unsigned long v = 0;
         auto [ptr, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v);
         if (ec != std::errc() || ptr != tok.data() + tok.size())
-            return fail("'" + std::string(tok) + "' is not a seed count (" + pit_name(count) + ")");
+            return fail("'" + std::string(tok) + "' in " + pit_name(count) +
+                        " is not a seed count");
         if (count == kPits)
             return fail("more than 12 pit counts (a position is 12 numbers, pits 0..11)");
         if (v > kMaxSeeds)

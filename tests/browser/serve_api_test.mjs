@@ -97,11 +97,11 @@ try {
     }
   }
   check('rules default to abapa', (await get(base, '/api/probe?position=2+0+3+1+0+2+1+0+2+0+1+0')).body ===
-    owaredb(bin, ['probe', '--dir', dir, '--json', '2 0 3 1 0 2 1 0 2 0 1 0']));
+    owaredb(bin, ['probe', '--dir', dir, '--rules', 'abapa', '--json', '2 0 3 1 0 2 1 0 2 0 1 0']));
 
   const batchInput = '1 1 1 1 1 1 1 1 1 1 1 1\n\nfoo\r\n0 0 0 0 0 0 1 0 0 0 0 2\n2 0 3 1 0 2 1 0 2 0 1 0\n13 0 0 0 0 0 0 0 0 0 0 0\n\t"\\\x01\n2 0 3 1 0 2 1 0 2 0 1 0';
   for (const pv of [false, true]) {
-    const want = owaredb(bin, ['probe', '--dir', dir, '--batch', '--json', ...(pv ? ['--pv'] : [])], batchInput, [0, 1]);
+    const want = owaredb(bin, ['probe', '--dir', dir, '--rules', 'abapa', '--batch', '--json', ...(pv ? ['--pv'] : [])], batchInput, [0, 1]);
     const res = await fetch(`${base}/api/batch${pv ? '?pv=1' : ''}`, { method: 'POST', body: batchInput, headers: { 'content-type': 'text/plain' } });
     const body = await res.text();
     check(`batch${pv ? ' pv' : ''} is 200 JSON Lines`, res.status === 200 && res.headers.get('content-type') === 'application/x-ndjson');
@@ -234,7 +234,7 @@ try {
   {
     const good = await get(base, '/api/probe?position=2+0+3+1+0+2+1+0+2+0+1+0');
     check('after all that, a good request still works', good.status === 200 &&
-      good.body === owaredb(bin, ['probe', '--dir', dir, '--json', '2 0 3 1 0 2 1 0 2 0 1 0']), good.body);
+      good.body === owaredb(bin, ['probe', '--dir', dir, '--rules', 'abapa', '--json', '2 0 3 1 0 2 1 0 2 0 1 0']), good.body);
     const page = await get(base, '/');
     check('and the page is still served', page.status === 200);
   }

@@ -79,7 +79,7 @@ pid=$!
 sleep 2
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
-check "no temp file is mistaken for a level" bash -c "! ls '$work/b' | grep -v '\.owdb$' | grep -v '\.tmp$' | grep -q ."
+check "no temp file is mistaken for a level" bash -c "! ls '$work/b' | grep -v '\.owdb$' | grep -Ev '\.tmp(\.[0-9]+\.[0-9]+)?$' | grep -v '^owaredb.lock$' | grep -q ."
 "$owaredb" generate --rules awari --max-seeds $top --dir "$work/b" --threads 1 >/dev/null 2>&1
 for f in "$work"/a/*.owdb; do
   check "resumed $(basename "$f") is byte-identical" cmp -s "$f" "$work/b/$(basename "$f")"
@@ -186,7 +186,7 @@ rm "$work/b2/abapa-$btop.bounds.owdb"
 "$owaredb" generate --bounds --max-seeds $btop --dir "$work/b2" >"$work/genb4.log" 2>&1
 check "a resumed generate --bounds solves only the missing level" bash -c "[[ \$(grep -c 'bounds solved' '$work/genb4.log') == 1 ]]"
 check "and writes the same bytes" cmp -s "$work/top.bounds" "$work/b2/abapa-$btop.bounds.owdb"
-"$owaredb" verify --dir "$work/b" >"$work/verifyb.log" 2>&1
+"$owaredb" verify --rules abapa --dir "$work/b" >"$work/verifyb.log" 2>&1
 check "verify checks values and bounds" bash -c "grep -q 'verify: OK' '$work/verifyb.log' && grep -q 'bounds level $btop: .* pairs consistent' '$work/verifyb.log' && grep -q 'level $btop: .* values consistent' '$work/verifyb.log'"
 "$owaredb" verify --dir "$work/b2" >"$work/verifyb2.log" 2>&1
 check "verify checks a directory of bound files alone" bash -c "grep -q 'verify: OK' '$work/verifyb2.log' && grep -q 'bounds level $btop' '$work/verifyb2.log'"
@@ -201,7 +201,7 @@ PY
 check "verify names a damaged bound file" bash -c "grep -q 'DAMAGED .*abapa-$btop.bounds.owdb' '$work/verifyb3.log' && grep -q 'verify: FAILED' '$work/verifyb3.log'"
 check "stats --bounds --json: per level positions, exact, gM and gN histograms" python3 -c "
 import json, subprocess
-d = json.loads(subprocess.check_output(['$owaredb', 'stats', '--bounds', '--json', '--dir', '$work/b']))
+d = json.loads(subprocess.check_output(['$owaredb', 'stats', '--bounds', '--json', '--rules', 'abapa', '--dir', '$work/b']))
 assert d['rules'] == 'abapa' and d['kind'] == 'bounds' and len(d['levels']) == $btop + 1
 for l in d['levels']:
     n = l['seeds']
@@ -211,22 +211,22 @@ for l in d['levels']:
     assert list(l) == ['seeds', 'positions', 'exact', 'gM', 'gN']
 assert d['levels'][8]['positions'] == 75504 and d['levels'][8]['exact'] < 75504
 "
-check "stats without --bounds is unchanged by bound files" bash -c "'$owaredb' stats --dir '$work/b' --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert list(d) == [\"rules\", \"levels\"]'"
+check "stats without --bounds is unchanged by bound files" bash -c "'$owaredb' stats --rules abapa --dir '$work/b' --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert list(d) == [\"rules\", \"levels\"]'"
 check "probe shows gM and gN of the position and of each move" python3 -c "
 import json, subprocess
-d = json.loads(subprocess.check_output(['$owaredb', 'probe', '--json', '--dir', '$work/b', '0 0 0 0 0 1 0 0 0 0 2 1']))
+d = json.loads(subprocess.check_output(['$owaredb', 'probe', '--json', '--rules', 'abapa', '--dir', '$work/b', '0 0 0 0 0 1 0 0 0 0 2 1']))
 assert (d['value'], d['gM'], d['gN'], d['exact']) == (-2, 0, 2, False), d
 assert d['moves'] == [{'move': 6, 'captured': 0, 'value': -2, 'gM': 0, 'gN': 2}], d
 "
 check "probe --scores: a forced result" python3 -c "
 import json, subprocess
-d = json.loads(subprocess.check_output(['$owaredb', 'probe', '--json', '--scores', '3', '5', '--dir', '$work/b', '0 0 0 0 0 1 0 0 0 0 2 1']))
+d = json.loads(subprocess.check_output(['$owaredb', 'probe', '--json', '--scores', '3', '5', '--rules', 'abapa', '--dir', '$work/b', '0 0 0 0 0 1 0 0 0 0 2 1']))
 assert d['scores'] == [3, 5] and d['verdict'] == 'loss', d
 "
-check "probe --scores: neither side can force a majority" bash -c "'$owaredb' probe --scores 5 5 --dir '$work/b' '0 0 0 0 0 1 0 0 0 0 0 1' | grep -q 'under the rules as written: decided by repetition'"
+check "probe --scores: neither side can force a majority" bash -c "'$owaredb' probe --rules abapa --scores 5 5 --dir '$work/b' '0 0 0 0 0 1 0 0 0 0 0 1' | grep -q 'under the rules as written: decided by repetition'"
 check "probe --scores: the bound files alone suffice" bash -c "'$owaredb' probe --scores 6 2 --dir '$work/b2' '0 0 0 0 0 1 0 0 0 0 2 1' | grep -q 'decided by repetition (the side to move cannot lose)'"
 expect_fail "probe --scores needs bound files" "not available" "$owaredb" probe --rules awari --scores 0 0 --dir "$work/a" "0 0 0 0 0 1 0 0 0 0 0 1"
-expect_fail "probe --scores rejects impossible scores" "invalid scores" "$owaredb" probe --scores 40 9 --dir "$work/b" "0 0 0 0 0 1 0 0 0 0 0 1"
+expect_fail "probe --scores rejects impossible scores" "invalid scores" "$owaredb" probe --rules abapa --scores 40 9 --dir "$work/b" "0 0 0 0 0 1 0 0 0 0 0 1"
 
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]

@@ -14,10 +14,6 @@ void print_json_line(const Json& doc) {
 
 namespace json {
 
-namespace {
-
-// Length of the valid UTF-8 sequence starting at s[i] (RFC 3629: no overlong forms, no
-// surrogates, nothing above U+10FFFF), or 0 if the bytes there are not one.
 std::size_t utf8_length(std::string_view s, std::size_t i) {
     const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
     const unsigned char b = byte(i);
@@ -42,7 +38,15 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
     return len;
 }
 
-} // namespace
+bool valid_utf8(std::string_view s) {
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (static_cast<unsigned char>(s[i]) < 0x80) continue;
+        const std::size_t len = utf8_length(s, i);
+        if (len == 0) return false;
+        i += len - 1;
+    }
+    return true;
+}
 
 void append_escaped(std::string& out, std::string_view s) {
     static constexpr char kHex[] = "0123456789abcdef";

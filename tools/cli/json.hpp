@@ -78,6 +78,13 @@ inline char* put(char* p, std::string_view s) {
     return p + s.size();
 }
 
+/// Length of the UTF-8 sequence of two to four bytes starting at s[i] (RFC 3629: no overlong
+/// forms, no surrogates, nothing above U+10FFFF), or 0 if the bytes there are not one.
+std::size_t utf8_length(std::string_view s, std::size_t i);
+
+/// Whether `s` is valid UTF-8.
+bool valid_utf8(std::string_view s);
+
 /// Appends the characters of `s` as the inside of a JSON string: '"' and '\' escaped with
 /// a backslash, control characters (< 0x20) as \u00XX, valid UTF-8 as it is, and every
 /// byte that is not part of valid UTF-8 as \ufffd (the replacement character), so that the
