@@ -2,34 +2,18 @@
 
 #include "oware/ranking.hpp"
 
-#include <atomic>
+#include <algorithm>
 #include <string>
 
 namespace owaredb {
 
 BoundsDir::BoundsDir(std::filesystem::path dir, Rules rules)
-    : dir_(std::move(dir)), game_(std::move(rules)) {}
-
-std::filesystem::path BoundsDir::path(int n) const {
-    return db::level_path(dir_, rules().name, static_cast<uint32_t>(n), db::LevelKind::Bounds);
-}
-
-db::LevelMeta BoundsDir::meta(int n) const {
-    db::LevelMeta m{rules().name, rules().knob_bytes(), static_cast<uint32_t>(n),
-                    2 * level_size(n)};
-    m.kind = db::LevelKind::Bounds;
-    return m;
-}
+    : LevelDir(std::move(dir), std::move(rules), db::LevelKind::Bounds, 2) {}
 
 db::Status BoundsDir::load(int n, ValueArray& out, int threads) const {
-    db::ReaderOptions options;
-    options.expect = expectation(n);
-    options.cache_bytes = 1 << 20; // read_all decodes straight into `values`
-    db::LevelReader reader(path(n), options);
-    db::Result<db::LevelInfo> info = reader.info();
-    if (!info.ok()) return info.status();
-    ValueArray values(2 * level_size(n));
-    db::Status s = reader.read_all(values.span(), threads);
+    ValueArray values;
+    db::LevelInfo info;
+    db::Status s = read_level(n, values, info, threads);
     if (!s.ok()) return s;
     const int64_t size = static_cast<int64_t>(level_size(n));
     int64_t bad = size;
@@ -44,31 +28,19 @@ db::Status BoundsDir::load(int n, ValueArray& out, int threads) const {
 }
 
 db::WriteReport BoundsDir::save(int n, const ValueArray& bounds, int threads) const {
-    std::filesystem::create_directories(dir_);
-    db::WriterOptions options;
-    options.threads = threads;
-    return db::write_level(path(n), meta(n), bounds.span(), options);
+    return write_level(n, meta(n), bounds.span(), threads);
 }
 
 uint64_t first_bounds_mismatch(const OwareGame& game, int n, const std::vector<ValueArray>& levels,
                                int threads) {
-    const uint64_t size = game.level_size(n);
-    std::atomic<uint64_t> first{size};
-#pragma omp parallel for schedule(dynamic, 4096) num_threads(threads)
-    for (uint64_t i = 0; i < size; ++i) {
-        if (i >= first.load(std::memory_order_relaxed)) continue;
+    return first_mismatch(game.level_size(n), threads, [&](uint64_t i) {
         const BoundPair e =
             bounds_equation(game, n, game.unrank(n, i), [&](int level, const Position& c) {
                 return bound_pair(levels[level].data(), game.rank(c));
             });
         const BoundPair stored = bound_pair(levels[n].data(), i);
-        if (e.gm != stored.gm || e.gn != stored.gn) {
-            uint64_t cur = first.load();
-            while (i < cur && !first.compare_exchange_weak(cur, i)) {
-            }
-        }
-    }
-    return first.load();
+        return e.gm != stored.gm || e.gn != stored.gn;
+    });
 }
 
 } // namespace owaredb

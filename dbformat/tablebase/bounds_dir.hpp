@@ -10,24 +10,18 @@
 #include "oware/oware_game.hpp"
 #include "retro/bounds.hpp"
 #include "retro/value_array.hpp"
+#include "tablebase/level_dir.hpp"
 
 #include <filesystem>
 #include <vector>
 
 namespace owaredb {
 
-class BoundsDir {
+/// LevelDir gives dir(), rules(), game(), path(n) ("<dir>/<rules>-NN.bounds.owdb"),
+/// meta(n) (entries = 2 * positions, kind Bounds) and expectation(n).
+class BoundsDir : public LevelDir {
   public:
     BoundsDir(std::filesystem::path dir, Rules rules);
-
-    const std::filesystem::path& dir() const { return dir_; }
-    const Rules& rules() const { return game_.rules(); }
-    const OwareGame& game() const { return game_; }
-    /// "<dir>/<rules>-NN.bounds.owdb".
-    std::filesystem::path path(int n) const;
-    /// Rule set, knobs, n, entries = 2 * positions, kind Bounds.
-    db::LevelMeta meta(int n) const;
-    db::Expectation expectation(int n) const { return db::Expectation::exactly(meta(n)); }
 
     /// Reads level n's bounds (2 * positions bytes) into `out`, checking every block
     /// checksum, that the file is this level's bound file, and that every pair has
@@ -36,10 +30,6 @@ class BoundsDir {
 
     /// Writes level n's bounds atomically; throws on failure.
     db::WriteReport save(int n, const ValueArray& bounds, int threads) const;
-
-  private:
-    std::filesystem::path dir_;
-    OwareGame game_;
 };
 
 /// The consistency check of `owaredb verify` for bound files: the index of the first

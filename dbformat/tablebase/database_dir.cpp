@@ -8,28 +8,15 @@
 namespace owaredb {
 
 DatabaseDir::DatabaseDir(std::filesystem::path dir, Rules rules, bool compact)
-    : dir_(std::move(dir)), game_(std::move(rules)), compact_(compact) {}
-
-std::filesystem::path DatabaseDir::path(int n) const {
-    return db::level_path(dir_, rules().name, static_cast<uint32_t>(n));
-}
-
-db::LevelMeta DatabaseDir::meta(int n) const {
-    return {rules().name, rules().knob_bytes(), static_cast<uint32_t>(n), level_size(n)};
-}
+    : LevelDir(std::move(dir), std::move(rules), db::LevelKind::Values, 1), compact_(compact) {}
 
 db::Status DatabaseDir::load(int n, ValueArray& out, int threads,
                              const std::vector<ValueArray>& smaller) const {
-    db::ReaderOptions options;
-    options.expect = expectation(n);
-    options.cache_bytes = 1 << 20; // read_all decodes straight into `out`
-    db::LevelReader reader(path(n), options);
-    db::Result<db::LevelInfo> info = reader.info();
-    if (!info.ok()) return info.status();
-    ValueArray values(level_size(n));
-    db::Status s = reader.read_all(values.span(), threads);
+    ValueArray values;
+    db::LevelInfo info;
+    db::Status s = read_level(n, values, info, threads);
     if (!s.ok()) return s;
-    if (info->meta.capture_bounded) {
+    if (info.meta.capture_bounded) {
         if (smaller.size() < static_cast<std::size_t>(n))
             return db::Status(db::ErrorCode::Mismatch,
                               path(n).string() +
@@ -42,16 +29,13 @@ db::Status DatabaseDir::load(int n, ValueArray& out, int threads,
 
 db::WriteReport DatabaseDir::save(int n, const ValueArray& values, int threads,
                                   const std::vector<ValueArray>& smaller) const {
-    std::filesystem::create_directories(dir_);
-    db::WriterOptions options;
-    options.threads = threads;
     db::LevelMeta m = meta(n);
-    if (!compact_) return db::write_level(path(n), m, values.span(), options);
+    if (!compact_) return write_level(n, m, values.span(), threads);
     ValueArray stored(values.size());
     encode_capture_bounded(game_, n, values.span(), level_pointers(smaller, n), stored.span(),
                            threads);
     m.capture_bounded = true;
-    return db::write_level(path(n), m, stored.span(), options);
+    return write_level(n, m, stored.span(), threads);
 }
 
 std::vector<std::string> rule_sets_in(const std::filesystem::path& dir) {

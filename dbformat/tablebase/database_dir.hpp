@@ -7,6 +7,7 @@
 #include "dbformat/writer.hpp"
 #include "oware/oware_game.hpp"
 #include "retro/value_array.hpp"
+#include "tablebase/level_dir.hpp"
 
 #include <filesystem>
 #include <string>
@@ -14,21 +15,12 @@
 
 namespace owaredb {
 
-class DatabaseDir {
+class DatabaseDir : public LevelDir {
   public:
     /// `compact`: save() writes capture-bounded files (dbformat/README.md), smaller but
-    /// slower to probe. load() reads either kind.
+    /// slower to probe. load() reads either kind. Files "<dir>/<rules>-NN.owdb", one entry
+    /// per position (LevelDir: dir(), rules(), game(), path(n), meta(n), expectation(n)).
     DatabaseDir(std::filesystem::path dir, Rules rules, bool compact = false);
-
-    const std::filesystem::path& dir() const { return dir_; }
-    const Rules& rules() const { return game_.rules(); }
-    const OwareGame& game() const { return game_; }
-    /// The file of level n: "<dir>/<rules>-NN.owdb".
-    std::filesystem::path path(int n) const;
-    /// What the file of level n must record: rule set, knobs, n, number of positions.
-    db::LevelMeta meta(int n) const;
-    /// A reader's expectation for level n's file (a file claiming anything else is refused).
-    db::Expectation expectation(int n) const { return db::Expectation::exactly(meta(n)); }
 
     /// Reads level n completely into `out` as exact values, checking every block checksum
     /// and that the file is the level asked for. `smaller` holds the exact values of levels
@@ -44,8 +36,6 @@ class DatabaseDir {
                          const std::vector<ValueArray>& smaller) const;
 
   private:
-    std::filesystem::path dir_;
-    OwareGame game_;
     bool compact_;
 };
 

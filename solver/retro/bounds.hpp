@@ -71,15 +71,14 @@
 
 #include "retro/game.hpp"
 #include "retro/retrograde.hpp"
+#include "retro/sweep.hpp"
 #include "retro/value_array.hpp"
 
 #include <omp.h>
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstdint>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -141,8 +140,7 @@ template <RetroGame Game> class BoundsSolver {
     static constexpr int kInY = 7;
     static constexpr uint16_t kInX = 1 << 15;
     static constexpr int kNoExit = 63; // worst capture exit of a state without captures
-    static constexpr uint64_t kChunk = 1 << 14;
-    static constexpr size_t kStackLimit = 1 << 18;
+    static constexpr size_t kStackLimit = sweep::kStackLimit;
     static_assert(Game::kMaxMoves <= 6, "the bounds solver's move counter keeps code 7");
 
     static int xf(uint16_t w) { return w & kXMask; }
@@ -156,17 +154,7 @@ template <RetroGame Game> class BoundsSolver {
         return static_cast<uint16_t>((w & ~kCounterMask) | (c << kCounterShift));
     }
 
-    struct Sweep {
-        int n = 0;
-        int t = 0;
-        uint16_t* words = nullptr;
-        uint64_t size = 0;
-        std::atomic<bool> overflow{false};
-        std::atomic<uint64_t> propagated{0};
-        std::atomic_ref<uint16_t> word(uint64_t i) const {
-            return std::atomic_ref<uint16_t>(words[i]);
-        }
-    };
+    using Sweep = sweep::State; // per-level shared state
 
     uint16_t first_pass_word(int n, uint64_t index) const;
     bool enter_x(Sweep& s, uint64_t index) const;
@@ -279,105 +267,42 @@ ValueArray BoundsSolver<Game>::solve(int n, const ProgressFn& progress, LevelSta
     if (static_cast<int>(smaller_.size()) < n)
         throw std::invalid_argument("bounds: level " + std::to_string(n) +
                                     " needs every smaller level");
-    using Clock = std::chrono::steady_clock;
     Sweep s;
     s.n = n;
     s.size = game_.level_size(n);
     // The result owns the working words from the start; word i becomes bytes 2i, 2i + 1.
     ValueArray result(s.size * sizeof(uint16_t));
     s.words = reinterpret_cast<uint16_t*>(result.data());
-    const uint64_t chunks = (s.size + kChunk - 1) / kChunk;
 
-    std::mutex report_mutex;
-    auto last_report = Clock::now();
-    std::atomic<uint64_t> done{0};
-    auto report = [&](int threshold, uint64_t finished) {
-        if (!progress) return;
-        std::unique_lock lock(report_mutex, std::try_to_lock);
-        if (!lock.owns_lock() || Clock::now() - last_report < std::chrono::seconds(1)) return;
-        last_report = Clock::now();
-        double pass = static_cast<double>(finished) / std::max<uint64_t>(1, s.size);
-        double frac = threshold == 0 ? 0.4 * pass : 0.4 + 0.6 * ((n - threshold) + pass) / n;
-        progress({n, threshold, finished, s.size, frac});
-    };
-
-    auto t0 = Clock::now();
-    std::atomic<bool> bad_terminal{false};
-    std::string bad_message;
-    std::mutex bad_mutex;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
-    for (uint64_t c = 0; c < chunks; ++c) {
-        const uint64_t end = std::min(s.size, (c + 1) * kChunk);
-        try {
-            for (uint64_t i = c * kChunk; i < end; ++i) s.words[i] = first_pass_word(n, i);
-        } catch (const std::logic_error& e) {
-            std::lock_guard lock(bad_mutex);
-            bad_terminal = true;
-            bad_message = e.what();
-        }
-        report(0, done.fetch_add(end - c * kChunk, std::memory_order_relaxed) + end - c * kChunk);
-    }
-    if (bad_terminal) throw std::logic_error(bad_message);
-    auto t1 = Clock::now();
-
-    uint64_t scans = 0;
-    for (int t = n; t >= 1; --t) {
-        s.t = t;
-        do {
-            ++scans;
-            s.overflow.store(false);
-            done.store(0);
-#pragma omp parallel num_threads(threads_)
-            {
-                std::vector<uint64_t> stack;
-                stack.reserve(1024);
-#pragma omp for schedule(dynamic, 1)
-                for (uint64_t c = 0; c < chunks; ++c) {
-                    const uint64_t end = std::min(s.size, (c + 1) * kChunk);
-                    for (uint64_t i = c * kChunk; i < end; ++i) {
-                        const uint16_t w = s.word(i).load(std::memory_order_relaxed);
-                        if (!(w & kInX) && xf(w) == t && enter_x(s, i)) propagate(s, i << 1, stack);
-                        if (counter(w) == 0 && yf(w) == t && enter_y(s, i))
-                            propagate(s, i << 1 | 1, stack);
-                    }
-                    report(t, done.fetch_add(end - c * kChunk, std::memory_order_relaxed) + end -
-                                  c * kChunk);
-                }
-            }
-        } while (s.overflow.load());
-    }
-
-    // Word i -> bytes 2i (gM) and 2i + 1 (gN), in place.
-    int8_t* out = result.data();
+    sweep::run(
+        s, threads_, progress, 0.4, 0.6, stats,
+        [&](uint64_t begin, uint64_t end) {
+            for (uint64_t i = begin; i < end; ++i) s.words[i] = first_pass_word(n, i);
+        },
+        [&](uint64_t i, int t, std::vector<uint64_t>& stack) {
+            const uint16_t w = s.word(i).load(std::memory_order_relaxed);
+            if (!(w & kInX) && xf(w) == t && enter_x(s, i)) propagate(s, i << 1, stack);
+            if (counter(w) == 0 && yf(w) == t && enter_y(s, i)) propagate(s, i << 1 | 1, stack);
+        },
+        [&] {
+            // Word i -> bytes 2i (gM) and 2i + 1 (gN), in place.
+            int8_t* out = result.data();
 #pragma omp parallel for schedule(static) num_threads(threads_)
-    for (uint64_t i = 0; i < s.size; ++i) {
-        const uint16_t w = s.words[i];
-        const int8_t gm = static_cast<int8_t>((w & kInX) ? xf(w) : 0);
-        const int8_t gn = static_cast<int8_t>(counter(w) == kInY ? yf(w) : 0);
-        out[2 * i] = gm;
-        out[2 * i + 1] = gn;
-    }
-    auto t2 = Clock::now();
-    if (stats) {
-        stats->first_pass_seconds = std::chrono::duration<double>(t1 - t0).count();
-        stats->sweep_seconds = std::chrono::duration<double>(t2 - t1).count();
-        stats->scans = scans;
-        stats->propagated = s.propagated.load();
-    }
+            for (uint64_t i = 0; i < s.size; ++i) {
+                const uint16_t w = s.words[i];
+                const int8_t gm = static_cast<int8_t>((w & kInX) ? xf(w) : 0);
+                const int8_t gn = static_cast<int8_t>(counter(w) == kInY ? yf(w) : 0);
+                out[2 * i] = gm;
+                out[2 * i + 1] = gn;
+            }
+        });
     return result;
 }
 
 /// Bounds of levels 0..max_n one after another, all in memory (tests, small databases).
 template <RetroGame Game>
 std::vector<ValueArray> solve_bounds_in_memory(const Game& game, int max_n, int threads) {
-    std::vector<ValueArray> levels;
-    std::vector<const int8_t*> smaller;
-    for (int n = 0; n <= max_n; ++n) {
-        BoundsSolver<Game> solver(game, smaller, threads);
-        levels.push_back(solver.solve(n));
-        smaller.push_back(levels.back().data());
-    }
-    return levels;
+    return sweep::solve_levels_in_memory<BoundsSolver>(game, max_n, threads);
 }
 
 } // namespace owaredb

@@ -33,40 +33,20 @@
 
 #include "retro/bellman.hpp"
 #include "retro/game.hpp"
+#include "retro/sweep.hpp"
 #include "retro/value_array.hpp"
 
 #include <omp.h>
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstdint>
-#include <functional>
-#include <mutex>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace owaredb {
-
-/// What the analyser is doing, for progress displays. Calls come from worker threads,
-/// one at a time, at most about once a second.
-struct LevelProgress {
-    int level = 0;
-    int threshold = 0;        ///< 0 during the first pass (moves and captures)
-    uint64_t done = 0;        ///< positions scanned in the current pass
-    uint64_t total = 0;       ///< positions in the level
-    double pass_fraction = 0; ///< estimated fraction of the whole level done
-};
-using ProgressFn = std::function<void(const LevelProgress&)>;
-
-struct LevelStats {
-    double first_pass_seconds = 0;
-    double sweep_seconds = 0;
-    uint64_t scans = 0;      ///< threshold scans, including overflow rescans
-    uint64_t propagated = 0; ///< positions whose parents were generated
-};
 
 template <RetroGame Game> class RetrogradeSolver {
   public:
@@ -88,15 +68,15 @@ template <RetroGame Game> class RetrogradeSolver {
     static constexpr uint16_t kAssigned = 1 << 10;
     static constexpr uint16_t kPending = 1 << 11;
     static constexpr int kNoExit = -64;
-    static constexpr uint64_t kChunk = 1 << 14;
-    static constexpr size_t kStackLimit = 1 << 18;
+    static constexpr uint64_t kChunk = sweep::kChunk;
+    static constexpr size_t kStackLimit = sweep::kStackLimit;
     static_assert(Game::kMaxMoves <= 7, "the move counter has 3 bits");
 
     static uint16_t code(int v) { return static_cast<uint16_t>(v + 64); }
     static int decode(uint16_t w) { return static_cast<int>(w & kCodeMask) - 64; }
     static int counter(uint16_t w) { return (w & kCounterMask) >> kCounterShift; }
 
-    struct Sweep; // per-level shared state
+    using Sweep = sweep::State; // per-level shared state
 
     uint16_t first_pass_word(int n, uint64_t index) const;
     bool try_assign(Sweep& s, uint64_t index, int value, bool pending) const;
@@ -108,16 +88,6 @@ template <RetroGame Game> class RetrogradeSolver {
 };
 
 // ---------------------------------------------------------------------------------------
-
-template <RetroGame Game> struct RetrogradeSolver<Game>::Sweep {
-    int n = 0;
-    int t = 0;
-    uint16_t* words = nullptr;
-    uint64_t size = 0;
-    std::atomic<bool> overflow{false};
-    std::atomic<uint64_t> propagated{0};
-    std::atomic_ref<uint16_t> word(uint64_t i) const { return std::atomic_ref<uint16_t>(words[i]); }
-};
 
 template <RetroGame Game>
 uint16_t RetrogradeSolver<Game>::first_pass_word(int n, uint64_t index) const {
@@ -202,7 +172,6 @@ ValueArray RetrogradeSolver<Game>::solve(int n, const ProgressFn& progress, Leve
     if (static_cast<int>(smaller_.size()) < n)
         throw std::invalid_argument("retrograde: level " + std::to_string(n) +
                                     " needs every smaller level");
-    using Clock = std::chrono::steady_clock;
     Sweep s;
     s.n = n;
     s.size = game_.level_size(n);
@@ -210,85 +179,41 @@ ValueArray RetrogradeSolver<Game>::solve(int n, const ProgressFn& progress, Leve
     // holding the compacted values in its first half.
     ValueArray result(s.size * sizeof(uint16_t));
     s.words = reinterpret_cast<uint16_t*>(result.data());
-    const uint64_t chunks = (s.size + kChunk - 1) / kChunk;
 
     // Progress: the first pass costs about as much as the whole sweep, which is spread over
     // the n thresholds; the estimate weights them so.
-    std::mutex report_mutex;
-    auto last_report = Clock::now();
-    std::atomic<uint64_t> done{0};
-    auto report = [&](int threshold, uint64_t finished) {
-        if (!progress) return;
-        std::unique_lock lock(report_mutex, std::try_to_lock);
-        if (!lock.owns_lock() || Clock::now() - last_report < std::chrono::seconds(1)) return;
-        last_report = Clock::now();
-        double pass = static_cast<double>(finished) / std::max<uint64_t>(1, s.size);
-        double frac = threshold == 0 ? 0.5 * pass : 0.5 + 0.5 * ((n - threshold) + pass) / n;
-        progress({n, threshold, finished, s.size, frac});
-    };
-
-    auto t0 = Clock::now();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
-    for (uint64_t c = 0; c < chunks; ++c) {
-        const uint64_t end = std::min(s.size, (c + 1) * kChunk);
-        for (uint64_t i = c * kChunk; i < end; ++i) s.words[i] = first_pass_word(n, i);
-        report(0, done.fetch_add(end - c * kChunk, std::memory_order_relaxed) + end - c * kChunk);
-    }
-    auto t1 = Clock::now();
-
-    uint64_t scans = 0;
-    for (int t = n; t >= 1; --t) {
-        s.t = t;
-        do {
-            ++scans;
-            s.overflow.store(false);
-            done.store(0);
-#pragma omp parallel num_threads(threads_)
-            {
-                std::vector<uint64_t> stack;
-                stack.reserve(1024);
-#pragma omp for schedule(dynamic, 1)
-                for (uint64_t c = 0; c < chunks; ++c) {
-                    const uint64_t end = std::min(s.size, (c + 1) * kChunk);
-                    for (uint64_t i = c * kChunk; i < end; ++i) {
-                        const uint16_t w = s.word(i).load(std::memory_order_relaxed);
-                        if (!(w & kAssigned)) {
-                            const int best = decode(w);
-                            if (best == t) {
-                                if (try_assign(s, i, t, false)) propagate(s, i, t, stack);
-                            } else if (counter(w) == 0 && best <= -t) {
-                                if (try_assign(s, i, -t, false)) propagate(s, i, -t, stack);
-                            }
-                        } else if ((w & kPending) && std::abs(decode(w)) == t) {
-                            uint16_t old = w;
-                            if (s.word(i).compare_exchange_strong(
-                                    old, static_cast<uint16_t>(w & ~kPending),
-                                    std::memory_order_relaxed))
-                                propagate(s, i, decode(w), stack);
-                        }
-                    }
-                    report(t, done.fetch_add(end - c * kChunk, std::memory_order_relaxed) + end -
-                                  c * kChunk);
+    sweep::run(
+        s, threads_, progress, 0.5, 0.5, stats,
+        [&](uint64_t begin, uint64_t end) {
+            for (uint64_t i = begin; i < end; ++i) s.words[i] = first_pass_word(n, i);
+        },
+        [&](uint64_t i, int t, std::vector<uint64_t>& stack) {
+            const uint16_t w = s.word(i).load(std::memory_order_relaxed);
+            if (!(w & kAssigned)) {
+                const int best = decode(w);
+                if (best == t) {
+                    if (try_assign(s, i, t, false)) propagate(s, i, t, stack);
+                } else if (counter(w) == 0 && best <= -t) {
+                    if (try_assign(s, i, -t, false)) propagate(s, i, -t, stack);
                 }
+            } else if ((w & kPending) && std::abs(decode(w)) == t) {
+                uint16_t old = w;
+                if (s.word(i).compare_exchange_strong(old, static_cast<uint16_t>(w & ~kPending),
+                                                      std::memory_order_relaxed))
+                    propagate(s, i, decode(w), stack);
             }
-        } while (s.overflow.load());
-    }
-
-    // Compact the 2-byte words into 1-byte values in place (byte i <= word i's offset, so
-    // a forward sequential pass never overwrites a word it has yet to read), then shrink.
-    int8_t* out = reinterpret_cast<int8_t*>(s.words);
-    for (uint64_t i = 0; i < s.size; ++i) {
-        const uint16_t w = s.words[i];
-        out[i] = static_cast<int8_t>((w & kAssigned) ? decode(w) : 0);
-    }
-    result.shrink(s.size);
-    auto t2 = Clock::now();
-    if (stats) {
-        stats->first_pass_seconds = std::chrono::duration<double>(t1 - t0).count();
-        stats->sweep_seconds = std::chrono::duration<double>(t2 - t1).count();
-        stats->scans = scans;
-        stats->propagated = s.propagated.load();
-    }
+        },
+        [&] {
+            // Compact the 2-byte words into 1-byte values in place (byte i <= word i's
+            // offset, so a forward sequential pass never overwrites a word it has yet to
+            // read), then shrink.
+            int8_t* out = reinterpret_cast<int8_t*>(s.words);
+            for (uint64_t i = 0; i < s.size; ++i) {
+                const uint16_t w = s.words[i];
+                out[i] = static_cast<int8_t>((w & kAssigned) ? decode(w) : 0);
+            }
+            result.shrink(s.size);
+        });
     return result;
 }
 

@@ -10,14 +10,7 @@ namespace owaredb {
 
 template <RetroGame Game>
 std::vector<ValueArray> solve_in_memory(const Game& game, int max_n, int threads) {
-    std::vector<ValueArray> levels;
-    std::vector<const int8_t*> smaller;
-    for (int n = 0; n <= max_n; ++n) {
-        RetrogradeSolver<Game> solver(game, smaller, threads);
-        levels.push_back(solver.solve(n));
-        smaller.push_back(levels.back().data());
-    }
-    return levels;
+    return sweep::solve_levels_in_memory<RetrogradeSolver>(game, max_n, threads);
 }
 
 } // namespace owaredb

@@ -1,0 +1,69 @@
+// What the level directories of one rule set share (DatabaseDir: value files, BoundsDir:
+// bound files): the file names, the metadata a level's file must record, reading a whole
+// level with its checks, and writing one atomically. And the parallel search for the first
+// position of a level that fails a check, used by the consistency checks of
+// `owaredb verify` (first_bellman_mismatch, first_bounds_mismatch).
+#pragma once
+
+#include "dbformat/reader.hpp"
+#include "dbformat/writer.hpp"
+#include "oware/oware_game.hpp"
+#include "retro/value_array.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+
+namespace owaredb {
+
+class LevelDir {
+  public:
+    /// Files of `kind`, `entries_per_position` stored entries per position.
+    LevelDir(std::filesystem::path dir, Rules rules, db::LevelKind kind,
+             uint64_t entries_per_position);
+
+    const std::filesystem::path& dir() const { return dir_; }
+    const Rules& rules() const { return game_.rules(); }
+    const OwareGame& game() const { return game_; }
+    /// The file of level n: "<dir>/<rules>-NN.owdb" (values), "<dir>/<rules>-NN.bounds.owdb"
+    /// (bounds).
+    std::filesystem::path path(int n) const;
+    /// What the file of level n must record: rule set, knobs, n, number of entries, kind.
+    db::LevelMeta meta(int n) const;
+    /// A reader's expectation for level n's file (a file claiming anything else is refused).
+    db::Expectation expectation(int n) const { return db::Expectation::exactly(meta(n)); }
+
+  protected:
+    /// Reads level n's file whole into `values` (resized to its entries), checking every
+    /// block checksum and that the file is the level asked for; `info` receives the file's
+    /// description. Returns the reader's status (NotFound for a missing file).
+    db::Status read_level(int n, ValueArray& values, db::LevelInfo& info, int threads) const;
+    /// Writes `entries` as the file of level n with metadata `m`, atomically, creating the
+    /// directory; throws on failure.
+    db::WriteReport write_level(int n, const db::LevelMeta& m, std::span<const int8_t> entries,
+                                int threads) const;
+
+    std::filesystem::path dir_;
+    OwareGame game_;
+    db::LevelKind kind_;
+    uint64_t entries_per_position_;
+};
+
+/// The smallest i < size with differs(i), or size when there is none. Parallel over
+/// `threads`; the answer does not depend on them.
+template <class Differs> uint64_t first_mismatch(uint64_t size, int threads, Differs&& differs) {
+    std::atomic<uint64_t> first{size};
+#pragma omp parallel for schedule(dynamic, 4096) num_threads(threads)
+    for (uint64_t i = 0; i < size; ++i) {
+        if (i >= first.load(std::memory_order_relaxed)) continue;
+        if (differs(i)) {
+            uint64_t cur = first.load();
+            while (i < cur && !first.compare_exchange_weak(cur, i)) {
+            }
+        }
+    }
+    return first.load();
+}
+
+} // namespace owaredb

@@ -1,0 +1,155 @@
+// The scaffolding shared by the threshold-sweep engines (RetrogradeSolver in
+// retrograde.hpp, BoundsSolver in bounds.hpp): the per-level working state, the chunked
+// parallel loops with progress reports, the first pass and the threshold scans with their
+// overflow rescans, and the timing. The engines supply what is their own (the first-pass
+// word, the scan of one position, propagation and the final compaction) as inlined
+// callables, so the hot loops stay as tight as if they were written out in each engine.
+#pragma once
+
+#include "retro/game.hpp"
+#include "retro/value_array.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace owaredb {
+
+/// What the analyser is doing, for progress displays. Calls come from worker threads,
+/// one at a time, at most about once a second.
+struct LevelProgress {
+    int level = 0;
+    int threshold = 0;        ///< 0 during the first pass (moves and captures)
+    uint64_t done = 0;        ///< positions scanned in the current pass
+    uint64_t total = 0;       ///< positions in the level
+    double pass_fraction = 0; ///< estimated fraction of the whole level done
+};
+using ProgressFn = std::function<void(const LevelProgress&)>;
+
+struct LevelStats {
+    double first_pass_seconds = 0;
+    double sweep_seconds = 0;
+    uint64_t scans = 0;      ///< threshold scans, including overflow rescans
+    uint64_t propagated = 0; ///< positions whose parents were generated
+};
+
+namespace sweep {
+
+inline constexpr uint64_t kChunk = 1 << 14;    ///< positions per parallel work item
+inline constexpr size_t kStackLimit = 1 << 18; ///< propagation stack entries per thread
+
+/// Per-level shared state of a sweep: one 16-bit working word per position.
+struct State {
+    int n = 0;
+    int t = 0;
+    uint16_t* words = nullptr;
+    uint64_t size = 0;
+    std::atomic<bool> overflow{false};
+    std::atomic<uint64_t> propagated{0};
+    std::atomic_ref<uint16_t> word(uint64_t i) const { return std::atomic_ref<uint16_t>(words[i]); }
+};
+
+/// Runs one level's sweep over `s` (n, size and words set):
+///   - the first pass, in parallel chunks: `first_chunk(begin, end)` fills words
+///     [begin, end); a std::logic_error it throws is rethrown after the pass;
+///   - for t = n..1, scans of every position, `scan(i, t, stack)` with a per-thread
+///     propagation stack, repeated while a propagation overflowed (s.overflow);
+///   - `finish()`, the compaction of the words into the result.
+/// Progress weighs the first pass as `first_share` of the level and spreads the rest
+/// evenly over the thresholds. Fills `stats` when given.
+template <class FirstChunk, class Scan, class Finish>
+void run(State& s, int threads, const ProgressFn& progress, double first_share, double sweep_share,
+         LevelStats* stats, FirstChunk&& first_chunk, Scan&& scan, Finish&& finish) {
+    using Clock = std::chrono::steady_clock;
+    const int n = s.n;
+    const uint64_t chunks = (s.size + kChunk - 1) / kChunk;
+
+    std::mutex report_mutex;
+    auto last_report = Clock::now();
+    std::atomic<uint64_t> done{0};
+    auto report = [&](int threshold, uint64_t finished) {
+        if (!progress) return;
+        std::unique_lock lock(report_mutex, std::try_to_lock);
+        if (!lock.owns_lock() || Clock::now() - last_report < std::chrono::seconds(1)) return;
+        last_report = Clock::now();
+        double pass = static_cast<double>(finished) / std::max<uint64_t>(1, s.size);
+        double frac = threshold == 0 ? first_share * pass
+                                     : first_share + sweep_share * ((n - threshold) + pass) / n;
+        progress({n, threshold, finished, s.size, frac});
+    };
+
+    auto t0 = Clock::now();
+    std::atomic<bool> failed{false};
+    std::string failure;
+    std::mutex failure_mutex;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (uint64_t c = 0; c < chunks; ++c) {
+        const uint64_t end = std::min(s.size, (c + 1) * kChunk);
+        try {
+            first_chunk(c * kChunk, end);
+        } catch (const std::logic_error& e) {
+            std::lock_guard lock(failure_mutex);
+            failed = true;
+            failure = e.what();
+        }
+        report(0, done.fetch_add(end - c * kChunk, std::memory_order_relaxed) + end - c * kChunk);
+    }
+    if (failed) throw std::logic_error(failure);
+    auto t1 = Clock::now();
+
+    uint64_t scans = 0;
+    for (int t = n; t >= 1; --t) {
+        s.t = t;
+        do {
+            ++scans;
+            s.overflow.store(false);
+            done.store(0);
+#pragma omp parallel num_threads(threads)
+            {
+                std::vector<uint64_t> stack;
+                stack.reserve(1024);
+#pragma omp for schedule(dynamic, 1)
+                for (uint64_t c = 0; c < chunks; ++c) {
+                    const uint64_t end = std::min(s.size, (c + 1) * kChunk);
+                    for (uint64_t i = c * kChunk; i < end; ++i) scan(i, t, stack);
+                    report(t, done.fetch_add(end - c * kChunk, std::memory_order_relaxed) + end -
+                                  c * kChunk);
+                }
+            }
+        } while (s.overflow.load());
+    }
+
+    finish();
+    auto t2 = Clock::now();
+    if (stats) {
+        stats->first_pass_seconds = std::chrono::duration<double>(t1 - t0).count();
+        stats->sweep_seconds = std::chrono::duration<double>(t2 - t1).count();
+        stats->scans = scans;
+        stats->propagated = s.propagated.load();
+    }
+}
+
+/// Levels 0..max_n solved one after another by Solver<Game>, all in memory; each level's
+/// result is the next solvers' smaller level.
+template <template <class> class Solver, RetroGame Game>
+std::vector<ValueArray> solve_levels_in_memory(const Game& game, int max_n, int threads) {
+    std::vector<ValueArray> levels;
+    std::vector<const int8_t*> smaller;
+    for (int n = 0; n <= max_n; ++n) {
+        Solver<Game> solver(game, smaller, threads);
+        levels.push_back(solver.solve(n));
+        smaller.push_back(levels.back().data());
+    }
+    return levels;
+}
+
+} // namespace sweep
+} // namespace owaredb
