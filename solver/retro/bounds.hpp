@@ -140,7 +140,6 @@ template <RetroGame Game> class BoundsSolver {
     static constexpr int kInY = 7;
     static constexpr uint16_t kInX = 1 << 15;
     static constexpr int kNoExit = 63; // worst capture exit of a state without captures
-    static constexpr size_t kStackLimit = sweep::kStackLimit;
     static_assert(Game::kMaxMoves <= 6, "the bounds solver's move counter keeps code 7");
 
     static int xf(uint16_t w) { return w & kXMask; }
@@ -211,74 +210,41 @@ template <RetroGame Game> bool BoundsSolver<Game>::enter_y(Sweep& s, uint64_t in
 
 template <RetroGame Game>
 void BoundsSolver<Game>::propagate(Sweep& s, uint64_t entry, std::vector<uint64_t>& stack) const {
-    // Stack entries: index << 1 | (1 if the state entered Y_t, 0 if it entered X_t).
+    // Tag 1: the state entered Y_t, 0: it entered X_t.
     const int t = s.t;
-    stack.push_back(entry);
-    uint64_t count = 0;
-    while (!stack.empty()) {
-        const uint64_t e = stack.back();
-        stack.pop_back();
-        ++count;
-        const bool entered_y = e & 1;
-        const auto child = game_.unrank(s.n, e >> 1);
-        game_.for_each_parent(child, [&](const auto& parent) {
-            const uint64_t k = game_.rank(parent);
-            const bool full = stack.size() >= kStackLimit;
-            auto w = s.word(k);
-            uint16_t old = w.load(std::memory_order_relaxed);
-            bool push = false;
-            if (entered_y) {
-                // A quiet move into Y_t: the parent is in X_t (x <= t while it is not).
-                while (!(old & kInX)) {
-                    const uint16_t nw = static_cast<uint16_t>(with_x(old, t) | (full ? 0 : kInX));
-                    if (w.compare_exchange_weak(old, nw, std::memory_order_relaxed)) {
-                        push = true;
-                        break;
-                    }
-                }
-            } else {
-                // One more quiet move known to lead into X. The parent's counter is >= 1:
-                // this edge has not been counted, and a state joins Y only at counter 0.
-                while (counter(old) != 0 && counter(old) != kInY) {
-                    const int left = counter(old) - 1;
-                    const bool joins = left == 0 && yf(old) >= t;
-                    uint16_t nw = with_counter(old, left);
-                    if (joins) nw = with_counter(with_y(old, t), full ? 0 : kInY);
-                    if (w.compare_exchange_weak(old, nw, std::memory_order_relaxed)) {
-                        push = joins;
-                        break;
-                    }
-                }
+    sweep::propagate(game_, s, entry, stack, [&](bool entered_y, uint64_t k, bool full) {
+        auto w = s.word(k);
+        uint16_t old = w.load(std::memory_order_relaxed);
+        if (entered_y) {
+            // A quiet move into Y_t: the parent is in X_t (x <= t while it is not).
+            while (!(old & kInX)) {
+                const uint16_t nw = static_cast<uint16_t>(with_x(old, t) | (full ? 0 : kInX));
+                if (w.compare_exchange_weak(old, nw, std::memory_order_relaxed)) return true;
             }
-            if (push) {
-                if (full)
-                    s.overflow.store(true, std::memory_order_relaxed); // a rescan enters it
-                else
-                    stack.push_back(k << 1 | (entered_y ? 0 : 1));
-            }
-        });
-    }
-    s.propagated.fetch_add(count, std::memory_order_relaxed);
+            return false;
+        }
+        // One more quiet move known to lead into X. The parent's counter is >= 1: this
+        // edge has not been counted, and a state joins Y only at counter 0.
+        while (counter(old) != 0 && counter(old) != kInY) {
+            const int left = counter(old) - 1;
+            const bool joins = left == 0 && yf(old) >= t;
+            uint16_t nw = with_counter(old, left);
+            if (joins) nw = with_counter(with_y(old, t), full ? 0 : kInY);
+            if (w.compare_exchange_weak(old, nw, std::memory_order_relaxed)) return joins;
+        }
+        return false;
+    });
 }
 
 template <RetroGame Game>
 ValueArray BoundsSolver<Game>::solve(int n, const ProgressFn& progress, LevelStats* stats) {
-    if (n > 62) throw std::invalid_argument("bounds: levels above 62 do not fit the encoding");
-    if (static_cast<int>(smaller_.size()) < n)
-        throw std::invalid_argument("bounds: level " + std::to_string(n) +
-                                    " needs every smaller level");
+    sweep::check_level("bounds", n, 62, smaller_.size());
     Sweep s;
-    s.n = n;
-    s.size = game_.level_size(n);
-    // The result owns the working words from the start; word i becomes bytes 2i, 2i + 1.
-    ValueArray result(s.size * sizeof(uint16_t));
-    s.words = reinterpret_cast<uint16_t*>(result.data());
+    // Word i becomes bytes 2i (gM) and 2i + 1 (gN).
+    ValueArray result = sweep::start(s, n, game_.level_size(n));
 
     sweep::run(
-        s, threads_, progress, 0.4, 0.6, stats,
-        [&](uint64_t begin, uint64_t end) {
-            for (uint64_t i = begin; i < end; ++i) s.words[i] = first_pass_word(n, i);
-        },
+        s, threads_, progress, 0.4, 0.6, stats, [&](uint64_t i) { return first_pass_word(n, i); },
         [&](uint64_t i, int t, std::vector<uint64_t>& stack) {
             const uint16_t w = s.word(i).load(std::memory_order_relaxed);
             if (!(w & kInX) && xf(w) == t && enter_x(s, i)) propagate(s, i << 1, stack);

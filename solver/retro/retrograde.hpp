@@ -69,7 +69,6 @@ template <RetroGame Game> class RetrogradeSolver {
     static constexpr uint16_t kPending = 1 << 11;
     static constexpr int kNoExit = -64;
     static constexpr uint64_t kChunk = sweep::kChunk;
-    static constexpr size_t kStackLimit = sweep::kStackLimit;
     static_assert(Game::kMaxMoves <= 7, "the move counter has 3 bits");
 
     static uint16_t code(int v) { return static_cast<uint16_t>(v + 64); }
@@ -123,70 +122,36 @@ bool RetrogradeSolver<Game>::try_assign(Sweep& s, uint64_t index, int value, boo
 template <RetroGame Game>
 void RetrogradeSolver<Game>::propagate(Sweep& s, uint64_t index, int value,
                                        std::vector<uint64_t>& stack) const {
-    // Stack entries: index << 1 | (value < 0). Values at threshold t are exactly +-t.
+    // Tag 1: the position is lost (-t), 0: won (+t). Values at threshold t are exactly +-t.
     const int t = s.t;
-    stack.push_back(index << 1 | (value < 0));
-    uint64_t count = 0;
-    while (!stack.empty()) {
-        const uint64_t e = stack.back();
-        stack.pop_back();
-        ++count;
-        const bool child_lost = e & 1;
-        const auto child = game_.unrank(s.n, e >> 1);
-        game_.for_each_parent(child, [&](const auto& parent) {
-            const uint64_t k = game_.rank(parent);
-            const bool full = stack.size() >= kStackLimit;
-            bool assigned = false;
-            if (child_lost) {
-                assigned = try_assign(s, k, t, full); // a move into L_t wins t
-            } else {
-                auto w = s.word(k);
-                uint16_t old = w.load(std::memory_order_relaxed);
-                while (!(old & kAssigned)) {
-                    const int left = counter(old) - 1;
-                    const bool lost = left == 0 && decode(old) <= -t;
-                    const uint16_t nw =
-                        lost ? static_cast<uint16_t>(kAssigned | code(-t) | (full ? kPending : 0))
-                             : static_cast<uint16_t>((old & ~kCounterMask) |
-                                                     (left << kCounterShift));
-                    if (w.compare_exchange_weak(old, nw, std::memory_order_relaxed)) {
-                        assigned = lost;
-                        break;
-                    }
-                }
+    sweep::propagate(
+        game_, s, index << 1 | (value < 0), stack, [&](bool child_lost, uint64_t k, bool full) {
+            if (child_lost) return try_assign(s, k, t, full); // a move into L_t wins t
+            auto w = s.word(k);
+            uint16_t old = w.load(std::memory_order_relaxed);
+            while (!(old & kAssigned)) {
+                const int left = counter(old) - 1;
+                const bool lost = left == 0 && decode(old) <= -t;
+                const uint16_t nw =
+                    lost ? static_cast<uint16_t>(kAssigned | code(-t) | (full ? kPending : 0))
+                         : static_cast<uint16_t>((old & ~kCounterMask) | (left << kCounterShift));
+                if (w.compare_exchange_weak(old, nw, std::memory_order_relaxed)) return lost;
             }
-            if (assigned) {
-                if (full)
-                    s.overflow.store(true, std::memory_order_relaxed);
-                else
-                    stack.push_back(k << 1 | (child_lost ? 0 : 1));
-            }
+            return false;
         });
-    }
-    s.propagated.fetch_add(count, std::memory_order_relaxed);
 }
 
 template <RetroGame Game>
 ValueArray RetrogradeSolver<Game>::solve(int n, const ProgressFn& progress, LevelStats* stats) {
-    if (n > 63) throw std::invalid_argument("retrograde: levels above 63 do not fit the encoding");
-    if (static_cast<int>(smaller_.size()) < n)
-        throw std::invalid_argument("retrograde: level " + std::to_string(n) +
-                                    " needs every smaller level");
+    sweep::check_level("retrograde", n, 63, smaller_.size());
     Sweep s;
-    s.n = n;
-    s.size = game_.level_size(n);
-    // The result owns the working buffer from the start (freed on exceptions) and ends up
-    // holding the compacted values in its first half.
-    ValueArray result(s.size * sizeof(uint16_t));
-    s.words = reinterpret_cast<uint16_t*>(result.data());
+    // The result ends up holding the compacted values in its first half.
+    ValueArray result = sweep::start(s, n, game_.level_size(n));
 
     // Progress: the first pass costs about as much as the whole sweep, which is spread over
     // the n thresholds; the estimate weights them so.
     sweep::run(
-        s, threads_, progress, 0.5, 0.5, stats,
-        [&](uint64_t begin, uint64_t end) {
-            for (uint64_t i = begin; i < end; ++i) s.words[i] = first_pass_word(n, i);
-        },
+        s, threads_, progress, 0.5, 0.5, stats, [&](uint64_t i) { return first_pass_word(n, i); },
         [&](uint64_t i, int t, std::vector<uint64_t>& stack) {
             const uint16_t w = s.word(i).load(std::memory_order_relaxed);
             if (!(w & kAssigned)) {

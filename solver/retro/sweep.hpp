@@ -57,17 +57,70 @@ struct State {
     std::atomic_ref<uint16_t> word(uint64_t i) const { return std::atomic_ref<uint16_t>(words[i]); }
 };
 
-/// Runs one level's sweep over `s` (n, size and words set):
-///   - the first pass, in parallel chunks: `first_chunk(begin, end)` fills words
-///     [begin, end); a std::logic_error it throws is rethrown after the pass;
+/// Checks that level n can be solved by `engine` (named in the message): n at most
+/// `max_n` (what the word encoding holds) and every smaller level given.
+inline void check_level(const char* engine, int n, int max_n, size_t smaller_levels) {
+    if (n > max_n)
+        throw std::invalid_argument(std::string(engine) + ": levels above " +
+                                    std::to_string(max_n) + " do not fit the encoding");
+    if (static_cast<int>(smaller_levels) < n)
+        throw std::invalid_argument(std::string(engine) + ": level " + std::to_string(n) +
+                                    " needs every smaller level");
+}
+
+/// Sets `s` up for level n of `size` positions and returns the result array, which owns
+/// the working words from the start (so they are freed on exceptions): word i is bytes
+/// 2i and 2i + 1. The engine's `finish` turns the words into the level's bytes in place.
+inline ValueArray start(State& s, int n, uint64_t size) {
+    s.n = n;
+    s.size = size;
+    ValueArray result(size * sizeof(uint16_t));
+    s.words = reinterpret_cast<uint16_t*>(result.data());
+    return result;
+}
+
+/// Propagation from one position that joined a set at this threshold, through its
+/// un-moves, depth first with the per-thread `stack`. Entries are index << 1 | tag, where
+/// the tag says which of the engine's two sets the position joined; a parent that joins
+/// because of it joins the other set (a parent of a lost position is won, and so on).
+/// `visit(tag, parent_index, full)` updates the parent's word and returns whether the
+/// parent joined; `full` says the stack is at its limit, in which case the engine marks
+/// the parent for a rescan instead, and this sets s.overflow so that the rescan happens.
+template <RetroGame Game, class Visit>
+void propagate(const Game& game, State& s, uint64_t entry, std::vector<uint64_t>& stack,
+               Visit&& visit) {
+    stack.push_back(entry);
+    uint64_t count = 0;
+    while (!stack.empty()) {
+        const uint64_t e = stack.back();
+        stack.pop_back();
+        ++count;
+        const bool tag = e & 1;
+        const auto child = game.unrank(s.n, e >> 1);
+        game.for_each_parent(child, [&](const auto& parent) {
+            const uint64_t k = game.rank(parent);
+            const bool full = stack.size() >= kStackLimit;
+            if (!visit(tag, k, full)) return;
+            if (full)
+                s.overflow.store(true, std::memory_order_relaxed); // a rescan enters it
+            else
+                stack.push_back(k << 1 | (tag ? 0 : 1));
+        });
+    }
+    s.propagated.fetch_add(count, std::memory_order_relaxed);
+}
+
+/// Runs one level's sweep over `s` (set up by start()):
+///   - the first pass, in parallel chunks: `first_word(i)` is position i's word; a
+///     std::logic_error it throws is rethrown after the pass;
 ///   - for t = n..1, scans of every position, `scan(i, t, stack)` with a per-thread
 ///     propagation stack, repeated while a propagation overflowed (s.overflow);
 ///   - `finish()`, the compaction of the words into the result.
 /// Progress weighs the first pass as `first_share` of the level and spreads the rest
 /// evenly over the thresholds. Fills `stats` when given.
-template <class FirstChunk, class Scan, class Finish>
+template <class FirstWord, class Scan, class Finish>
 void run(State& s, int threads, const ProgressFn& progress, double first_share, double sweep_share,
-         LevelStats* stats, FirstChunk&& first_chunk, Scan&& scan, Finish&& finish) {
+         LevelStats* stats, FirstWord&& first_word, Scan&& scan, Finish&& finish) {
     using Clock = std::chrono::steady_clock;
     const int n = s.n;
     const uint64_t chunks = (s.size + kChunk - 1) / kChunk;
@@ -94,7 +147,7 @@ void run(State& s, int threads, const ProgressFn& progress, double first_share, 
     for (uint64_t c = 0; c < chunks; ++c) {
         const uint64_t end = std::min(s.size, (c + 1) * kChunk);
         try {
-            first_chunk(c * kChunk, end);
+            for (uint64_t i = c * kChunk; i < end; ++i) s.words[i] = first_word(i);
         } catch (const std::logic_error& e) {
             std::lock_guard lock(failure_mutex);
             failed = true;
