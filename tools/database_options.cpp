@@ -8,6 +8,11 @@
 
 namespace owaredb::cli {
 
+Rules rules_from_name(const std::string& name) {
+    if (auto r = Rules::by_name(name)) return *r;
+    throw UsageError("unknown rules '" + name + "' (expected " + Rules::preset_names() + ")");
+}
+
 void add_database_options(po::options_description& opts, DatabaseOptions& db) {
     opts.add_options()("dir", po::value(&db.dir)->default_value(db.dir), "database directory")(
         "rules", po::value(&db.rules),

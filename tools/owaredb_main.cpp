@@ -3,15 +3,6 @@
 
 #include <array>
 
-namespace owaredb::cli {
-
-Rules rules_from_name(const std::string& name) {
-    if (auto r = Rules::by_name(name)) return *r;
-    throw UsageError("unknown rules '" + name + "' (expected " + Rules::preset_names() + ")");
-}
-
-} // namespace owaredb::cli
-
 int main(int argc, char** argv) {
     using namespace owaredb::cli;
     // In the order the usage lists them.
@@ -24,7 +15,7 @@ int main(int argc, char** argv) {
         {"info", cmd_info, "describe a level file"},
         {"perft", cmd_perft, "count move sequences from a position (move generator check)"},
         {"probe", cmd_probe, "values of a position and its moves from the databases"},
-        {"serve", cmd_serve, "the oracle in a browser: a page and a JSON API (HTTP)"},
+        {"serve", cmd_serve_launch, "the oracle in a browser: a page and a JSON API (HTTP)"},
         {"show", cmd_show, "print a position, its legal moves and their children"},
         {"stats", cmd_stats, "count the positions of each value per level"},
         {"verify", cmd_verify, "check every checksum and the consistency of every value"},

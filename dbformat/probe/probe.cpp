@@ -85,6 +85,9 @@ struct Tablebase::Impl {
         std::atomic<const db::LevelReader*> ready{nullptr};
         // Whether the file stores capture-bounded values: -1 not known yet, 0 no, 1 yes.
         std::atomic<int8_t> capture_bounded{-1};
+        // Whether the file opened: -1 not asked yet, 0 no, 1 yes. The reader keeps its
+        // first open status for good, so this only saves copying it on every question.
+        std::atomic<int8_t> opens{-1};
     };
     std::array<Slot, kMaxSeeds + 1> levels;
     std::array<Slot, kMaxSeeds + 1> bound_levels; // the bound files, opened the same way
@@ -100,6 +103,16 @@ struct Tablebase::Impl {
             slot.ready.store(slot.reader.get(), std::memory_order_release);
         });
         return *slot.reader;
+    }
+
+    // Whether the file of `slot`, read by `reader`, opens (see Slot::opens).
+    static bool opens(Slot& slot, const db::LevelReader& reader) {
+        int8_t known = slot.opens.load(std::memory_order_relaxed);
+        if (known < 0) {
+            known = reader.open().ok() ? 1 : 0;
+            slot.opens.store(known, std::memory_order_relaxed);
+        }
+        return known == 1;
     }
 
     const db::LevelReader& bound_level(int n) {
@@ -416,7 +429,7 @@ void Tablebase::values(std::span<const Pits> positions, std::span<ProbeResult<in
 
 bool Tablebase::level_available(int seeds) const {
     if (!impl_->files || seeds < 0 || seeds > kMaxSeeds) return false;
-    return impl_->level(seeds).open().ok();
+    return Impl::opens(impl_->levels[seeds], impl_->level(seeds));
 }
 
 ProbeResult<Bounds> Tablebase::bounds(const Pits& position) const {
@@ -433,7 +446,7 @@ ProbeResult<BoundsInfo> Tablebase::analyse_bounds(const Pits& position) const {
 
 bool Tablebase::bounds_available(int seeds) const {
     if (!impl_->bound_files || seeds < 0 || seeds > kMaxSeeds) return false;
-    return impl_->bound_level(seeds).open().ok();
+    return Impl::opens(impl_->bound_levels[seeds], impl_->bound_level(seeds));
 }
 
 namespace {

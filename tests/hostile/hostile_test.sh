@@ -160,5 +160,13 @@ echo "== --compact over exact files says it keeps them"
 out=$($owaredb generate --max-seeds 8 --dir "$db" --compact 2>&1); rc=$?
 [[ $rc -eq 0 && "$out" == *"kept"* ]] && pass || fail "generate --compact over exact files: $out"
 
+echo "== owaredb serve without owaredb-serve beside it names the missing program"
+lone="$work/lone"; mkdir "$lone"; cp "$owaredb" "$lone/owaredb"
+expect "serve, owaredb-serve missing" 1 "cannot start $lone/owaredb-serve: No such file" \
+  "$lone/owaredb" serve --dir "$db"
+# and with it, the arguments reach it (a usage error comes back as owaredb serve's own)
+expect "serve --port 70000" 2 "owaredb serve: --port must be 0..65535" \
+  "$owaredb" serve --dir "$db" --port 70000
+
 echo "hostile: $passes passed, $failures failed"
 ((failures == 0))
