@@ -34,9 +34,11 @@ void AtomicFileSink::create() {
 }
 
 bool is_temp_file_name(const std::string& name) {
-    const std::size_t at = name.rfind(".owdb.tmp");
+    // Level files and their checkpoints (dbformat/checkpoint.hpp).
+    std::size_t at = name.rfind(".owdb.tmp"), tail = 9;
+    if (at == std::string::npos) at = name.rfind(".checkpoint.tmp"), tail = 15;
     if (at == std::string::npos) return false;
-    const std::string rest = name.substr(at + 9);
+    const std::string rest = name.substr(at + tail);
     if (rest.empty()) return true; // "<name>.tmp", written by versions before 0.2
     return rest[0] == '.' && rest.find_first_not_of("0123456789.") == std::string::npos;
 }

@@ -10,6 +10,7 @@
 #include "cli/options.hpp"
 #include "cli/system_stats.hpp"
 #include "commands.hpp"
+#include "dbformat/checkpoint.hpp"
 #include "generate_preflight.hpp"
 #include "oware/oware_game.hpp"
 #include "retro/bellman.hpp"
@@ -17,6 +18,7 @@
 #include "retro/retrograde.hpp"
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
+#include "tablebase/level_checkpoint.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -94,6 +96,12 @@ class ProgressDisplay {
             std::fprintf(stderr, "%s\n", line);
         std::fflush(stderr);
     }
+    // A line about level n that stays on screen (checkpoint news).
+    void note(int n, const std::string& what) {
+        if (tty_) std::fprintf(stderr, "\r%-100s\r", "");
+        std::fprintf(stderr, "level %2d: %s\n", n, what.c_str());
+        std::fflush(stderr);
+    }
     void level_finished() {
         finished_ += work(level_);
         if (tty_) std::fprintf(stderr, "\r%-100s\r", "");
@@ -146,7 +154,28 @@ bool capture_bounded(const std::filesystem::path& file) {
     return info.ok() && info->meta.capture_bounded;
 }
 
-int generate_bounds(const Rules& rules, const std::string& dir, int max_seeds, int threads) {
+// Checkpoints of level n: every `minutes` at the first safe point (0: at every one).
+LevelCheckpoint level_checkpoint(const LevelDir& db, int n, uint32_t word_format, double minutes,
+                                 ProgressDisplay& display) {
+    return LevelCheckpoint(db.path(n), db.meta(n), word_format, 60 * minutes,
+                           [&display, n](const std::string& what) { display.note(n, what); });
+}
+
+// A level file that exists needs no checkpoint: one left by a run killed after writing
+// the file is removed.
+void remove_stale_checkpoint(const LevelDir& db, int n) {
+    std::error_code ec;
+    std::filesystem::remove(db::checkpoint_path(db.path(n)), ec);
+}
+
+// Disk a level needs while it is built: its file, and its checkpoint (2 bytes a position).
+uint64_t disk_needed(int n, int entries_per_position, double checkpoint_minutes) {
+    return estimated_file_bytes(n, entries_per_position) +
+           (checkpoint_minutes >= 0 ? 2 * level_size(n) : 0);
+}
+
+int generate_bounds(const Rules& rules, const std::string& dir, int max_seeds, int threads,
+                    double checkpoint_minutes) {
     BoundsDir db(dir, rules);
     std::printf("owaredb generate: bounds (gM, gN), rules %s, levels 0..%d, directory %s, %d "
                 "threads\n",
@@ -175,6 +204,7 @@ int generate_bounds(const Rules& rules, const std::string& dir, int max_seeds, i
         db::Status loaded = db.load(n, bounds, threads);
         if (loaded.ok()) {
             row.loaded = true;
+            remove_stale_checkpoint(db, n);
             row.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
             std::error_code ec;
             row.file_bytes = std::filesystem::file_size(db.path(n), ec);
@@ -182,16 +212,21 @@ int generate_bounds(const Rules& rules, const std::string& dir, int max_seeds, i
             if (loaded.code() != db::ErrorCode::NotFound)
                 std::fprintf(stderr, "level %d: existing bound file unusable, rebuilding it: %s\n",
                              n, loaded.message().c_str());
-            check_level_fits(n, 0, estimated_file_bytes(n, 2), dir);
+            check_level_fits(n, 0, disk_needed(n, 2, checkpoint_minutes), dir);
             std::vector<const int8_t*> smaller;
             for (const auto& l : levels) smaller.push_back(l.data());
             BoundsSolver<OwareGame> solver(db.game(), smaller, threads);
             display.level_started(n, row.positions);
-            bounds = solver.solve(n, [&](const LevelProgress& p) { display.update(p); });
+            LevelCheckpoint checkpoint = level_checkpoint(
+                db, n, BoundsSolver<OwareGame>::kCheckpointFormat, checkpoint_minutes, display);
+            bounds = solver.solve(
+                n, [&](const LevelProgress& p) { display.update(p); }, nullptr,
+                checkpoint_minutes >= 0 ? &checkpoint : nullptr);
             row.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
             if (row.positions > (1u << 24)) display.writing();
             auto w0 = Clock::now();
             db::WriteReport report = db.save(n, bounds, threads);
+            checkpoint.remove();
             display.level_finished();
             row.write_seconds = std::chrono::duration<double>(Clock::now() - w0).count();
             row.file_bytes = report.file_bytes;
@@ -246,6 +281,7 @@ int cmd_generate(const Args& args) {
     std::string rules_name, dir;
     int max_seeds = 0, threads = 0;
     bool compact = false, bounds = false;
+    double checkpoint_minutes = 10;
     po::options_description opts("options");
     opts.add_options()("rules", po::value(&rules_name)->default_value("abapa"),
                        "rule set: abapa|awari")(
@@ -257,23 +293,28 @@ int cmd_generate(const Args& args) {
         "search (see dbformat/README.md)")(
         "bounds", po::bool_switch(&bounds),
         "build the bound files (gM, gN: what each side can force whatever the rule for endless "
-        "play; docs/values.md) instead of the value files");
+        "play; docs/values.md) instead of the value files")(
+        "checkpoint-minutes", po::value(&checkpoint_minutes)->default_value(10),
+        "save a level's working state this often (at the first safe point after), so that a "
+        "killed run resumes inside the level; 0: at every safe point, -1: never");
     add_threads_option(opts, threads, "parallel threads (0 = one per core)");
     po::variables_map vm;
     if (!parse_args(args,
                     "usage: owaredb generate [--rules R] [--max-seeds N] [--dir DIR] [--threads T] "
-                    "[--compact] [--bounds]",
+                    "[--compact] [--bounds] [--checkpoint-minutes M]",
                     opts, {}, vm))
         return 0;
     Rules rules = rules_from_name(rules_name);
     if (max_seeds < 0 || max_seeds > kMaxSeeds)
         throw UsageError("--max-seeds must be between 0 and 48, got " + std::to_string(max_seeds));
     if (bounds && compact) throw UsageError("--compact applies to value files, not --bounds");
+    if (!(checkpoint_minutes >= 0 || checkpoint_minutes == -1))
+        throw UsageError("--checkpoint-minutes must be >= 0, or -1 for no checkpoints");
     // Before anything is written: the top level must fit this machine's memory (working
     // state 2 bytes per position, smaller levels 1 byte for values, 2 for bounds).
     check_level_fits(max_seeds, memory_needed(max_seeds, 2, bounds ? 2 : 1), 0, dir);
     const auto lock = prepare_output_directory(dir);
-    if (bounds) return generate_bounds(rules, dir, max_seeds, threads);
+    if (bounds) return generate_bounds(rules, dir, max_seeds, threads, checkpoint_minutes);
 
     DatabaseDir db(dir, rules, compact);
     std::printf("owaredb generate: rules %s, levels 0..%d, directory %s, %d threads%s\n",
@@ -298,6 +339,7 @@ int cmd_generate(const Args& args) {
         db::Status loaded = db.load(n, values, threads, levels);
         if (loaded.ok()) {
             row.loaded = true;
+            remove_stale_checkpoint(db, n);
             if (compact && !capture_bounded(db.path(n)))
                 std::fprintf(stderr,
                              "level %d: exact values already on disk, kept as they are (remove "
@@ -307,16 +349,21 @@ int cmd_generate(const Args& args) {
             if (loaded.code() != db::ErrorCode::NotFound)
                 std::fprintf(stderr, "level %d: existing file unusable, rebuilding it: %s\n", n,
                              loaded.message().c_str());
-            check_level_fits(n, 0, estimated_file_bytes(n, 1), dir);
+            check_level_fits(n, 0, disk_needed(n, 1, checkpoint_minutes), dir);
             std::vector<const int8_t*> smaller;
             for (const auto& l : levels) smaller.push_back(l.data());
             RetrogradeSolver<OwareGame> solver(db.game(), smaller, threads);
             display.level_started(n, row.positions);
-            values = solver.solve(n, [&](const LevelProgress& p) { display.update(p); });
+            LevelCheckpoint checkpoint = level_checkpoint(
+                db, n, RetrogradeSolver<OwareGame>::kCheckpointFormat, checkpoint_minutes, display);
+            values = solver.solve(
+                n, [&](const LevelProgress& p) { display.update(p); }, nullptr,
+                checkpoint_minutes >= 0 ? &checkpoint : nullptr);
             row.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
             if (row.positions > (1u << 24)) display.writing();
             auto w0 = Clock::now();
             db::WriteReport report = db.save(n, values, threads, levels);
+            checkpoint.remove();
             display.level_finished();
             row.write_seconds = std::chrono::duration<double>(Clock::now() - w0).count();
             row.file_bytes = report.file_bytes;

@@ -124,12 +124,19 @@ BoundPair bounds_equation(const Game& game, int n, const typename Game::State& s
 
 template <RetroGame Game> class BoundsSolver {
   public:
+    /// Identifies this engine's working words in checkpoint files (retro/checkpoint.hpp):
+    /// change it whenever the word encoding changes, so old checkpoints are refused.
+    static constexpr uint32_t kCheckpointFormat = 2;
+
     /// `smaller[k]` points to the interleaved bounds (2 bytes per state) of level k, k < n.
     BoundsSolver(const Game& game, std::vector<const int8_t*> smaller, int threads)
         : game_(game), smaller_(std::move(smaller)), threads_(std::max(1, threads)) {}
 
     /// gM and gN of every state of level n, interleaved, indexed by rank (2 * size bytes).
-    ValueArray solve(int n, const ProgressFn& progress = {}, LevelStats* stats = nullptr);
+    /// With a `checkpoint`, resumes from what it restores and offers it the working words at
+    /// every safe point (retro/checkpoint.hpp); the result is the same.
+    ValueArray solve(int n, const ProgressFn& progress = {}, LevelStats* stats = nullptr,
+                     SweepCheckpoint* checkpoint = nullptr);
 
   private:
     static constexpr uint16_t kXMask = 0x3F;
@@ -237,14 +244,16 @@ void BoundsSolver<Game>::propagate(Sweep& s, uint64_t entry, std::vector<uint64_
 }
 
 template <RetroGame Game>
-ValueArray BoundsSolver<Game>::solve(int n, const ProgressFn& progress, LevelStats* stats) {
+ValueArray BoundsSolver<Game>::solve(int n, const ProgressFn& progress, LevelStats* stats,
+                                     SweepCheckpoint* checkpoint) {
     sweep::check_level("bounds", n, 62, smaller_.size());
     Sweep s;
     // Word i becomes bytes 2i (gM) and 2i + 1 (gN).
     ValueArray result = sweep::start(s, n, game_.level_size(n));
 
     sweep::run(
-        s, threads_, progress, 0.4, 0.6, stats, [&](uint64_t i) { return first_pass_word(n, i); },
+        s, threads_, progress, 0.4, 0.6, stats, checkpoint,
+        [&](uint64_t i) { return first_pass_word(n, i); },
         [&](uint64_t i, int t, std::vector<uint64_t>& stack) {
             const uint16_t w = s.word(i).load(std::memory_order_relaxed);
             if (!(w & kInX) && xf(w) == t && enter_x(s, i)) propagate(s, i << 1, stack);

@@ -50,12 +50,19 @@ namespace owaredb {
 
 template <RetroGame Game> class RetrogradeSolver {
   public:
+    /// Identifies this engine's working words in checkpoint files (retro/checkpoint.hpp):
+    /// change it whenever the word encoding changes, so old checkpoints are refused.
+    static constexpr uint32_t kCheckpointFormat = 1;
+
     /// `smaller[k]` points to the values of level k for every k < n of the level solved.
     RetrogradeSolver(const Game& game, std::vector<const int8_t*> smaller, int threads)
         : game_(game), smaller_(std::move(smaller)), threads_(std::max(1, threads)) {}
 
     /// The values of every position of level n, indexed by rank.
-    ValueArray solve(int n, const ProgressFn& progress = {}, LevelStats* stats = nullptr);
+    /// With a `checkpoint`, resumes from what it restores and offers it the working words at
+    /// every safe point (retro/checkpoint.hpp); the result is the same.
+    ValueArray solve(int n, const ProgressFn& progress = {}, LevelStats* stats = nullptr,
+                     SweepCheckpoint* checkpoint = nullptr);
 
     /// One forward pass over level n: every legal move generated, every child ranked,
     /// every capture child's value read. The yardstick for the analyser's cost.
@@ -142,7 +149,8 @@ void RetrogradeSolver<Game>::propagate(Sweep& s, uint64_t index, int value,
 }
 
 template <RetroGame Game>
-ValueArray RetrogradeSolver<Game>::solve(int n, const ProgressFn& progress, LevelStats* stats) {
+ValueArray RetrogradeSolver<Game>::solve(int n, const ProgressFn& progress, LevelStats* stats,
+                                         SweepCheckpoint* checkpoint) {
     sweep::check_level("retrograde", n, 63, smaller_.size());
     Sweep s;
     // The result ends up holding the compacted values in its first half.
@@ -151,7 +159,8 @@ ValueArray RetrogradeSolver<Game>::solve(int n, const ProgressFn& progress, Leve
     // Progress: the first pass costs about as much as the whole sweep, which is spread over
     // the n thresholds; the estimate weights them so.
     sweep::run(
-        s, threads_, progress, 0.5, 0.5, stats, [&](uint64_t i) { return first_pass_word(n, i); },
+        s, threads_, progress, 0.5, 0.5, stats, checkpoint,
+        [&](uint64_t i) { return first_pass_word(n, i); },
         [&](uint64_t i, int t, std::vector<uint64_t>& stack) {
             const uint16_t w = s.word(i).load(std::memory_order_relaxed);
             if (!(w & kAssigned)) {

@@ -6,6 +6,7 @@
 // callables, so the hot loops stay as tight as if they were written out in each engine.
 #pragma once
 
+#include "retro/checkpoint.hpp"
 #include "retro/game.hpp"
 #include "retro/value_array.hpp"
 
@@ -17,6 +18,8 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -116,14 +119,27 @@ void propagate(const Game& game, State& s, uint64_t entry, std::vector<uint64_t>
 ///   - for t = n..1, scans of every position, `scan(i, t, stack)` with a per-thread
 ///     propagation stack, repeated while a propagation overflowed (s.overflow);
 ///   - `finish()`, the compaction of the words into the result.
-/// Progress weighs the first pass as `first_share` of the level and spreads the rest
-/// evenly over the thresholds. Fills `stats` when given.
+/// With a `checkpoint`, the sweep starts from the point it restores and offers it the words
+/// at every safe point (retro/checkpoint.hpp). Progress weighs the first pass as
+/// `first_share` of the level and spreads the rest evenly over the thresholds. Fills
+/// `stats` when given.
 template <class FirstWord, class Scan, class Finish>
 void run(State& s, int threads, const ProgressFn& progress, double first_share, double sweep_share,
-         LevelStats* stats, FirstWord&& first_word, Scan&& scan, Finish&& finish) {
+         LevelStats* stats, SweepCheckpoint* checkpoint, FirstWord&& first_word, Scan&& scan,
+         Finish&& finish) {
     using Clock = std::chrono::steady_clock;
     const int n = s.n;
     const uint64_t chunks = (s.size + kChunk - 1) / kChunk;
+    const std::span<uint16_t> words(s.words, s.size);
+
+    SweepPoint point;
+    if (checkpoint)
+        if (std::optional<SweepPoint> restored = checkpoint->restore(words)) point = *restored;
+    s.propagated.store(point.propagated);
+    auto reached = [&] {
+        point.propagated = s.propagated.load();
+        if (checkpoint) checkpoint->reached(point, words);
+    };
 
     std::mutex report_mutex;
     auto last_report = Clock::now();
@@ -139,30 +155,41 @@ void run(State& s, int threads, const ProgressFn& progress, double first_share, 
         progress({n, threshold, finished, s.size, frac});
     };
 
+    // The first pass, in segments of whole chunks (a safe point after each): about 1/256 of
+    // the level, so that a checkpoint is never far away even on the largest levels.
     auto t0 = Clock::now();
     std::atomic<bool> failed{false};
     std::string failure;
     std::mutex failure_mutex;
+    const uint64_t segment_chunks = std::max<uint64_t>(1, chunks / 256);
+    done.store(point.first_pass_done);
+    // (first_pass_done is a multiple of kChunk, or the level's size once the pass is done.)
+    for (uint64_t first = (point.first_pass_done + kChunk - 1) / kChunk; first < chunks;
+         first += segment_chunks) {
+        const uint64_t last = std::min(chunks, first + segment_chunks);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-    for (uint64_t c = 0; c < chunks; ++c) {
-        const uint64_t end = std::min(s.size, (c + 1) * kChunk);
-        try {
-            for (uint64_t i = c * kChunk; i < end; ++i) s.words[i] = first_word(i);
-        } catch (const std::logic_error& e) {
-            std::lock_guard lock(failure_mutex);
-            failed = true;
-            failure = e.what();
+        for (uint64_t c = first; c < last; ++c) {
+            const uint64_t end = std::min(s.size, (c + 1) * kChunk);
+            try {
+                for (uint64_t i = c * kChunk; i < end; ++i) s.words[i] = first_word(i);
+            } catch (const std::logic_error& e) {
+                std::lock_guard lock(failure_mutex);
+                failed = true;
+                failure = e.what();
+            }
+            report(0,
+                   done.fetch_add(end - c * kChunk, std::memory_order_relaxed) + end - c * kChunk);
         }
-        report(0, done.fetch_add(end - c * kChunk, std::memory_order_relaxed) + end - c * kChunk);
+        if (failed) throw std::logic_error(failure);
+        point.first_pass_done = std::min(s.size, last * kChunk);
+        reached();
     }
-    if (failed) throw std::logic_error(failure);
     auto t1 = Clock::now();
 
-    uint64_t scans = 0;
-    for (int t = n; t >= 1; --t) {
+    for (int t = n - point.thresholds_done; t >= 1; --t) {
         s.t = t;
         do {
-            ++scans;
+            ++point.scans;
             s.overflow.store(false);
             done.store(0);
 #pragma omp parallel num_threads(threads)
@@ -178,6 +205,8 @@ void run(State& s, int threads, const ProgressFn& progress, double first_share, 
                 }
             }
         } while (s.overflow.load());
+        point.thresholds_done = n - t + 1;
+        reached();
     }
 
     finish();
@@ -185,7 +214,7 @@ void run(State& s, int threads, const ProgressFn& progress, double first_share, 
     if (stats) {
         stats->first_pass_seconds = std::chrono::duration<double>(t1 - t0).count();
         stats->sweep_seconds = std::chrono::duration<double>(t2 - t1).count();
-        stats->scans = scans;
+        stats->scans = point.scans;
         stats->propagated = s.propagated.load();
     }
 }

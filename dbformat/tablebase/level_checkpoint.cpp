@@ -1,0 +1,91 @@
+#include "tablebase/level_checkpoint.hpp"
+
+#include "dbformat/checkpoint.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+#include <system_error>
+
+namespace owaredb {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+db::CheckpointHeader header(const db::LevelMeta& meta, uint32_t word_format, uint64_t words) {
+    db::CheckpointHeader h;
+    h.level = meta;
+    h.engine = word_format;
+    h.payload_bytes = words * sizeof(uint16_t);
+    return h;
+}
+
+std::span<uint8_t> bytes(std::span<uint16_t> words) {
+    return {reinterpret_cast<uint8_t*>(words.data()), words.size_bytes()};
+}
+
+} // namespace
+
+LevelCheckpoint::LevelCheckpoint(const std::filesystem::path& level_file, db::LevelMeta meta,
+                                 uint32_t word_format, double interval_seconds, Report report)
+    : path_(db::checkpoint_path(level_file)), meta_(std::move(meta)), word_format_(word_format),
+      interval_(interval_seconds), report_(std::move(report)), last_save_(Clock::now()) {}
+
+std::optional<SweepPoint> LevelCheckpoint::restore(std::span<uint16_t> words) {
+    // The words are stored in the machine's byte order: a checkpoint is for resuming on the
+    // machine (or the kind of machine) that wrote it, not for exchange.
+    std::array<uint64_t, 4> progress{};
+    const db::Status s = db::read_checkpoint(path_, header(meta_, word_format_, words.size()),
+                                             progress, bytes(words));
+    if (s.code() == db::ErrorCode::NotFound) return std::nullopt;
+    if (!s.ok()) {
+        report_("ignoring the checkpoint, the level starts afresh: " + s.message());
+        return std::nullopt;
+    }
+    SweepPoint p;
+    p.first_pass_done = progress[0];
+    p.thresholds_done = static_cast<int>(progress[1]);
+    p.scans = progress[2];
+    p.propagated = progress[3];
+    if (p.first_pass_done > words.size() || p.thresholds_done > int(meta_.n) ||
+        (p.thresholds_done > 0 && p.first_pass_done != words.size())) {
+        report_("ignoring the checkpoint, the level starts afresh: " + path_.string() +
+                ": impossible progress fields");
+        return std::nullopt;
+    }
+    char line[160];
+    std::snprintf(line, sizeof line,
+                  "resuming from its checkpoint: first pass %.0f%% done, %d of %u thresholds",
+                  words.empty() ? 100.0 : 100.0 * double(p.first_pass_done) / double(words.size()),
+                  p.thresholds_done, meta_.n);
+    report_(line);
+    return p;
+}
+
+void LevelCheckpoint::reached(const SweepPoint& point, std::span<const uint16_t> words) {
+    // The last threshold is followed at once by the level file itself.
+    if (point.thresholds_done == int(meta_.n)) return;
+    const auto now = Clock::now();
+    if (now - last_save_ < interval_) return;
+    db::CheckpointHeader h = header(meta_, word_format_, words.size());
+    h.progress = {point.first_pass_done, uint64_t(point.thresholds_done), point.scans,
+                  point.propagated};
+    try {
+        db::write_checkpoint(path_, h,
+                             {reinterpret_cast<const uint8_t*>(words.data()), words.size_bytes()});
+        ++saves_;
+    } catch (const std::exception& e) {
+        if (!failed_)
+            report_(std::string("cannot save a checkpoint, going on without: ") + e.what());
+        failed_ = true;
+    }
+    last_save_ = Clock::now();
+    seconds_saving_ += std::chrono::duration<double>(last_save_ - now).count();
+}
+
+void LevelCheckpoint::remove() const {
+    std::error_code ec;
+    std::filesystem::remove(path_, ec);
+}
+
+} // namespace owaredb

@@ -1,0 +1,54 @@
+// A level's checkpoint file as the threshold sweep sees it (retro/checkpoint.hpp): it
+// restores the working words a killed run saved, and saves them again at safe points, at
+// most once per interval, so that a kill loses at most about one interval of work.
+#pragma once
+
+#include "dbformat/format.hpp"
+#include "retro/checkpoint.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+
+namespace owaredb {
+
+class LevelCheckpoint final : public SweepCheckpoint {
+  public:
+    /// Says what happened (resumed, a checkpoint ignored and why, a save that failed).
+    using Report = std::function<void(const std::string&)>;
+
+    /// The checkpoint of the level whose file is `level_file`, described by `meta`, for the
+    /// engine whose words are encoded as `word_format` (the solver's kCheckpointFormat),
+    /// saved at the first safe point after each `interval_seconds` (0: at every one).
+    LevelCheckpoint(const std::filesystem::path& level_file, db::LevelMeta meta,
+                    uint32_t word_format, double interval_seconds, Report report);
+
+    /// The saved words if the file is intact and of this level and engine; a damaged or
+    /// foreign file is reported and ignored (the level starts afresh), never trusted.
+    std::optional<SweepPoint> restore(std::span<uint16_t> words) override;
+    /// Saves atomically when due. A save that fails (a full disk) is reported once and the
+    /// level goes on: the checkpoint is a convenience, the level file is what matters.
+    void reached(const SweepPoint& point, std::span<const uint16_t> words) override;
+
+    /// Removes the checkpoint, once the level's file is written.
+    void remove() const;
+    /// The file's path ("<rules>-NN[.bounds].checkpoint" beside the level file).
+    const std::filesystem::path& path() const { return path_; }
+    int saves() const { return saves_; }
+    double seconds_saving() const { return seconds_saving_; }
+
+  private:
+    std::filesystem::path path_;
+    db::LevelMeta meta_;
+    uint32_t word_format_;
+    std::chrono::duration<double> interval_;
+    Report report_;
+    std::chrono::steady_clock::time_point last_save_;
+    int saves_ = 0;
+    double seconds_saving_ = 0;
+    bool failed_ = false;
+};
+
+} // namespace owaredb

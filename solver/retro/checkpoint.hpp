@@ -1,0 +1,37 @@
+// Checkpoints inside a level: the threshold sweep (retro/sweep.hpp) stops at safe points,
+// where everything it has done is in the level's working words and nothing is in flight,
+// and offers the words to a SweepCheckpoint, which may save them. A run that was killed
+// restores the last saved words and goes on from that point, and ends with the same level
+// as an uninterrupted run, because the sweep after a safe point depends only on the words.
+//
+// Safe points: after each segment of the first pass (the first pass fills the words in
+// order, a segment at a time, each in parallel), and after each threshold (when its
+// scans, including overflow rescans, are done).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+
+namespace owaredb {
+
+/// How far a level's sweep has got at a safe point.
+struct SweepPoint {
+    uint64_t first_pass_done = 0; ///< words [0, first_pass_done) hold their first-pass value
+    int thresholds_done = 0;      ///< thresholds n, n - 1, ..., n - thresholds_done + 1 finished
+    uint64_t scans = 0;           ///< threshold scans so far (statistics)
+    uint64_t propagated = 0;      ///< positions propagated so far (statistics)
+};
+
+/// Where a sweep saves its words and finds them again. Called by one thread at a time.
+class SweepCheckpoint {
+  public:
+    virtual ~SweepCheckpoint() = default;
+    /// At the start of the level: a point saved earlier, with its words copied into `words`
+    /// (the whole level's), or nothing (then `words` is left as it was).
+    virtual std::optional<SweepPoint> restore(std::span<uint16_t> words) = 0;
+    /// At each safe point: the checkpoint saves `words` and `point` if it is due to.
+    virtual void reached(const SweepPoint& point, std::span<const uint16_t> words) = 0;
+};
+
+} // namespace owaredb

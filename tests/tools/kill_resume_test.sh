@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Kills `owaredb generate` (kill -9) at random moments inside levels, many times, and
+# checks that the reruns, which resume from the levels' checkpoints, end with files byte
+# for byte equal to an uninterrupted run's. Value files (abapa) and bound files (awari).
+#   kill_resume_test.sh /path/to/owaredb [max_seeds] [kills per kind]
+set -uo pipefail
+owaredb=$1
+# Sanitizer builds (OWAREDB_QUICK): levels 0..12, fewer kills.
+quick=${OWAREDB_QUICK:-0}
+max=${2:-$([[ $quick != 0 ]] && echo 12 || echo 14)}
+kills_wanted=${3:-$([[ $quick != 0 ]] && echo 6 || echo 12)}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+RANDOM=12345 # the same kill moments on every run of the test
+
+for kind in values bounds; do
+  if [[ $kind == values ]]; then args=(--rules abapa); else args=(--rules awari --bounds); fi
+  ref="$work/ref-$kind"; dir="$work/killed-$kind"
+  "$owaredb" generate "${args[@]}" --max-seeds "$max" --dir "$ref" --checkpoint-minutes -1 \
+    >/dev/null 2>&1 || fail "$kind: uninterrupted run"
+  kills=0 resumed=0 runs=0
+  while :; do
+    runs=$((runs + 1))
+    # Saves at the first safe point after every 0.6 s, so that most kills find a checkpoint.
+    "$owaredb" generate "${args[@]}" --max-seeds "$max" --dir "$dir" --checkpoint-minutes 0.01 \
+      >"$work/out" 2>"$work/err" &
+    pid=$!
+    if ((kills < kills_wanted)); then
+      # Every other kill comes at a random moment of the run (loading, solving, writing);
+      # the others at a random moment after a checkpoint has appeared (inside a level).
+      if ((kills % 2)); then
+        for _ in $(seq 300); do
+          compgen -G "$dir/*.checkpoint" >/dev/null && break
+          kill -0 "$pid" 2>/dev/null || break
+          sleep 0.05
+        done
+      else
+        sleep 0.3
+      fi
+      sleep "$(printf '0.%03d' $((RANDOM % 1000)))"
+      if kill -9 "$pid" 2>/dev/null; then kills=$((kills + 1)); fi
+      wait "$pid" 2>/dev/null
+    else
+      wait "$pid" || { fail "$kind: the last run failed: $(tail -3 "$work/err")"; break; }
+      break
+    fi
+    grep -q "resuming from its checkpoint" "$work/err" && resumed=$((resumed + 1))
+    ((runs > 4 * kills_wanted + 20)) && { fail "$kind: no end after $runs runs"; break; }
+  done
+  grep -q "resuming from its checkpoint" "$work/err" && resumed=$((resumed + 1))
+  echo "$kind: $kills kills, $runs runs, $resumed of them resumed inside a level"
+  ((kills >= kills_wanted)) || fail "$kind: only $kills kills landed"
+  ((resumed >= kills_wanted / 3)) || fail "$kind: only $resumed runs resumed from a checkpoint"
+  for f in "$ref"/*.owdb; do
+    cmp -s "$f" "$dir/$(basename "$f")" || fail "$kind: $(basename "$f") differs from the uninterrupted run"
+  done
+  left=$(find "$dir" -name '*.checkpoint*' -o -name '*.tmp*' | wc -l)
+  ((left == 0)) || fail "$kind: $left checkpoint or temp files left: $(ls "$dir")"
+done
+# A damaged or foreign checkpoint is said to be ignored, never trusted; the level is
+# built afresh and the checkpoint removed.
+bad="$work/bad"; mkdir "$bad"
+head -c 5000 /dev/urandom >"$bad/abapa-09.checkpoint"
+cp "$work/killed-values/abapa-00.owdb" "$bad/abapa-08.checkpoint" # not a checkpoint at all
+rm -f "$bad/abapa-08.owdb"
+"$owaredb" generate --rules abapa --max-seeds 9 --dir "$bad" >/dev/null 2>"$work/err" || fail "generate over damaged checkpoints"
+n=$(grep -c "ignoring the checkpoint, the level starts afresh: .*damaged checkpoint" "$work/err")
+((n == 2)) || fail "damaged checkpoints: want 2 refusals, got $n: $(cat "$work/err")"
+for l in 08 09; do
+  cmp -s "$bad/abapa-$l.owdb" "$work/ref-values/abapa-$l.owdb" || fail "level $l after a damaged checkpoint"
+  [[ ! -e "$bad/abapa-$l.checkpoint" ]] || fail "damaged checkpoint of level $l left behind"
+done
+# A stale checkpoint beside a finished level file is removed.
+cp "$work/killed-values/abapa-00.owdb" "$bad/abapa-05.checkpoint"
+"$owaredb" generate --rules abapa --max-seeds 9 --dir "$bad" >/dev/null 2>&1
+[[ ! -e "$bad/abapa-05.checkpoint" ]] || fail "stale checkpoint beside a level file left behind"
+err=$("$owaredb" generate --max-seeds 3 --dir "$bad" --checkpoint-minutes -2 2>&1); rc=$?
+[[ $rc -eq 2 && "$err" == *"--checkpoint-minutes must be >= 0, or -1"* ]] || fail "--checkpoint-minutes -2: $rc $err"
+
+echo "kill_resume: $failures failures"
+((failures == 0))
