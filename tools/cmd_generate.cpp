@@ -227,6 +227,12 @@ int generate_bounds(const Rules& rules, const std::string& dir, int max_seeds, i
             auto w0 = Clock::now();
             db::WriteReport report = db.save(n, bounds, threads);
             checkpoint.remove();
+            if (checkpoint.saves() > 0) {
+                char saved[80];
+                std::snprintf(saved, sizeof saved, "%d checkpoints saved, %.2f s",
+                              checkpoint.saves(), checkpoint.seconds_saving());
+                display.note(n, saved);
+            }
             display.level_finished();
             row.write_seconds = std::chrono::duration<double>(Clock::now() - w0).count();
             row.file_bytes = report.file_bytes;
@@ -295,8 +301,9 @@ int cmd_generate(const Args& args) {
         "build the bound files (gM, gN: what each side can force whatever the rule for endless "
         "play; docs/values.md) instead of the value files")(
         "checkpoint-minutes", po::value(&checkpoint_minutes)->default_value(10),
-        "save a level's working state this often (at the first safe point after), so that a "
-        "killed run resumes inside the level; 0: at every safe point, -1: never");
+        "save a level's working state this often (at the first safe point after; less often "
+        "if saving would take over 5 % of the time), so that a killed run resumes inside the "
+        "level; 0: as often as that allows, -1: never");
     add_threads_option(opts, threads, "parallel threads (0 = one per core)");
     po::variables_map vm;
     if (!parse_args(args,
@@ -364,6 +371,12 @@ int cmd_generate(const Args& args) {
             auto w0 = Clock::now();
             db::WriteReport report = db.save(n, values, threads, levels);
             checkpoint.remove();
+            if (checkpoint.saves() > 0) {
+                char saved[80];
+                std::snprintf(saved, sizeof saved, "%d checkpoints saved, %.2f s",
+                              checkpoint.saves(), checkpoint.seconds_saving());
+                display.note(n, saved);
+            }
             display.level_finished();
             row.write_seconds = std::chrono::duration<double>(Clock::now() - w0).count();
             row.file_bytes = report.file_bytes;

@@ -21,7 +21,8 @@ class LevelCheckpoint final : public SweepCheckpoint {
 
     /// The checkpoint of the level whose file is `level_file`, described by `meta`, for the
     /// engine whose words are encoded as `word_format` (the solver's kCheckpointFormat),
-    /// saved at the first safe point after each `interval_seconds` (0: at every one).
+    /// saved at the first safe point after each `interval_seconds` (0: at every one), or
+    /// after 20 times the last save's duration if that is longer (saving costs <= 5 %).
     LevelCheckpoint(const std::filesystem::path& level_file, db::LevelMeta meta,
                     uint32_t word_format, double interval_seconds, Report report);
 
@@ -46,6 +47,7 @@ class LevelCheckpoint final : public SweepCheckpoint {
     std::chrono::duration<double> interval_;
     Report report_;
     std::chrono::steady_clock::time_point last_save_;
+    std::chrono::duration<double> last_save_cost_{0};
     int saves_ = 0;
     double seconds_saving_ = 0;
     bool failed_ = false;
