@@ -2,8 +2,9 @@
 //
 // Each level needs all smaller ones in memory (1 byte per position): present levels are
 // read back from their files (which checks every block), missing ones are solved and
-// written atomically. A killed run therefore resumes at the first missing level and ends
-// with the same files as an uninterrupted one.
+// written atomically. Inside a level the sweep saves its working state at safe points
+// (tablebase/level_checkpoint.hpp). A killed run therefore resumes inside the level it
+// was solving and ends with the same files as an uninterrupted one.
 //
 // With --bounds it builds the bound files (gM, gN; docs/values.md, Convention-free bounds)
 // the same way, with the bounds solver (retro/bounds.hpp), beside any value files.
