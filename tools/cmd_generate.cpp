@@ -213,7 +213,7 @@ int generate_bounds(const Rules& rules, const std::string& dir, int max_seeds, i
             if (loaded.code() != db::ErrorCode::NotFound)
                 std::fprintf(stderr, "level %d: existing bound file unusable, rebuilding it: %s\n",
                              n, loaded.message().c_str());
-            check_level_fits(n, 0, disk_needed(n, 2, checkpoint_minutes), dir);
+            check_level_fits(n, 0, disk_needed(n, 2, checkpoint_minutes), dir, 0, false);
             std::vector<const int8_t*> smaller;
             for (const auto& l : levels) smaller.push_back(l.data());
             BoundsSolver<OwareGame> solver(db.game(), smaller, threads);
@@ -289,6 +289,7 @@ int cmd_generate(const Args& args) {
     int max_seeds = 0, threads = 0;
     bool compact = false, bounds = false;
     double checkpoint_minutes = 10;
+    std::string memory;
     po::options_description opts("options");
     opts.add_options()("rules", po::value(&rules_name)->default_value("abapa"),
                        "rule set: abapa|awari")(
@@ -304,12 +305,15 @@ int cmd_generate(const Args& args) {
         "checkpoint-minutes", po::value(&checkpoint_minutes)->default_value(10),
         "save a level's working state this often (at the first safe point after; less often "
         "if saving would take over 5 % of the time), so that a killed run resumes inside the "
-        "level; 0: as often as that allows, -1: never");
+        "level; 0: as often as that allows, -1: never")(
+        "memory", po::value(&memory),
+        "memory budget, e.g. 600M or 20G (default: 90 % of the available memory); a run "
+        "whose largest level does not fit stops before it starts");
     add_threads_option(opts, threads, "parallel threads (0 = one per core)");
     po::variables_map vm;
     if (!parse_args(args,
                     "usage: owaredb generate [--rules R] [--max-seeds N] [--dir DIR] [--threads T] "
-                    "[--compact] [--bounds] [--checkpoint-minutes M]",
+                    "[--compact] [--bounds] [--checkpoint-minutes M] [--memory SIZE]",
                     opts, {}, vm))
         return 0;
     Rules rules = rules_from_name(rules_name);
@@ -320,7 +324,9 @@ int cmd_generate(const Args& args) {
         throw UsageError("--checkpoint-minutes must be >= 0, or -1 for no checkpoints");
     // Before anything is written: the top level must fit this machine's memory (working
     // state 2 bytes per position, smaller levels 1 byte for values, 2 for bounds).
-    check_level_fits(max_seeds, memory_needed(max_seeds, 2, bounds ? 2 : 1), 0, dir);
+    const uint64_t budget = memory_budget(memory.empty() ? 0 : parse_bytes("--memory", memory));
+    check_level_fits(max_seeds, memory_needed(max_seeds, 2, bounds ? 2 : 1), 0, dir, budget,
+                     !memory.empty());
     const auto lock = prepare_output_directory(dir);
     if (bounds) return generate_bounds(rules, dir, max_seeds, threads, checkpoint_minutes);
 
@@ -357,7 +363,7 @@ int cmd_generate(const Args& args) {
             if (loaded.code() != db::ErrorCode::NotFound)
                 std::fprintf(stderr, "level %d: existing file unusable, rebuilding it: %s\n", n,
                              loaded.message().c_str());
-            check_level_fits(n, 0, disk_needed(n, 1, checkpoint_minutes), dir);
+            check_level_fits(n, 0, disk_needed(n, 1, checkpoint_minutes), dir, 0, false);
             std::vector<const int8_t*> smaller;
             for (const auto& l : levels) smaller.push_back(l.data());
             RetrogradeSolver<OwareGame> solver(db.game(), smaller, threads);

@@ -71,13 +71,22 @@ uint64_t memory_needed(int n, int working, int stored) {
     return bytes;
 }
 
-void check_level_fits(int n, uint64_t needed, uint64_t disk, const std::string& dir) {
-    const uint64_t memory = available_memory();
-    if (memory && needed > memory)
-        throw std::runtime_error("level " + std::to_string(n) + " needs " + gigabytes(needed) +
-                                 " of memory in in-memory mode; " + gigabytes(memory) +
-                                 " are available (levels up to " + std::to_string(n - 1) +
-                                 " are kept)");
+uint64_t memory_budget(uint64_t requested) {
+    return requested ? requested : available_memory() / 10 * 9;
+}
+
+void check_level_fits(int n, uint64_t needed, uint64_t disk, const std::string& dir,
+                      uint64_t budget, bool budget_given) {
+    // The process itself, the compressor's buffers and the page cache of the files being
+    // read come on top of the arrays: a fixed margin.
+    constexpr uint64_t kMargin = uint64_t(128) << 20;
+    if (budget && needed + kMargin > budget)
+        throw std::runtime_error(
+            "level " + std::to_string(n) + " needs " + gigabytes(needed + kMargin) +
+            " of memory in in-memory mode (levels up to " + std::to_string(n - 1) +
+            " are kept; streamed mode is not built yet); " +
+            (budget_given ? "--memory is " + gigabytes(budget)
+                          : "90 % of the available memory is " + gigabytes(budget)));
     struct statvfs fs;
     if (::statvfs(dir.c_str(), &fs) == 0) {
         const uint64_t free = uint64_t(fs.f_bavail) * fs.f_frsize;

@@ -21,10 +21,17 @@ std::unique_ptr<db::DirectoryLock> prepare_output_directory(const std::string& d
 /// D_n plus `stored` bytes per position of every smaller level.
 uint64_t memory_needed(int n, int working, int stored);
 
-/// Throws std::runtime_error, before level n is solved, when the machine's available
-/// memory (MemAvailable) is below `needed` bytes, or the free space of `dir` is below
+/// The memory budget of `generate --memory`: `requested` bytes, or when 0 (not given) 90 %
+/// of the memory available now (MemAvailable), or 0 when that is unknown (no check).
+uint64_t memory_budget(uint64_t requested);
+
+/// Throws std::runtime_error, before level n is solved, when `needed` bytes of memory
+/// exceed `budget` (memory_budget(); 0: no check), or the free space of `dir` is below
 /// `disk` bytes (the estimated size of the level's file, with a margin), naming both
-/// figures: "level 36 needs 28.5 GB of memory in in-memory mode; 22.1 GB are available".
-void check_level_fits(int n, uint64_t needed, uint64_t disk, const std::string& dir);
+/// figures: "level 36 needs 28.5 GB of memory in in-memory mode; --memory is 20.0 GB".
+/// `budget_given`: whether the user set the budget (the message names --memory) or it is
+/// the default (the message names the available memory).
+void check_level_fits(int n, uint64_t needed, uint64_t disk, const std::string& dir,
+                      uint64_t budget, bool budget_given);
 
 } // namespace owaredb::cli

@@ -70,6 +70,15 @@ expect "--cache-mb 0" 2 "--cache-mb" $owaredb probe --dir "$db" --cache-mb 0 "$s
 expect "census reversed range" 2 "reversed" $omweso census --seeds 30..2
 expect "census of years" 2 "years" $omweso census --seeds 64
 expect "generate --max-seeds 47" 1 "level 47 needs" $owaredb generate --max-seeds 47 --dir "$work/t47"
+# --memory: a budget too small for the largest level stops before anything is solved
+expect "generate --memory 160M" 1 "level 20 needs 411 MB of memory in in-memory mode (levels up to 19 are kept; streamed mode is not built yet); --memory is 160 MB" \
+  $owaredb generate --max-seeds 20 --memory 160M --dir "$work/m160"
+[[ ! -e "$work/m160/abapa-00.owdb" ]] && pass || fail "--memory refusal wrote a level"
+for bad in abc 0 -5 1.5X 2GG; do
+  expect "generate --memory $bad" 2 "--memory must be a size such as 600M" \
+    $owaredb generate --max-seeds 3 --memory "$bad" --dir "$work/mbad"
+done
+out=$($owaredb generate --max-seeds 4 --memory 1.5G --dir "$work/m15" 2>&1) && pass || fail "--memory 1.5G: $out"
 expect "generate --max-seeds 49" 2 "--max-seeds" $owaredb generate --max-seeds 49 --dir "$work/t49"
 
 echo "== positions: messages, exit status 2 everywhere, negative numbers are not options"

@@ -80,4 +80,42 @@ std::size_t parse_mib(const std::string& option, const std::string& text, std::s
     return value;
 }
 
+uint64_t parse_bytes(const std::string& option, const std::string& text) {
+    std::size_t used = 0;
+    double number = 0;
+    bool ok =
+        !text.empty() && (std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '.');
+    if (ok) {
+        try {
+            number = std::stod(text, &used);
+        } catch (const std::exception&) {
+            ok = false;
+        }
+    }
+    double unit = 1;
+    if (ok && used + 1 == text.size()) {
+        switch (std::toupper(static_cast<unsigned char>(text[used]))) {
+        case 'K':
+            unit = 1ull << 10;
+            break;
+        case 'M':
+            unit = 1ull << 20;
+            break;
+        case 'G':
+            unit = 1ull << 30;
+            break;
+        case 'T':
+            unit = 1ull << 40;
+            break;
+        default:
+            ok = false;
+        }
+        ++used;
+    }
+    const double bytes = number * unit;
+    if (!ok || used != text.size() || !(bytes >= 1) || bytes > 1e18)
+        throw UsageError(option + " must be a size such as 600M, 20G or 1.5T, got '" + text + "'");
+    return static_cast<uint64_t>(bytes);
+}
+
 } // namespace owaredb::cli

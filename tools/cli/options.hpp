@@ -5,6 +5,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <cstdint>
 #include <string>
 
 namespace owaredb::cli {
@@ -32,5 +33,10 @@ void add_threads_option(po::options_description& opts, int& threads,
 /// Reads a size option given in MiB as a string, so that "-1" is an error rather than a
 /// huge unsigned number: a whole number 1..max_mib, or UsageError naming the option.
 std::size_t parse_mib(const std::string& option, const std::string& text, std::size_t max_mib);
+
+/// Reads a size such as "600M", "20G", "1.5G" or "4096" (bytes): a positive number with an
+/// optional suffix K, M, G or T (powers of 1024). Anything else is a UsageError naming the
+/// option.
+uint64_t parse_bytes(const std::string& option, const std::string& text);
 
 } // namespace owaredb::cli
