@@ -3,15 +3,26 @@
 //   owaredb_format_bench --raw FILE --n N [grid]       FILE: one int8 value per entry
 //   owaredb_format_bench --synthetic markov|periodic|uniform [--entries E] [--n N]
 //                        [--stay P] [--dont-care F] [grid]
+//   owaredb_format_bench --profile FILE.owdb[,FILE.owdb...] [--levels L,..] [--threads T]
 //   grid: --blocks 14,16,18 (log2 entries per block)  --levels 3,19  --dict off,on
 //         --bits 0,8 (0 = narrowest)  --threads T
 //
 // For each combination it prints the file size, bits/position, encode time, single-thread
 // decode rate (all blocks) and warm-cache random probe rate, so encodings can be tuned on
 // real levels as soon as they exist.
+//
+// --profile reads level files (any valid .owdb) and, for each zstd level, splits the cost of
+// writing each one with the default options into its parts, by encoding it several times
+// with parts switched off: "compress" (symbol width and block size fixed to what the
+// default run chose, no dictionary, no self-check: counting, packing, compressing every
+// block), "measure" (choosing width and block size on the sample), "dict" (training and
+// judging the dictionary), "check" (decompressing every block again). CPU seconds are the
+// process's, so they stay meaningful on a loaded machine; "MB" is the file size.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -43,10 +54,82 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
+double cpu_seconds() {
+    timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+struct Timed {
+    double wall = 0, cpu = 0;
+    WriteReport report;
+};
+
+Timed timed_encode(const LevelMeta& meta, const std::vector<int8_t>& values,
+                   const WriterOptions& o) {
+    Timed t;
+    const double c0 = cpu_seconds();
+    const auto t0 = std::chrono::steady_clock::now();
+    encode_level(meta, values, o, &t.report);
+    t.wall = seconds_since(t0);
+    t.cpu = cpu_seconds() - c0;
+    return t;
+}
+
+int profile(const std::vector<std::string>& files, const std::vector<int>& levels, int threads) {
+    std::printf("%-22s %9s %5s %6s %5s %9s %9s %8s %8s | %8s %8s %8s %8s (CPU s)\n", "file",
+                "Mentries", "zstd", "block", "dictB", "MB", "MB nodict", "wall s", "CPU s",
+                "compress", "measure", "dict", "check");
+    for (const auto& file : files) {
+        LevelReader r(file);
+        auto info = r.info();
+        if (!info.ok()) {
+            std::cerr << info.status().message() << "\n";
+            return 1;
+        }
+        LevelMeta meta = info->meta;
+        std::vector<int8_t> values(meta.entries);
+        if (auto s = r.read_all(values, threads); !s.ok()) {
+            std::cerr << s.message() << "\n";
+            return 1;
+        }
+        for (int level : levels) {
+            WriterOptions o;
+            o.level = level;
+            o.threads = threads;
+            Timed full = timed_encode(meta, values, o);
+            WriterOptions fixed = o;
+            fixed.block_entries = full.report.block_entries;
+            fixed.symbol_bits = full.report.symbol_bits;
+            fixed.dictionary = DictionaryMode::Off;
+            fixed.self_check = false;
+            Timed plain = timed_encode(meta, values, fixed);
+            fixed.self_check = true;
+            Timed checked = timed_encode(meta, values, fixed);
+            WriterOptions measured = o;
+            measured.dictionary = DictionaryMode::Off;
+            measured.self_check = false;
+            Timed plan = timed_encode(meta, values, measured);
+            const double check = checked.cpu - plain.cpu;
+            std::printf(
+                "%-22s %9.2f %5d %6u %5zu %9.3f %9.3f %8.2f %8.2f | %8.2f %8.2f %8.2f %8.2f\n",
+                std::filesystem::path(file).filename().c_str(), double(meta.entries) / 1e6, level,
+                full.report.block_entries, full.report.dictionary_bytes,
+                double(full.report.file_bytes) / 1e6, double(plan.report.file_bytes) / 1e6,
+                full.wall, full.cpu, plain.cpu, plan.cpu - plain.cpu, full.cpu - plan.cpu - check,
+                check);
+            std::fflush(stdout);
+        }
+    }
+    return 0;
+}
+
 int usage() {
     std::cerr << "usage: owaredb_format_bench (--raw FILE --n N | --synthetic SHAPE [--entries E]"
                  " [--n N] [--stay P] [--dont-care F]) [--blocks L,..] [--levels L,..]"
-                 " [--dict off,on,auto] [--bits 0,8] [--threads T]\n";
+                 " [--dict off,on,auto] [--bits 0,8] [--threads T]\n"
+                 "       owaredb_format_bench --profile FILE.owdb[,...] [--levels L,..]"
+                 " [--threads T]\n";
     return 2;
 }
 
@@ -60,6 +143,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> dicts = {"off", "on"};
     int threads = 0;
     bool have_n = false;
+    std::vector<std::string> profile_files;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (i + 1 >= argc) return usage();
@@ -86,9 +170,12 @@ int main(int argc, char** argv) {
             dicts = split(v);
         else if (a == "--threads")
             threads = std::stoi(v);
+        else if (a == "--profile")
+            profile_files = split(v);
         else
             return usage();
     }
+    if (!profile_files.empty()) return profile(profile_files, levels, threads);
     std::vector<int8_t> values;
     if (!raw.empty()) {
         if (!have_n) return usage();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <omp.h>
 #include <stdexcept>
 #include <string>
@@ -118,22 +119,48 @@ std::vector<uint8_t> pack(std::span<const int8_t> values, Span s, const SymbolMa
     return out;
 }
 
-// Compressed size of each listed block.
-std::vector<uint64_t> compressed_sizes(std::span<const int8_t> values,
-                                       const std::vector<Span>& blocks, const SymbolMap& map,
-                                       unsigned bits, int level,
-                                       const std::shared_ptr<const Dictionary>& dict, int threads) {
-    std::vector<uint64_t> sizes(blocks.size());
+// One block to compress while measuring: which candidate encoding, which entries.
+struct Job {
+    std::size_t candidate;
+    Span span;
+};
+
+struct Candidate {
+    unsigned bits;
+    int level;
+    const Dictionary* dict;
+};
+
+// Compresses every job (one parallel loop over all of them, so a candidate with few blocks
+// does not leave threads idle) and returns the frames in job order.
+std::vector<std::vector<uint8_t>> compress_jobs(std::span<const int8_t> values,
+                                                const std::vector<Job>& jobs,
+                                                const std::vector<Candidate>& candidates,
+                                                const std::shared_ptr<const Dictionary>& no_dict,
+                                                const std::shared_ptr<const Dictionary>& dict,
+                                                const SymbolMap& map, int threads) {
+    std::vector<std::vector<uint8_t>> frames(jobs.size());
     std::string error;
 #pragma omp parallel num_threads(threads)
     {
         try {
-            BlockCompressor comp(level, dict);
-            std::vector<uint8_t> out;
+            // One context per (level, dictionary) this thread meets; usually one.
+            std::vector<
+                std::pair<std::pair<int, const Dictionary*>, std::unique_ptr<BlockCompressor>>>
+                comps;
 #pragma omp for schedule(dynamic, 1)
-            for (int64_t i = 0; i < int64_t(blocks.size()); ++i) {
-                comp.compress(pack(values, blocks[std::size_t(i)], map, bits), out);
-                sizes[std::size_t(i)] = out.size();
+            for (int64_t i = 0; i < int64_t(jobs.size()); ++i) {
+                const Job& job = jobs[std::size_t(i)];
+                const Candidate& c = candidates[job.candidate];
+                const std::pair<int, const Dictionary*> key{c.level, c.dict};
+                auto it = std::find_if(comps.begin(), comps.end(),
+                                       [&](const auto& e) { return e.first == key; });
+                if (it == comps.end()) {
+                    comps.emplace_back(key, std::make_unique<BlockCompressor>(
+                                                c.level, c.dict == dict.get() ? dict : no_dict));
+                    it = comps.end() - 1;
+                }
+                it->second->compress(pack(values, job.span, map, c.bits), frames[std::size_t(i)]);
             }
         } catch (const std::exception& e) {
 #pragma omp critical(owaredb_db_error)
@@ -141,13 +168,7 @@ std::vector<uint64_t> compressed_sizes(std::span<const int8_t> values,
         }
     }
     if (!error.empty()) throw std::runtime_error(error);
-    return sizes;
-}
-
-uint64_t sum(const std::vector<uint64_t>& v, std::size_t first = 0, std::size_t step = 1) {
-    uint64_t s = 0;
-    for (std::size_t i = first; i < v.size(); i += step) s += v[i];
-    return s;
+    return frames;
 }
 
 struct Plan {
@@ -155,7 +176,19 @@ struct Plan {
     uint8_t bits = 8;
     uint32_t block_entries = 1u << 16;
     std::shared_ptr<const Dictionary> dict;
+    // Frames of file blocks already compressed while measuring, exactly as the final pass
+    // would compress them (same input, level, dictionary: zstd is deterministic), so that
+    // pass takes them instead of compressing them again. Keyed by block number.
+    std::map<uint64_t, std::vector<uint8_t>> done;
 };
+
+// Entries to measure on: at most one in sample_one_in of the level (measuring costs a
+// compression of the sample per candidate, of which only the chosen one's blocks are
+// reused), at least one region, at most sample_entries.
+uint64_t sample_budget(uint64_t entries, uint32_t largest_block, const WriterOptions& o) {
+    uint64_t share = o.sample_one_in > 1 ? entries / o.sample_one_in : entries;
+    return std::min<uint64_t>(o.sample_entries, std::max<uint64_t>(share, largest_block));
+}
 
 Plan choose_plan(std::span<const int8_t> values, const ValueCounts& counts, const WriterOptions& o,
                  int threads) {
@@ -184,33 +217,62 @@ Plan choose_plan(std::span<const int8_t> values, const ValueCounts& counts, cons
     p.dict = *Dictionary::create({}, o.level, true);
     if (values.empty()) return p;
 
-    // Measure every (width, block size) on the same sample regions.
-    auto regions = sample_regions(values.size(), geometries.back(), o.sample_entries);
+    // Measure every (width, block size) on the same sample regions. Regions start at
+    // multiples of the largest candidate, so every sample block is a block of the file.
+    auto regions = sample_regions(values.size(), geometries.back(),
+                                  sample_budget(values.size(), geometries.back(), o));
+    std::vector<Job> chosen_jobs; // the sample blocks of the chosen encoding
+    std::vector<std::vector<uint8_t>> chosen_frames;
     if (widths.size() > 1 || geometries.size() > 1) {
-        std::vector<uint64_t> best_for_geometry(geometries.size(), UINT64_MAX);
-        std::vector<uint8_t> width_for_geometry(geometries.size());
-        for (std::size_t g = 0; g < geometries.size(); ++g) {
-            auto blocks = cut_blocks(regions, geometries[g]);
+        std::vector<Candidate> candidates;
+        std::vector<Job> jobs;
+        std::vector<uint32_t> geometry_of;
+        for (uint32_t g : geometries)
             for (uint8_t w : widths) {
-                auto sizes = compressed_sizes(values, blocks, p.map, w, o.level, p.dict, threads);
-                uint64_t cost = sum(sizes) + blocks.size() * kIndexEntryBytes;
-                if (cost < best_for_geometry[g]) {
-                    best_for_geometry[g] = cost;
-                    width_for_geometry[g] = w;
-                }
+                for (Span s : cut_blocks(regions, g)) jobs.push_back({candidates.size(), s});
+                candidates.push_back({w, o.level, p.dict.get()});
+                geometry_of.push_back(g);
             }
-        }
-        uint64_t best = *std::min_element(best_for_geometry.begin(), best_for_geometry.end());
+        auto frames = compress_jobs(values, jobs, candidates, p.dict, p.dict, p.map, threads);
+        std::vector<uint64_t> cost(candidates.size(), 0);
+        for (std::size_t j = 0; j < jobs.size(); ++j)
+            cost[jobs[j].candidate] += frames[j].size() + kIndexEntryBytes;
+        // Per block size its best width (the narrower on a tie), then the smallest block
+        // size within the tolerance of the best.
+        std::vector<std::size_t> best_for_geometry;
         for (std::size_t g = 0; g < geometries.size(); ++g) {
-            if (double(best_for_geometry[g]) <= double(best) * (1 + o.larger_block_tolerance)) {
-                p.block_entries = geometries[g];
-                p.bits = width_for_geometry[g];
+            std::size_t best = g * widths.size();
+            for (std::size_t c = best + 1; c < (g + 1) * widths.size(); ++c)
+                if (cost[c] < cost[best]) best = c;
+            best_for_geometry.push_back(best);
+        }
+        uint64_t best = UINT64_MAX;
+        for (std::size_t c : best_for_geometry) best = std::min(best, cost[c]);
+        std::size_t chosen = best_for_geometry.front();
+        for (std::size_t c : best_for_geometry) {
+            if (double(cost[c]) <= double(best) * (1 + o.larger_block_tolerance)) {
+                chosen = c;
                 break;
             }
         }
+        p.block_entries = geometry_of[chosen];
+        p.bits = uint8_t(candidates[chosen].bits);
+        for (std::size_t j = 0; j < jobs.size(); ++j) {
+            if (jobs[j].candidate != chosen) continue;
+            chosen_jobs.push_back(jobs[j]);
+            chosen_frames.push_back(std::move(frames[j]));
+        }
     }
+    auto keep_measured_frames = [&] {
+        for (std::size_t j = 0; j < chosen_jobs.size(); ++j)
+            p.done.emplace(chosen_jobs[j].span.start / p.block_entries,
+                           std::move(chosen_frames[j]));
+    };
 
-    if (o.dictionary == DictionaryMode::Off) return p;
+    if (o.dictionary == DictionaryMode::Off) {
+        keep_measured_frames();
+        return p;
+    }
     // Train on the even sample blocks and judge on the odd ones, so the dictionary is not
     // credited for memorising the very blocks it is judged on.
     auto blocks = cut_blocks(regions, p.block_entries);
@@ -222,19 +284,38 @@ Plan choose_plan(std::span<const int8_t> values, const ValueCounts& counts, cons
         sample_sizes.push_back(b.size());
     }
     auto trained = train_dictionary(samples, sample_sizes, o.dictionary_bytes);
-    if (trained.empty()) return p;
+    if (trained.empty() || (o.dictionary == DictionaryMode::Auto && blocks.size() < 2)) {
+        keep_measured_frames();
+        return p;
+    }
     auto dict = Dictionary::create(std::move(trained), o.level, true);
-    if (!dict.ok()) return p;
+    if (!dict.ok()) {
+        keep_measured_frames();
+        return p;
+    }
     if (o.dictionary == DictionaryMode::Auto) {
-        if (blocks.size() < 2) return p;
-        uint64_t judged = 0;
-        for (std::size_t i = 1; i < blocks.size(); i += 2) judged += blocks[i].count;
-        auto with = compressed_sizes(values, blocks, p.map, p.bits, o.level, *dict, threads);
-        auto without = compressed_sizes(values, blocks, p.map, p.bits, o.level, p.dict, threads);
+        // Sizes without the dictionary: those just measured (the same blocks), if any.
+        std::vector<Job> odd;
+        for (std::size_t i = 1; i < blocks.size(); i += 2) odd.push_back({0, blocks[i]});
+        uint64_t judged = 0, without = 0, with = 0;
+        for (const Job& j : odd) judged += j.span.count;
+        for (const auto& f : compress_jobs(values, odd, {{p.bits, o.level, dict->get()}}, p.dict,
+                                           *dict, p.map, threads))
+            with += f.size();
+        if (chosen_frames.size() == blocks.size()) {
+            for (std::size_t i = 1; i < blocks.size(); i += 2) without += chosen_frames[i].size();
+        } else {
+            for (const auto& f : compress_jobs(values, odd, {{p.bits, o.level, p.dict.get()}},
+                                               p.dict, p.dict, p.map, threads))
+                without += f.size();
+        }
         double scale = double(values.size()) / double(judged);
-        double cost_with = double(sum(with, 1, 2)) * scale + double((*dict)->bytes().size());
-        double cost_without = double(sum(without, 1, 2)) * scale;
-        if (!(cost_with < cost_without)) return p;
+        double cost_with = double(with) * scale + double((*dict)->bytes().size());
+        double cost_without = double(without) * scale;
+        if (!(cost_with < cost_without)) {
+            keep_measured_frames();
+            return p;
+        }
     }
     p.dict = *dict;
     return p;
@@ -298,7 +379,10 @@ void encode(const LevelMeta& meta, std::span<const int8_t> values, const WriterO
                 try {
                     packed = pack(values, {b * h.block_entries, h.block_symbols(b)}, plan.map,
                                   h.symbol_bits);
-                    comp->compress(packed, out[i]);
+                    if (auto done = plan.done.find(b); done != plan.done.end())
+                        out[i] = std::move(done->second);
+                    else
+                        comp->compress(packed, out[i]);
                     if (o.self_check) {
                         check.assign(packed.size(), 0);
                         Status s = decompress_block(out[i], plan.dict.get(), check);

@@ -37,15 +37,26 @@ struct WriterOptions {
     uint32_t block_entries = 0;
     std::vector<uint32_t> block_candidates = {1u << 14, 1u << 16, 1u << 18};
     double larger_block_tolerance = 0.03;
-    // zstd level, -100..22. Decompression speed hardly depends on it.
-    int level = 19;
+    // zstd level, -100..22. Decompression speed hardly depends on it. The default is the best
+    // size for the time measured on abapa levels 14..20 (owaredb_format_bench --profile,
+    // dbformat/README.md): files 0.4-0.7 % larger than at level 19, compressed 2-3x faster
+    // (level 16: 0.0-0.4 % larger, but 2x slower than 14 on the 2^14-entry blocks that large
+    // levels choose; level 12: 1-3 % larger).
+    int level = 14;
     // Bits per stored symbol: 1, 2, 4 or 8 (must hold every distinct value), or 0 = measure
     // the narrowest width against whole bytes and keep the smaller.
     uint8_t symbol_bits = 0;
-    DictionaryMode dictionary = DictionaryMode::Auto;
+    // Off by default: on real levels (abapa 12..20) a dictionary never made a file smaller by
+    // more than 0.1 %, and Auto, judging on half the sample, sometimes kept one that made it
+    // larger, while training and judging cost about a sample compression (dbformat/README.md).
+    DictionaryMode dictionary = DictionaryMode::Off;
     std::size_t dictionary_bytes = 16 << 10; // capacity given to the trainer, <= 1 MiB
-    // Upper bound on the entries compressed while measuring (evenly spaced sample regions).
+    // Upper bound on the entries compressed while measuring (evenly spaced sample regions of
+    // the largest candidate block size), and on their share of the level: at most one
+    // entry in sample_one_in (but at least one region). Each candidate costs one compression
+    // of the sample; the chosen candidate's sample blocks go into the file as they are.
     uint64_t sample_entries = 1u << 22;
+    uint32_t sample_one_in = 8;
     int threads = 0; // OpenMP threads for compression; 0 = OpenMP's default
     // Decompress every block right after compressing it and compare: guards against a
     // codec bug turning into a database that silently holds wrong values.

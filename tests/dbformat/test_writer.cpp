@@ -108,3 +108,46 @@ TEST_CASE("I/O errors throw, name the file and leave no file behind") {
     CHECK_FALSE(std::filesystem::exists(path.string() + ".tmp"));
     CHECK(read_bytes(path) == before); // the old level is untouched
 }
+
+TEST_CASE("blocks compressed while measuring are reused: same bytes as a fixed encoding") {
+    // The automatic choice keeps the frames of the chosen candidate's sample blocks; the
+    // file must be exactly what compressing every block with that choice gives, whatever
+    // share of the level the sample covers (all of it, a region, a part).
+    SyntheticSpec s;
+    s.shape = SyntheticShape::Markov;
+    s.entries = quick() ? 150000 : 600000;
+    s.n = 12;
+    s.dont_care = 0.02;
+    auto values = synthetic_values(s);
+    auto meta = meta_for("abapa", 12, values.size());
+    for (uint32_t one_in : {1u, 8u, 1000000u}) {
+        CAPTURE(one_in);
+        WriterOptions o;
+        o.level = 3;
+        o.block_candidates = {1024, 4096, 16384};
+        o.sample_one_in = one_in;
+        o.threads = 2;
+        WriteReport chosen;
+        auto automatic = encode_level(meta, values, o, &chosen);
+        WriterOptions fixed = o;
+        fixed.block_entries = chosen.block_entries;
+        fixed.symbol_bits = chosen.symbol_bits;
+        CHECK(encode_level(meta, values, fixed) == automatic);
+        o.threads = 1;
+        CHECK(encode_level(meta, values, o) == automatic);
+    }
+}
+
+TEST_CASE("default options: zstd level 14, no dictionary, measured width and block size") {
+    WriterOptions o;
+    CHECK(o.level == 14);
+    CHECK(o.dictionary == DictionaryMode::Off);
+    CHECK(o.block_entries == 0);
+    CHECK(o.symbol_bits == 0);
+    CHECK(o.sample_one_in == 8);
+    auto values = sample_values(300000, 12);
+    WriteReport rep;
+    encode_level(meta_for("abapa", 12, values.size()), values, o, &rep);
+    CHECK(rep.level == 14);
+    CHECK(rep.dictionary_bytes == 0);
+}
