@@ -156,12 +156,15 @@ void run(State& s, int threads, const ProgressFn& progress, double first_share, 
     };
 
     // The first pass, in segments of whole chunks (a safe point after each): about 1/256 of
-    // the level, so that a checkpoint is never far away even on the largest levels.
+    // the level, so that a checkpoint is never far away even on the largest levels, but at
+    // least 16 chunks per thread, so that the threads idling at the end of a segment cost
+    // little (at most about one chunk in 32 of the work).
     auto t0 = Clock::now();
     std::atomic<bool> failed{false};
     std::string failure;
     std::mutex failure_mutex;
-    const uint64_t segment_chunks = std::max<uint64_t>(1, chunks / 256);
+    const uint64_t segment_chunks =
+        std::max<uint64_t>(chunks / 256, uint64_t(16) * static_cast<uint64_t>(threads));
     done.store(point.first_pass_done);
     // (first_pass_done is a multiple of kChunk, or the level's size once the pass is done.)
     for (uint64_t first = (point.first_pass_done + kChunk - 1) / kChunk; first < chunks;

@@ -50,8 +50,9 @@ bool later(const SweepPoint& a, const SweepPoint& b) {
 
 // Solves levels 0..n - 1 in memory, then level n once straight through (recording its safe
 // points) and once resumed from each of them; every resumed result must equal the first.
+// Returns how many of the safe points lie inside the first pass.
 template <template <class> class Solver, RetroGame Game>
-void check_resume_everywhere(const Game& game, int n, int threads) {
+int check_resume_everywhere(const Game& game, int n, int threads) {
     std::vector<ValueArray> levels;
     std::vector<const int8_t*> smaller;
     for (int k = 0; k < n; ++k) {
@@ -82,21 +83,31 @@ void check_resume_everywhere(const Game& game, int n, int threads) {
             CHECK(later(next.point, at.point));
         CHECK(stats.propagated == straight_stats.propagated);
     }
+    int inside_first_pass = 0;
+    for (const RecordingCheckpoint::Saved& at : recorder.saved)
+        inside_first_pass += at.point.first_pass_done < game.level_size(n);
+    return inside_first_pass;
 }
 
 } // namespace
 
+// First-pass segments hold at least 16 chunks (2^14 positions each) per thread, so the
+// single-thread cases on levels of over 32 chunks also resume from inside the first pass.
 TEST_CASE("checkpoint: values resume from every safe point, Oware, both rule sets") {
     // Sanitizer builds (quick): smaller levels, the same safe points but for their number.
-    const int n = test::quick() ? 7 : 9;
-    check_resume_everywhere<RetrogradeSolver>(OwareGame(Rules::abapa()), n, 2);
-    check_resume_everywhere<RetrogradeSolver>(OwareGame(Rules::awari()), n - 1, 1);
+    const bool quick = test::quick();
+    const int inside =
+        check_resume_everywhere<RetrogradeSolver>(OwareGame(Rules::abapa()), quick ? 7 : 11, 1);
+    if (!quick) CHECK(inside >= 2); // level 11: 43 chunks, segments of 16
+    check_resume_everywhere<RetrogradeSolver>(OwareGame(Rules::awari()), quick ? 6 : 8, 2);
 }
 
 TEST_CASE("checkpoint: bounds resume from every safe point, Oware, both rule sets") {
-    const int n = test::quick() ? 7 : 9;
-    check_resume_everywhere<BoundsSolver>(OwareGame(Rules::abapa()), n - 1, 2);
-    check_resume_everywhere<BoundsSolver>(OwareGame(Rules::awari()), n, 1);
+    const bool quick = test::quick();
+    const int inside =
+        check_resume_everywhere<BoundsSolver>(OwareGame(Rules::abapa()), quick ? 6 : 10, 1);
+    if (!quick) CHECK(inside >= 1); // level 10: 22 chunks, segments of 16
+    check_resume_everywhere<BoundsSolver>(OwareGame(Rules::awari()), quick ? 7 : 9, 2);
 }
 
 TEST_CASE("checkpoint: the toy ring game resumes from every safe point, both engines") {
