@@ -11,6 +11,9 @@
 // decode rate (all blocks) and warm-cache random probe rate, so encodings can be tuned on
 // real levels as soon as they exist.
 //
+// --levels takes zstd levels or "auto" (the default: the level and block size the writer
+// gives a level of that size, WriterOptions::size_tiers).
+//
 // --profile reads level files (any valid .owdb) and, for each zstd level, splits the cost of
 // writing each one with the default options into its parts, by encoding it several times
 // with parts switched off: "compress" (symbol width and block size fixed to what the
@@ -44,9 +47,11 @@ std::vector<std::string> split(const std::string& s) {
     return out;
 }
 
+// "auto" stands for WriterOptions::kLevelBySize (the default: zstd level by level size).
 std::vector<int> ints(const std::string& s) {
     std::vector<int> out;
-    for (auto& x : split(s)) out.push_back(std::stoi(x));
+    for (auto& x : split(s))
+        out.push_back(x == "auto" ? WriterOptions::kLevelBySize : std::stoi(x));
     return out;
 }
 
@@ -99,6 +104,7 @@ int profile(const std::vector<std::string>& files, const std::vector<int>& level
             o.threads = threads;
             Timed full = timed_encode(meta, values, o);
             WriterOptions fixed = o;
+            fixed.level = full.report.level;
             fixed.block_entries = full.report.block_entries;
             fixed.symbol_bits = full.report.symbol_bits;
             fixed.dictionary = DictionaryMode::Off;
@@ -113,8 +119,8 @@ int profile(const std::vector<std::string>& files, const std::vector<int>& level
             const double check = checked.cpu - plain.cpu;
             std::printf(
                 "%-22s %9.2f %5d %6u %5zu %9.3f %9.3f %8.2f %8.2f | %8.2f %8.2f %8.2f %8.2f\n",
-                std::filesystem::path(file).filename().c_str(), double(meta.entries) / 1e6, level,
-                full.report.block_entries, full.report.dictionary_bytes,
+                std::filesystem::path(file).filename().c_str(), double(meta.entries) / 1e6,
+                full.report.level, full.report.block_entries, full.report.dictionary_bytes,
                 double(full.report.file_bytes) / 1e6, double(plan.report.file_bytes) / 1e6,
                 full.wall, full.cpu, plain.cpu, plan.cpu - plain.cpu, full.cpu - plan.cpu - check,
                 check);
@@ -238,7 +244,7 @@ int main(int argc, char** argv) {
                     }
                     double probe = seconds_since(t0);
                     std::printf("%6d %5d %4d %5s %8zu %12llu %9.4f %8.2f %10.1f %10.2f%s\n", 1 << b,
-                                level, rep.symbol_bits, d.c_str(), rep.dictionary_bytes,
+                                rep.level, rep.symbol_bits, d.c_str(), rep.dictionary_bytes,
                                 (unsigned long long)rep.file_bytes, rep.bits_per_position, enc,
                                 double(values.size()) / dec / 1e6, probes / probe / 1e6,
                                 sink == 1 ? " " : "");

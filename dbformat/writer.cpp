@@ -321,8 +321,13 @@ Plan choose_plan(std::span<const int8_t> values, const ValueCounts& counts, cons
     return p;
 }
 
-void encode(const LevelMeta& meta, std::span<const int8_t> values, const WriterOptions& o,
+void encode(const LevelMeta& meta, std::span<const int8_t> values, const WriterOptions& options,
             Sink& sink, WriteReport& report) {
+    // From here on o.level is a zstd level; a tier's block size is fixed like an explicit one.
+    WriterOptions o = options;
+    const SizeTier tier = encoding_for(options, meta.entries);
+    o.level = tier.level;
+    o.block_entries = tier.block_entries;
     validate(meta, values, o);
     const int threads = thread_count(o);
     ValueCounts counts = count_values(values, threads);
@@ -427,6 +432,22 @@ void encode(const LevelMeta& meta, std::span<const int8_t> values, const WriterO
 }
 
 } // namespace
+
+SizeTier encoding_for(const WriterOptions& o, uint64_t entries) {
+    if (o.level != WriterOptions::kLevelBySize) return {0, o.level, o.block_entries};
+    if (o.size_tiers.empty() || o.size_tiers.front().min_entries != 0)
+        throw std::invalid_argument("size tiers must start at 0 entries");
+    const SizeTier* chosen = &o.size_tiers.front();
+    for (std::size_t i = 1; i < o.size_tiers.size(); ++i) {
+        if (o.size_tiers[i].min_entries <= o.size_tiers[i - 1].min_entries)
+            throw std::invalid_argument("size tiers must be in increasing order of entries");
+        if (o.size_tiers[i].min_entries <= entries) chosen = &o.size_tiers[i];
+    }
+    if (chosen->level == WriterOptions::kLevelBySize)
+        throw std::invalid_argument("a size tier needs a zstd level");
+    return {chosen->min_entries, chosen->level,
+            o.block_entries != 0 ? o.block_entries : chosen->block_entries};
+}
 
 std::vector<uint8_t> encode_level(const LevelMeta& meta, std::span<const int8_t> values,
                                   const WriterOptions& options, WriteReport* report) {

@@ -29,20 +29,32 @@ enum class DictionaryMode {
     Auto, // use one only if it makes the measured sample smaller, its own size included
 };
 
+// The zstd level and block size a level gets by its size when WriterOptions::level is
+// kLevelBySize: the tier with the largest min_entries <= the level's entries.
+struct SizeTier {
+    uint64_t min_entries = 0;
+    int level = 13;             // zstd level, -100..22
+    uint32_t block_entries = 0; // 0 = measure WriterOptions::block_candidates
+};
+
 struct WriterOptions {
+    // zstd level, -100..22, or kLevelBySize: from size_tiers, which also fix the block size
+    // (unless block_entries is set). Decompression speed hardly depends on the level.
+    static constexpr int kLevelBySize = 1000;
+    int level = kLevelBySize;
+    // Chosen so that writing costs at most ~20 % of solving the level (dbformat/README.md,
+    // "Writing time"): a level's solve costs ~0.5 CPU us/entry at n <= 14 and more above,
+    // while zstd 13 on 2^16-entry blocks costs ~0.09 us/entry (as small as or smaller than
+    // zstd 14 on the 2^14..2^18-entry blocks it used to measure, and faster) and zstd 6 on
+    // 2^18-entry blocks ~0.016 us/entry for files 2.6-3.5 % larger (abapa levels 12..15).
+    std::vector<SizeTier> size_tiers = {{0, 6, 1u << 18}, {6u << 20, 13, 1u << 16}};
     // Entries per block: a power of two in [kMinBlockEntries, kMaxBlockEntries]. Larger blocks
-    // compress better; smaller ones make a cold probe cheaper. 0 = choose among
-    // block_candidates by measurement: the smallest block whose compressed size is within
-    // larger_block_tolerance of the best candidate.
+    // compress better; smaller ones make a cold probe cheaper. 0 = the tier's, or, with an
+    // explicit level or a tier without one, chosen among block_candidates by measurement:
+    // the smallest block whose compressed size is within larger_block_tolerance of the best.
     uint32_t block_entries = 0;
     std::vector<uint32_t> block_candidates = {1u << 14, 1u << 16, 1u << 18};
     double larger_block_tolerance = 0.03;
-    // zstd level, -100..22. Decompression speed hardly depends on it. The default is the best
-    // size for the time measured on abapa levels 14..20 (owaredb_format_bench --profile,
-    // dbformat/README.md): files 0.4-0.7 % larger than at level 19, compressed 2-3x faster
-    // (level 16: 0.0-0.4 % larger, but 2x slower than 14 on the 2^14-entry blocks that large
-    // levels choose; level 12: 1-3 % larger).
-    int level = 14;
     // Bits per stored symbol: 1, 2, 4 or 8 (must hold every distinct value), or 0 = measure
     // the narrowest width against whole bytes and keep the smaller.
     uint8_t symbol_bits = 0;
@@ -67,12 +79,16 @@ struct WriterOptions {
 struct WriteReport {
     uint8_t symbol_bits = 0;
     uint32_t block_entries = 0;
-    int level = 0;
+    int level = 0;                    // the zstd level used (the tier's with kLevelBySize)
     std::size_t dictionary_bytes = 0; // 0 = no dictionary
     uint64_t blocks = 0;
     uint64_t file_bytes = 0;
     double bits_per_position = 0; // file_bytes * 8 / entries (0 for an empty level)
 };
+
+// The zstd level and block size (0 = measured among block_candidates) that `options` give a
+// level of `entries` entries. Throws std::invalid_argument for bad size_tiers.
+SizeTier encoding_for(const WriterOptions& options, uint64_t entries);
 
 // Writes the level to `path` atomically (see above). values.size() must equal meta.entries;
 // every value must be in -meta.n..meta.n or kDontCare.

@@ -138,16 +138,101 @@ TEST_CASE("blocks compressed while measuring are reused: same bytes as a fixed e
     }
 }
 
-TEST_CASE("default options: zstd level 14, no dictionary, measured width and block size") {
+TEST_CASE("default options: zstd level and block size by level size, no dictionary") {
     WriterOptions o;
-    CHECK(o.level == 14);
+    CHECK(o.level == WriterOptions::kLevelBySize);
     CHECK(o.dictionary == DictionaryMode::Off);
     CHECK(o.block_entries == 0);
     CHECK(o.symbol_bits == 0);
     CHECK(o.sample_one_in == 8);
+    // Small levels (abapa n <= 14): zstd 6 on 2^18-entry blocks; larger: zstd 13 on 2^16.
+    CHECK(encoding_for(o, 0).level == 6);
+    CHECK(encoding_for(o, 1339702).level == 6); // abapa level 12
+    CHECK(encoding_for(o, 1339702).block_entries == 1u << 18);
+    CHECK(encoding_for(o, 4381818).level == 6); // abapa level 14
+    CHECK(encoding_for(o, (6u << 20) - 1).level == 6);
+    CHECK(encoding_for(o, 6u << 20).level == 13);
+    CHECK(encoding_for(o, 7558200).level == 13); // abapa level 15
+    CHECK(encoding_for(o, 7558200).block_entries == 1u << 16);
+    CHECK(encoding_for(o, uint64_t(1) << 34).level == 13);
     auto values = sample_values(300000, 12);
     WriteReport rep;
-    encode_level(meta_for("abapa", 12, values.size()), values, o, &rep);
-    CHECK(rep.level == 14);
+    auto bytes = encode_level(meta_for("abapa", 12, values.size()), values, o, &rep);
+    CHECK(rep.level == 6);
+    CHECK(rep.block_entries == 1u << 18);
     CHECK(rep.dictionary_bytes == 0);
+    // The file says which zstd level it was written with.
+    LevelReader r = LevelReader::from_memory(bytes, "default");
+    REQUIRE(r.info().ok());
+    CHECK(r.info()->zstd_level == 6);
+    CHECK(r.info()->block_entries == 1u << 18);
+}
+
+TEST_CASE("size tiers: the largest tier at or below the entry count, explicit options win") {
+    SyntheticSpec s;
+    s.shape = SyntheticShape::Markov;
+    s.entries = quick() ? 120000 : 300000;
+    s.n = 12;
+    s.dont_care = 0.02;
+    auto values = synthetic_values(s);
+    auto meta = meta_for("abapa", 12, values.size());
+    WriterOptions o;
+    o.block_candidates = {1024, 4096, 16384};
+    o.threads = 2;
+    o.size_tiers = {{0, 1, 2048}, {100000, 3, 0}, {1u << 30, 5, 4096}};
+    SUBCASE("tier chosen by entries") {
+        CHECK(encoding_for(o, 99999).level == 1);
+        CHECK(encoding_for(o, 99999).block_entries == 2048);
+        CHECK(encoding_for(o, 100000).level == 3);
+        CHECK(encoding_for(o, 100000).block_entries == 0); // measured
+        CHECK(encoding_for(o, 1u << 30).level == 5);
+        WriteReport rep;
+        auto tiered = encode_level(meta, values, o, &rep);
+        CHECK(rep.level == 3);
+        // Block size measured among the candidates, as with an explicit level 3.
+        CHECK(
+            (rep.block_entries == 1024 || rep.block_entries == 4096 || rep.block_entries == 16384));
+        WriterOptions explicit_level = o;
+        explicit_level.level = 3;
+        CHECK(encode_level(meta, values, explicit_level) == tiered);
+        o.threads = 1;
+        CHECK(encode_level(meta, values, o) == tiered);
+        o.threads = 3;
+        CHECK(encode_level(meta, values, o) == tiered);
+    }
+    SUBCASE("a tier's block size is fixed; block_entries overrides it") {
+        o.size_tiers = {{0, 1, 2048}};
+        WriteReport rep;
+        auto tiered = encode_level(meta, values, o, &rep);
+        CHECK(rep.level == 1);
+        CHECK(rep.block_entries == 2048);
+        WriterOptions fixed = o;
+        fixed.level = 1;
+        fixed.block_entries = 2048;
+        CHECK(encode_level(meta, values, fixed) == tiered);
+        o.block_entries = 8192;
+        encode_level(meta, values, o, &rep);
+        CHECK(rep.level == 1);
+        CHECK(rep.block_entries == 8192);
+    }
+    SUBCASE("an explicit level ignores the tiers") {
+        o.level = 4;
+        CHECK(encoding_for(o, 99999).level == 4);
+        CHECK(encoding_for(o, 99999).block_entries == 0);
+        WriteReport rep;
+        encode_level(meta, values, o, &rep);
+        CHECK(rep.level == 4);
+    }
+    SUBCASE("bad tiers are refused") {
+        o.size_tiers = {};
+        CHECK_THROWS_AS(encode_level(meta, values, o), std::invalid_argument);
+        o.size_tiers = {{10, 3, 0}};
+        CHECK_THROWS_AS(encode_level(meta, values, o), std::invalid_argument);
+        o.size_tiers = {{0, 3, 0}, {0, 5, 0}};
+        CHECK_THROWS_AS(encode_level(meta, values, o), std::invalid_argument);
+        o.size_tiers = {{0, 3, 1000}}; // not a power of two
+        CHECK_THROWS_AS(encode_level(meta, values, o), std::invalid_argument);
+        o.size_tiers = {{0, 23, 0}};
+        CHECK_THROWS_AS(encode_level(meta, values, o), std::invalid_argument);
+    }
 }
