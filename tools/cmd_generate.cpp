@@ -227,13 +227,7 @@ int generate_bounds(const Rules& rules, const std::string& dir, int max_seeds, i
             if (row.positions > (1u << 24)) display.writing();
             auto w0 = Clock::now();
             db::WriteReport report = db.save(n, bounds, threads);
-            checkpoint.remove();
-            if (checkpoint.saves() > 0) {
-                char saved[80];
-                std::snprintf(saved, sizeof saved, "%d checkpoints saved, %.2f s",
-                              checkpoint.saves(), checkpoint.seconds_saving());
-                display.note(n, saved);
-            }
+            checkpoint.level_written();
             display.level_finished();
             row.write_seconds = std::chrono::duration<double>(Clock::now() - w0).count();
             row.file_bytes = report.file_bytes;
@@ -377,13 +371,7 @@ int cmd_generate(const Args& args) {
             if (row.positions > (1u << 24)) display.writing();
             auto w0 = Clock::now();
             db::WriteReport report = db.save(n, values, threads, levels);
-            checkpoint.remove();
-            if (checkpoint.saves() > 0) {
-                char saved[80];
-                std::snprintf(saved, sizeof saved, "%d checkpoints saved, %.2f s",
-                              checkpoint.saves(), checkpoint.seconds_saving());
-                display.note(n, saved);
-            }
+            checkpoint.level_written();
             display.level_finished();
             row.write_seconds = std::chrono::duration<double>(Clock::now() - w0).count();
             row.file_bytes = report.file_bytes;

@@ -88,9 +88,13 @@ void LevelCheckpoint::reached(const SweepPoint& point, std::span<const uint16_t>
     seconds_saving_ += last_save_cost_.count();
 }
 
-void LevelCheckpoint::remove() const {
+void LevelCheckpoint::level_written() const {
     std::error_code ec;
     std::filesystem::remove(path_, ec);
+    if (saves_ == 0) return;
+    char line[80];
+    std::snprintf(line, sizeof line, "%d checkpoints saved, %.2f s", saves_, seconds_saving_);
+    report_(line);
 }
 
 } // namespace owaredb

@@ -33,12 +33,11 @@ class LevelCheckpoint final : public SweepCheckpoint {
     /// level goes on: the checkpoint is a convenience, the level file is what matters.
     void reached(const SweepPoint& point, std::span<const uint16_t> words) override;
 
-    /// Removes the checkpoint, once the level's file is written.
-    void remove() const;
+    /// Once the level's file is written: removes the checkpoint and reports how many saves
+    /// the level made and what they cost, if any.
+    void level_written() const;
     /// The file's path ("<rules>-NN[.bounds].checkpoint" beside the level file).
     const std::filesystem::path& path() const { return path_; }
-    int saves() const { return saves_; }
-    double seconds_saving() const { return seconds_saving_; }
 
   private:
     std::filesystem::path path_;
