@@ -155,11 +155,30 @@ bool capture_bounded(const std::filesystem::path& file) {
     return info.ok() && info->meta.capture_bounded;
 }
 
-// Checkpoints of level n: every `minutes` at the first safe point (0: at every one).
-LevelCheckpoint level_checkpoint(const LevelDir& db, int n, uint32_t word_format, double minutes,
-                                 ProgressDisplay& display) {
-    return LevelCheckpoint(db.path(n), db.meta(n), word_format, 60 * minutes,
-                           [&display, n](const std::string& what) { display.note(n, what); });
+// A level just solved, and its checkpoint, to be told when the level's file is written.
+struct SolvedLevel {
+    ValueArray entries;
+    LevelCheckpoint checkpoint;
+};
+
+// Solves level n with Solver<OwareGame> over the smaller `levels`, showing progress and
+// saving checkpoints every `checkpoint_minutes` (-1: none), resuming from one if present.
+template <template <class> class Solver>
+SolvedLevel solve_level(const LevelDir& db, int n, const std::vector<ValueArray>& levels,
+                        int threads, double checkpoint_minutes, ProgressDisplay& display) {
+    std::vector<const int8_t*> smaller;
+    for (const auto& l : levels) smaller.push_back(l.data());
+    Solver<OwareGame> solver(db.game(), smaller, threads);
+    display.level_started(n, level_size(n));
+    SolvedLevel solved{
+        ValueArray(),
+        LevelCheckpoint(db.path(n), db.meta(n), Solver<OwareGame>::kCheckpointFormat,
+                        60 * checkpoint_minutes,
+                        [&display, n](const std::string& what) { display.note(n, what); })};
+    solved.entries = solver.solve(
+        n, [&](const LevelProgress& p) { display.update(p); }, nullptr,
+        checkpoint_minutes >= 0 ? &solved.checkpoint : nullptr);
+    return solved;
 }
 
 // A level file that exists needs no checkpoint: one left by a run killed after writing
@@ -214,20 +233,14 @@ int generate_bounds(const Rules& rules, const std::string& dir, int max_seeds, i
                 std::fprintf(stderr, "level %d: existing bound file unusable, rebuilding it: %s\n",
                              n, loaded.message().c_str());
             check_level_fits(n, 0, disk_needed(n, 2, checkpoint_minutes), dir, 0, false);
-            std::vector<const int8_t*> smaller;
-            for (const auto& l : levels) smaller.push_back(l.data());
-            BoundsSolver<OwareGame> solver(db.game(), smaller, threads);
-            display.level_started(n, row.positions);
-            LevelCheckpoint checkpoint = level_checkpoint(
-                db, n, BoundsSolver<OwareGame>::kCheckpointFormat, checkpoint_minutes, display);
-            bounds = solver.solve(
-                n, [&](const LevelProgress& p) { display.update(p); }, nullptr,
-                checkpoint_minutes >= 0 ? &checkpoint : nullptr);
+            SolvedLevel solved =
+                solve_level<BoundsSolver>(db, n, levels, threads, checkpoint_minutes, display);
+            bounds = std::move(solved.entries);
             row.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
             if (row.positions > (1u << 24)) display.writing();
             auto w0 = Clock::now();
             db::WriteReport report = db.save(n, bounds, threads);
-            checkpoint.level_written();
+            solved.checkpoint.level_written();
             display.level_finished();
             row.write_seconds = std::chrono::duration<double>(Clock::now() - w0).count();
             row.file_bytes = report.file_bytes;
@@ -358,20 +371,14 @@ int cmd_generate(const Args& args) {
                 std::fprintf(stderr, "level %d: existing file unusable, rebuilding it: %s\n", n,
                              loaded.message().c_str());
             check_level_fits(n, 0, disk_needed(n, 1, checkpoint_minutes), dir, 0, false);
-            std::vector<const int8_t*> smaller;
-            for (const auto& l : levels) smaller.push_back(l.data());
-            RetrogradeSolver<OwareGame> solver(db.game(), smaller, threads);
-            display.level_started(n, row.positions);
-            LevelCheckpoint checkpoint = level_checkpoint(
-                db, n, RetrogradeSolver<OwareGame>::kCheckpointFormat, checkpoint_minutes, display);
-            values = solver.solve(
-                n, [&](const LevelProgress& p) { display.update(p); }, nullptr,
-                checkpoint_minutes >= 0 ? &checkpoint : nullptr);
+            SolvedLevel solved =
+                solve_level<RetrogradeSolver>(db, n, levels, threads, checkpoint_minutes, display);
+            values = std::move(solved.entries);
             row.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
             if (row.positions > (1u << 24)) display.writing();
             auto w0 = Clock::now();
             db::WriteReport report = db.save(n, values, threads, levels);
-            checkpoint.level_written();
+            solved.checkpoint.level_written();
             display.level_finished();
             row.write_seconds = std::chrono::duration<double>(Clock::now() - w0).count();
             row.file_bytes = report.file_bytes;
