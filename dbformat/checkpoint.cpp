@@ -16,7 +16,8 @@ namespace {
 // "OWDBCKPT", format version, header length; the header; its checksum; the payload; the
 // payload's checksum. All integers little-endian.
 constexpr std::array<uint8_t, 8> kCheckpointMagic = {'O', 'W', 'D', 'B', 'C', 'K', 'P', 'T'};
-constexpr uint32_t kCheckpointVersion = 1;
+// Version 2: five progress fields (version 1 had four).
+constexpr uint32_t kCheckpointVersion = 2;
 constexpr uint32_t kMaxHeaderBytes = 1 << 16;
 
 std::vector<uint8_t> encode_header(const CheckpointHeader& h) {
@@ -71,7 +72,7 @@ void write_checkpoint(const std::filesystem::path& path, const CheckpointHeader&
 }
 
 Status read_checkpoint(const std::filesystem::path& path, const CheckpointHeader& expected,
-                       std::array<uint64_t, 4>& progress, std::span<uint8_t> payload) {
+                       CheckpointProgress& progress, std::span<uint8_t> payload) {
     if (payload.size() != expected.payload_bytes)
         return Status(ErrorCode::InvalidArgument, "checkpoint payload size differs");
     Result<std::unique_ptr<Source>> opened = open_file_source(path);
@@ -97,7 +98,7 @@ Status read_checkpoint(const std::filesystem::path& path, const CheckpointHeader
     CheckpointHeader want = expected;
     const std::vector<uint8_t> mine = encode_header(want);
     const std::span<const uint8_t> theirs(start.data() + 16, header_bytes);
-    const std::size_t identity = mine.size() - 4 * 8;
+    const std::size_t identity = mine.size() - want.progress.size() * 8;
     if (header_bytes != mine.size() ||
         !std::equal(mine.begin(), mine.begin() + identity, theirs.begin()))
         return Status(ErrorCode::Mismatch,
@@ -108,7 +109,8 @@ Status read_checkpoint(const std::filesystem::path& path, const CheckpointHeader
     if (Status s = src.read(start.size() + payload.size(), end); !s.ok()) return named(path, s);
     if (!checksum_matches(get_le(end.data(), 8), checksum(payload)))
         return corrupt(path, "payload checksum");
-    for (int i = 0; i < 4; ++i) progress[i] = get_le(theirs.data() + identity + 8 * i, 8);
+    for (std::size_t i = 0; i < progress.size(); ++i)
+        progress[i] = get_le(theirs.data() + identity + 8 * i, 8);
     return {};
 }
 

@@ -22,11 +22,14 @@
 
 namespace owaredb::db {
 
+/// Where the engine stood: five numbers whose meaning is the engine's.
+using CheckpointProgress = std::array<uint64_t, 5>;
+
 struct CheckpointHeader {
-    LevelMeta level;                    ///< the level file the checkpoint will become
-    uint32_t engine = 0;                ///< the engine and its word encoding (opaque here)
-    uint64_t payload_bytes = 0;         ///< size of the saved working state
-    std::array<uint64_t, 4> progress{}; ///< where the engine stood (opaque here)
+    LevelMeta level;               ///< the level file the checkpoint will become
+    uint32_t engine = 0;           ///< the engine and its word encoding (opaque here)
+    uint64_t payload_bytes = 0;    ///< size of the saved working state
+    CheckpointProgress progress{}; ///< where the engine stood (opaque here)
 };
 
 /// The checkpoint beside a level file: "abapa-24.owdb" -> "abapa-24.checkpoint",
@@ -43,6 +46,6 @@ void write_checkpoint(const std::filesystem::path& path, const CheckpointHeader&
 /// and payload size equal), setting `progress`. On any other outcome returns the reason
 /// and leaves `progress` alone (`payload` may have been written to).
 Status read_checkpoint(const std::filesystem::path& path, const CheckpointHeader& expected,
-                       std::array<uint64_t, 4>& progress, std::span<uint8_t> payload);
+                       CheckpointProgress& progress, std::span<uint8_t> payload);
 
 } // namespace owaredb::db

@@ -406,6 +406,30 @@ std::size_t LevelReader::read_values(std::span<const ValueQuery> queries, std::s
     return queries.size();
 }
 
+Status LevelReader::read_sorted(std::span<const uint64_t> indices, std::span<int8_t> values,
+                                SortedCursor& cursor) const {
+    const Impl& m = *impl_;
+    if (const Status& s = impl_->ensure_open(); !s.ok()) return s;
+    if (values.size() != indices.size())
+        return Status(ErrorCode::InvalidArgument, "read_sorted: sizes differ");
+    const uint64_t mask = uint64_t(m.h.block_entries) - 1;
+    for (std::size_t i = 0; i < indices.size(); ++i) {
+        const uint64_t index = indices[i];
+        if (index >= m.h.meta.entries)
+            return m.err(ErrorCode::OutOfRange, "index " + std::to_string(index) + " >= " +
+                                                    std::to_string(m.h.meta.entries) + " entries");
+        const uint64_t b = index >> m.block_shift;
+        if (b != cursor.block || !cursor.data) {
+            auto loaded = m.load_block(b);
+            if (!loaded.ok()) return loaded.status();
+            cursor.data = std::move(*loaded);
+            cursor.block = b;
+        }
+        values[i] = m.value_of[symbol_at(cursor.data->data(), index & mask, m.h.symbol_bits)];
+    }
+    return {};
+}
+
 Result<LevelInfo> LevelReader::info() const {
     const Impl& m = *impl_;
     if (const Status& s = impl_->ensure_open(); !s.ok()) return s;

@@ -96,6 +96,13 @@ struct VerifyReport {
 
 class LevelReader;
 
+// Where a sorted read (LevelReader::read_sorted) stands: the block it decoded last, kept
+// for the next call. One per thread and level.
+struct SortedCursor {
+    uint64_t block = UINT64_MAX;
+    std::shared_ptr<const BlockCache::Block> data;
+};
+
 // One lookup for LevelReader::read_values: the value at `index` of `reader`'s level.
 struct ValueQuery {
     const LevelReader* reader = nullptr;
@@ -128,6 +135,13 @@ class LevelReader {
     // are unspecified).
     static std::size_t read_values(std::span<const ValueQuery> queries, std::span<int8_t> values,
                                    Status& error);
+    // Values of ascending `indices` (values[i] for indices[i]), decoding each block once
+    // and keeping the last one in `cursor` for the next call: a pass over a level in index
+    // order (the streamed generator's first pass) that holds one block, bypassing the
+    // cache. Checks like value(); on an error, values from the failing index on are
+    // unspecified. The cursor must stay with this reader.
+    Status read_sorted(std::span<const uint64_t> indices, std::span<int8_t> values,
+                       SortedCursor& cursor) const;
     Result<LevelInfo> info() const;
     // Counts of every value over the whole level (decompresses every block, `threads`
     // OpenMP threads, 0 = default). Fails on the first damaged block.

@@ -1,8 +1,11 @@
 // owaredb generate: builds every missing level 0..N of a rule set, in increasing n.
 //
-// Each level needs all smaller ones in memory (1 byte per position): present levels are
-// read back from their files (which checks every block), missing ones are solved and
-// written atomically. Inside a level the sweep saves its working state at safe points
+// A level is built in one of two modes (generate_preflight.hpp): in memory, with every
+// smaller level in memory (1 byte per position; present levels are read back from their
+// files, which checks every block), or streamed, with the smaller levels read from their
+// files in order and 1 byte of working state a position (retro/streamed_retrograde.hpp),
+// when the in-memory build does not fit --memory. Missing levels are solved and written
+// atomically. Inside a level the sweep saves its working state at safe points
 // (tablebase/level_checkpoint.hpp). A killed run therefore resumes inside the level it
 // was solving and ends with the same files as an uninterrupted one.
 //
@@ -17,14 +20,18 @@
 #include "retro/bellman.hpp"
 #include "retro/bounds.hpp"
 #include "retro/retrograde.hpp"
+#include "retro/streamed_retrograde.hpp"
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
 #include "tablebase/level_checkpoint.hpp"
+#include "tablebase/streamed_files.hpp"
 
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <memory>
+#include <optional>
 
 namespace owaredb::cli {
 
@@ -35,7 +42,8 @@ using Clock = std::chrono::steady_clock;
 struct LevelRow {
     int n = 0;
     uint64_t positions = 0;
-    bool loaded = false;      // read from an existing file rather than solved
+    bool loaded = false; // read from an existing file rather than solved
+    LevelMode mode = LevelMode::InMemory;
     double seconds = 0;       // solving (or loading) the level
     double write_seconds = 0; // compressing and writing its file
     uint64_t peak_rss = 0;
@@ -64,9 +72,10 @@ class ProgressDisplay {
     explicit ProgressDisplay(double total_work)
         : remaining_(total_work), tty_(stderr_is_terminal()), start_(Clock::now()) {}
 
-    void level_started(int n, uint64_t size) {
+    void level_started(int n, uint64_t size, LevelMode mode) {
         level_ = n;
         level_size_ = size;
+        mode_ = mode;
     }
     void update(const LevelProgress& p) {
         const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
@@ -76,9 +85,9 @@ class ProgressDisplay {
         const std::string phase =
             p.threshold == 0 ? "first pass" : "threshold " + std::to_string(p.threshold);
         char line[200];
-        std::snprintf(line, sizeof line, "level %2d: %-13s %3.0f%% of %llu positions | ETA %s",
-                      level_, phase.c_str(), 100 * p.pass_fraction, (unsigned long long)level_size_,
-                      eta.c_str());
+        std::snprintf(line, sizeof line, "level %2d (%s): %-13s %3.0f%% of %llu positions | ETA %s",
+                      level_, mode_name(mode_), phase.c_str(), 100 * p.pass_fraction,
+                      (unsigned long long)level_size_, eta.c_str());
         if (tty_) {
             std::fprintf(stderr, "\r%-100s", line);
         } else if (Clock::now() - last_line_ > std::chrono::seconds(10)) {
@@ -116,11 +125,12 @@ class ProgressDisplay {
     Clock::time_point last_line_{};
     int level_ = 0;
     uint64_t level_size_ = 0;
+    LevelMode mode_ = LevelMode::InMemory;
 };
 
 void print_table(const std::vector<LevelRow>& rows) {
-    std::printf("\n%5s %13s %9s %12s %8s %9s %10s %8s  %s\n", "level", "positions", "seconds",
-                "positions/s", "write s", "peak MiB", "file KiB", "bits/pos",
+    std::printf("\n%5s %9s %13s %9s %12s %8s %9s %10s %8s  %s\n", "level", "mode", "positions",
+                "seconds", "positions/s", "write s", "peak MiB", "file KiB", "bits/pos",
                 "values (V>0 / V=0 / V<0)");
     for (const LevelRow& r : rows) {
         uint64_t win = 0, draw = 0, loss = 0;
@@ -128,9 +138,9 @@ void print_table(const std::vector<LevelRow>& rows) {
         char rate[32] = "(loaded)";
         if (!r.loaded && r.seconds > 0)
             std::snprintf(rate, sizeof rate, "%.0f", static_cast<double>(r.positions) / r.seconds);
-        std::printf("%5d %13llu %9.2f %12s %8.2f %9.0f %10.1f %8.3f  %llu / %llu / %llu\n", r.n,
-                    (unsigned long long)r.positions, r.seconds, rate, r.write_seconds,
-                    static_cast<double>(r.peak_rss) / (1 << 20),
+        std::printf("%5d %9s %13llu %9.2f %12s %8.2f %9.0f %10.1f %8.3f  %llu / %llu / %llu\n", r.n,
+                    r.loaded ? "loaded" : mode_name(r.mode), (unsigned long long)r.positions,
+                    r.seconds, rate, r.write_seconds, static_cast<double>(r.peak_rss) / (1 << 20),
                     static_cast<double>(r.file_bytes) / 1024, r.bits_per_position,
                     (unsigned long long)win, (unsigned long long)draw, (unsigned long long)loss);
     }
@@ -155,11 +165,23 @@ bool capture_bounded(const std::filesystem::path& file) {
     return info.ok() && info->meta.capture_bounded;
 }
 
-// A level just solved, and its checkpoint, to be told when the level's file is written.
+// A level just solved, its checkpoint and (streamed) its exit file, to be told when the
+// level's file is written.
 struct SolvedLevel {
     ValueArray entries;
     LevelCheckpoint checkpoint;
+    std::unique_ptr<ExitFile> exits;
+    void written() {
+        checkpoint.level_written();
+        if (exits) exits->remove();
+    }
 };
+
+LevelCheckpoint level_checkpoint(const LevelDir& db, int n, uint32_t format,
+                                 double checkpoint_minutes, ProgressDisplay& display) {
+    return LevelCheckpoint(db.path(n), db.meta(n), level_size(n), format, 60 * checkpoint_minutes,
+                           [&display, n](const std::string& what) { display.note(n, what); });
+}
 
 // Solves level n with Solver<OwareGame> over the smaller `levels`, showing progress and
 // saving checkpoints every `checkpoint_minutes` (-1: none), resuming from one if present.
@@ -169,29 +191,53 @@ SolvedLevel solve_level(const LevelDir& db, int n, const std::vector<ValueArray>
     std::vector<const int8_t*> smaller;
     for (const auto& l : levels) smaller.push_back(l.data());
     Solver<OwareGame> solver(db.game(), smaller, threads);
-    display.level_started(n, level_size(n));
+    display.level_started(n, level_size(n), LevelMode::InMemory);
     SolvedLevel solved{
         ValueArray(),
-        LevelCheckpoint(db.path(n), db.meta(n), Solver<OwareGame>::kCheckpointFormat,
-                        60 * checkpoint_minutes,
-                        [&display, n](const std::string& what) { display.note(n, what); })};
+        level_checkpoint(db, n, Solver<OwareGame>::kCheckpointFormat, checkpoint_minutes, display),
+        nullptr};
     solved.entries = solver.solve(
         n, [&](const LevelProgress& p) { display.update(p); }, nullptr,
         checkpoint_minutes >= 0 ? &solved.checkpoint : nullptr);
     return solved;
 }
 
-// A level file that exists needs no checkpoint: one left by a run killed after writing
-// the file is removed.
+// Solves level n in streamed mode: the smaller levels are read from their files in `db`,
+// the exits go to the scratch file beside the level's, `segment_positions` per first-pass
+// segment.
+SolvedLevel solve_streamed(const DatabaseDir& db, int n, int threads, uint64_t segment_positions,
+                           double checkpoint_minutes, ProgressDisplay& display) {
+    FileSmallerLevels smaller(db, n, threads);
+    SolvedLevel solved{ValueArray(),
+                       level_checkpoint(db, n,
+                                        StreamedRetrogradeSolver<OwareGame>::kCheckpointFormat,
+                                        checkpoint_minutes, display),
+                       std::make_unique<ExitFile>(ExitFile::beside(db.path(n)))};
+    StreamedRetrogradeSolver<OwareGame> solver(db.game(), smaller, *solved.exits, threads,
+                                               segment_positions);
+    display.level_started(n, level_size(n), LevelMode::Streamed);
+    solved.entries = solver.solve(
+        n, [&](const LevelProgress& p) { display.update(p); }, nullptr,
+        checkpoint_minutes >= 0 ? &solved.checkpoint : nullptr);
+    return solved;
+}
+
+// A level file that exists needs no checkpoint or exit file: those left by a run killed
+// after writing the file are removed.
 void remove_stale_checkpoint(const LevelDir& db, int n) {
     std::error_code ec;
     std::filesystem::remove(db::checkpoint_path(db.path(n)), ec);
+    std::filesystem::remove(ExitFile::beside(db.path(n)), ec);
 }
 
-// Disk a level needs while it is built: its file, and its checkpoint (2 bytes a position).
-uint64_t disk_needed(int n, int entries_per_position, double checkpoint_minutes) {
+// Disk a level needs while it is built: its file, its checkpoint (the working words) and,
+// streamed, its exit file (1 byte a position).
+uint64_t disk_needed(int n, int entries_per_position, double checkpoint_minutes,
+                     LevelMode mode = LevelMode::InMemory) {
+    const uint64_t word_bytes = mode == LevelMode::InMemory ? 2 : 1;
     return estimated_file_bytes(n, entries_per_position) +
-           (checkpoint_minutes >= 0 ? 2 * level_size(n) : 0);
+           (checkpoint_minutes >= 0 ? word_bytes * level_size(n) : 0) +
+           (mode == LevelMode::Streamed ? level_size(n) : 0);
 }
 
 int generate_bounds(const Rules& rules, const std::string& dir, int max_seeds, int threads,
@@ -232,7 +278,7 @@ int generate_bounds(const Rules& rules, const std::string& dir, int max_seeds, i
             if (loaded.code() != db::ErrorCode::NotFound)
                 std::fprintf(stderr, "level %d: existing bound file unusable, rebuilding it: %s\n",
                              n, loaded.message().c_str());
-            check_level_fits(n, 0, disk_needed(n, 2, checkpoint_minutes), dir, 0, false);
+            check_level_fits(n, 0, "", disk_needed(n, 2, checkpoint_minutes), dir, 0, false);
             SolvedLevel solved =
                 solve_level<BoundsSolver>(db, n, levels, threads, checkpoint_minutes, display);
             bounds = std::move(solved.entries);
@@ -240,7 +286,7 @@ int generate_bounds(const Rules& rules, const std::string& dir, int max_seeds, i
             if (row.positions > (1u << 24)) display.writing();
             auto w0 = Clock::now();
             db::WriteReport report = db.save(n, bounds, threads);
-            solved.checkpoint.level_written();
+            solved.written();
             display.level_finished();
             row.write_seconds = std::chrono::duration<double>(Clock::now() - w0).count();
             row.file_bytes = report.file_bytes;
@@ -289,6 +335,64 @@ int generate_bounds(const Rules& rules, const std::string& dir, int max_seeds, i
     return 0;
 }
 
+// Which mode builds each level (generate --mode): `forced` if given, else in memory while
+// that fits the budget and streamed from the first level where it does not. Throws, before
+// anything is written, when the largest level fits in no allowed mode.
+class ModePlan {
+  public:
+    ModePlan(const std::string& mode, uint64_t budget, bool budget_given)
+        : budget_(budget), budget_given_(budget_given) {
+        if (mode == "in-memory")
+            forced_ = LevelMode::InMemory;
+        else if (mode == "streamed")
+            forced_ = LevelMode::Streamed;
+        else if (mode != "auto")
+            throw UsageError("--mode must be auto, in-memory or streamed, got '" + mode + "'");
+    }
+    LevelMode mode(int n) const {
+        if (forced_) return *forced_;
+        return budget_ == 0 || in_memory_bytes(n, 2, 1) <= budget_ ? LevelMode::InMemory
+                                                                   : LevelMode::Streamed;
+    }
+    uint64_t request_bytes(int n) const { return request_bytes_for(n, budget_); }
+    // Throws when level n does not fit in the mode it would be built in.
+    void check(int n) const {
+        if (mode(n) == LevelMode::InMemory)
+            check_level_fits(n, in_memory_bytes(n, 2, 1),
+                             "in-memory mode (levels up to " + std::to_string(n - 1) + " are kept" +
+                                 (forced_ ? "; --mode streamed needs less" : "") + ")",
+                             0, ".", budget_, budget_given_);
+        else
+            check_level_fits(n, streamed_bytes(n, kMinRequestBytes), "streamed mode", 0, ".",
+                             budget_, budget_given_);
+    }
+
+  private:
+    uint64_t budget_;
+    bool budget_given_;
+    std::optional<LevelMode> forced_;
+};
+
+// Value of a child in a smaller level for the start-position lines: from memory when the
+// level is there, else from its file.
+class ChildValues {
+  public:
+    ChildValues(const DatabaseDir& db, const std::vector<ValueArray>& levels)
+        : db_(db), levels_(levels) {}
+    int operator()(int level, const Position& child) {
+        if (level < int(levels_.size())) return levels_[level][rank(child)];
+        auto [it, added] = readers_.try_emplace(level, db_.path(level));
+        db::Result<int8_t> v = it->second.value(rank(child));
+        if (!v.ok()) throw std::runtime_error(v.status().message());
+        return *v;
+    }
+
+  private:
+    const DatabaseDir& db_;
+    const std::vector<ValueArray>& levels_;
+    std::map<int, db::LevelReader> readers_;
+};
+
 } // namespace
 
 int cmd_generate(const Args& args) {
@@ -296,7 +400,7 @@ int cmd_generate(const Args& args) {
     int max_seeds = 0, threads = 0;
     bool compact = false, bounds = false;
     double checkpoint_minutes = 10;
-    std::string memory;
+    std::string memory, mode = "auto";
     po::options_description opts("options");
     opts.add_options()("rules", po::value(&rules_name)->default_value("abapa"),
                        "rule set: abapa|awari")(
@@ -305,22 +409,26 @@ int cmd_generate(const Args& args) {
         "dir", po::value(&dir)->default_value("owaredb-data"), "database directory")(
         "compact", po::bool_switch(&compact),
         "write capture-bounded files: about a quarter smaller, probes do one ply of capture "
-        "search (see dbformat/README.md)")(
+        "search (see dbformat/README.md); in-memory mode only")(
         "bounds", po::bool_switch(&bounds),
         "build the bound files (gM, gN: what each side can force whatever the rule for endless "
-        "play; docs/values.md) instead of the value files")(
+        "play; docs/values.md) instead of the value files; in-memory mode only")(
         "checkpoint-minutes", po::value(&checkpoint_minutes)->default_value(10),
         "save a level's working state this often (at the first safe point after; less often "
         "if saving would take over 5 % of the time), so that a killed run resumes inside the "
         "level; 0: as often as that allows, -1: never")(
         "memory", po::value(&memory),
         "memory budget, e.g. 600M or 20G (default: 90 % of the available memory); a run "
-        "whose largest level does not fit stops before it starts");
+        "whose largest level does not fit stops before it starts")(
+        "mode", po::value(&mode)->default_value("auto"),
+        "auto: each level in memory if it fits --memory, else streamed (smaller levels read "
+        "from their files, 1 byte a position); in-memory or streamed: every level so");
     add_threads_option(opts, threads, "parallel threads (0 = one per core)");
     po::variables_map vm;
     if (!parse_args(args,
                     "usage: owaredb generate [--rules R] [--max-seeds N] [--dir DIR] [--threads T] "
-                    "[--compact] [--bounds] [--checkpoint-minutes M] [--memory SIZE]",
+                    "[--compact] [--bounds] [--checkpoint-minutes M] [--memory SIZE] "
+                    "[--mode auto|in-memory|streamed]",
                     opts, {}, vm))
         return 0;
     Rules rules = rules_from_name(rules_name);
@@ -329,11 +437,25 @@ int cmd_generate(const Args& args) {
     if (bounds && compact) throw UsageError("--compact applies to value files, not --bounds");
     if (!(checkpoint_minutes >= 0 || checkpoint_minutes == -1))
         throw UsageError("--checkpoint-minutes must be >= 0, or -1 for no checkpoints");
-    // Before anything is written: the top level must fit this machine's memory (working
-    // state 2 bytes per position, smaller levels 1 byte for values, 2 for bounds).
+    // Before anything is written: the top level must fit this machine's memory.
     const uint64_t budget = memory_budget(memory.empty() ? 0 : parse_bytes("--memory", memory));
-    check_level_fits(max_seeds, memory_needed(max_seeds, 2, bounds ? 2 : 1), 0, dir, budget,
-                     !memory.empty());
+    const ModePlan plan(mode, budget, !memory.empty());
+    if (bounds) {
+        if (mode == "streamed")
+            throw UsageError("--bounds is built in memory only; --mode streamed is for value "
+                             "files");
+        // Working state 2 bytes per position, smaller levels 2 bytes (both bounds).
+        check_level_fits(max_seeds, in_memory_bytes(max_seeds, 2, 2),
+                         "in-memory mode (bound levels up to " + std::to_string(max_seeds - 1) +
+                             " are kept; bounds have no streamed mode)",
+                         0, dir, budget, !memory.empty());
+    } else {
+        plan.check(max_seeds);
+        if (compact && plan.mode(max_seeds) == LevelMode::Streamed)
+            throw UsageError("--compact needs every level in memory, and level " +
+                             std::to_string(max_seeds) +
+                             " is streamed: drop --compact, or give more --memory");
+    }
     const auto lock = prepare_output_directory(dir);
     if (bounds) return generate_bounds(rules, dir, max_seeds, threads, checkpoint_minutes);
 
@@ -348,16 +470,36 @@ int cmd_generate(const Args& args) {
         if (!std::filesystem::exists(db.path(n))) to_solve += ProgressDisplay::work(n);
     ProgressDisplay display(to_solve);
 
+    // The levels in memory: all of them while in-memory mode lasts, none from the first
+    // streamed level on (the streamed engine reads them from their files).
     std::vector<ValueArray> levels;
+    bool streaming = false;
     std::vector<LevelRow> rows;
     for (int n = 0; n <= max_seeds; ++n) {
         LevelRow row;
         row.n = n;
         row.positions = level_size(n);
+        row.mode = plan.mode(n);
+        if (row.mode == LevelMode::Streamed && !streaming) {
+            streaming = true;
+            levels.clear(); // gives their memory back
+        }
         reset_peak_rss();
         auto t0 = Clock::now();
         ValueArray values;
-        db::Status loaded = db.load(n, values, threads, levels);
+        db::Status loaded;
+        if (!streaming) {
+            loaded = db.load(n, values, threads, levels);
+        } else {
+            // Checks every block as load() does, without keeping the level.
+            db::ReaderOptions options;
+            options.expect = db.expectation(n);
+            db::Result<db::Histogram> h = db::LevelReader(db.path(n), options).histogram(threads);
+            if (h.ok())
+                for (int b = 0; b < 256; ++b)
+                    if (h->counts[b]) row.values[int8_t(b)] = h->counts[b];
+            loaded = h.status();
+        }
         if (loaded.ok()) {
             row.loaded = true;
             remove_stale_checkpoint(db, n);
@@ -370,22 +512,34 @@ int cmd_generate(const Args& args) {
             if (loaded.code() != db::ErrorCode::NotFound)
                 std::fprintf(stderr, "level %d: existing file unusable, rebuilding it: %s\n", n,
                              loaded.message().c_str());
-            check_level_fits(n, 0, disk_needed(n, 1, checkpoint_minutes), dir, 0, false);
+            check_level_fits(n, 0, "", disk_needed(n, 1, checkpoint_minutes, row.mode), dir, 0,
+                             false);
+            if (compact && streaming)
+                throw std::runtime_error("level " + std::to_string(n) +
+                                         " is streamed, and --compact needs every level in "
+                                         "memory: drop --compact, or give more --memory");
             SolvedLevel solved =
-                solve_level<RetrogradeSolver>(db, n, levels, threads, checkpoint_minutes, display);
+                streaming
+                    ? solve_streamed(db, n, threads, segment_positions_for(plan.request_bytes(n)),
+                                     checkpoint_minutes, display)
+                    : solve_level<RetrogradeSolver>(db, n, levels, threads, checkpoint_minutes,
+                                                    display);
             values = std::move(solved.entries);
             row.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
             if (row.positions > (1u << 24)) display.writing();
             auto w0 = Clock::now();
             db::WriteReport report = db.save(n, values, threads, levels);
-            solved.checkpoint.level_written();
+            solved.written();
             display.level_finished();
             row.write_seconds = std::chrono::duration<double>(Clock::now() - w0).count();
             row.file_bytes = report.file_bytes;
             row.bits_per_position = report.bits_per_position;
-            std::printf("level %2d solved: %llu positions in %.2f s, %.3f bits/position on disk\n",
-                        n, (unsigned long long)row.positions, row.seconds, row.bits_per_position);
+            std::printf("level %2d solved (%s): %llu positions in %.2f s, %.3f bits/position on "
+                        "disk\n",
+                        n, mode_name(row.mode), (unsigned long long)row.positions, row.seconds,
+                        row.bits_per_position);
             std::fflush(stdout);
+            row.values = histogram(values);
         }
         if (row.loaded) {
             row.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -393,11 +547,11 @@ int cmd_generate(const Args& args) {
             row.file_bytes = std::filesystem::file_size(db.path(n), ec);
             row.bits_per_position =
                 row.positions ? 8.0 * static_cast<double>(row.file_bytes) / row.positions : 0;
+            if (!streaming) row.values = histogram(values);
         }
         row.peak_rss = peak_rss_bytes();
-        row.values = histogram(values);
         rows.push_back(std::move(row));
-        levels.push_back(std::move(values));
+        if (!streaming) levels.push_back(std::move(values));
     }
     print_table(rows);
     double total = 0;
@@ -405,12 +559,10 @@ int cmd_generate(const Args& args) {
     std::printf("\ntotal: %.1f s solving, loading and writing levels 0..%d\n", total, max_seeds);
 
     std::printf("\nstart positions (k seeds in every pit, one ply over the databases):\n");
+    ChildValues child_value(db, levels);
     for (int k = 1; 12 * k <= max_seeds; ++k) {
         Position start = Position::start(k);
-        const int v =
-            bellman_value(db.game(), 12 * k, start, [&](int level, const Position& child) {
-                return int(levels[level][rank(child)]);
-            });
+        const int v = bellman_value(db.game(), 12 * k, start, child_value);
         std::printf("  %d per pit (%2d seeds): value %+d under %s\n", k, 12 * k, v,
                     rules.name.c_str());
     }

@@ -3,6 +3,7 @@
 #include "cli/command.hpp"
 #include "oware/ranking.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -65,28 +66,49 @@ std::unique_ptr<db::DirectoryLock> prepare_output_directory(const std::string& d
     return lock;
 }
 
-uint64_t memory_needed(int n, int working, int stored) {
-    uint64_t bytes = level_size(n) * uint64_t(working);
+const char* mode_name(LevelMode mode) {
+    return mode == LevelMode::InMemory ? "in-memory" : "streamed";
+}
+
+uint64_t in_memory_bytes(int n, int working, int stored) {
+    // The process itself, the compressor's buffers and the page cache of the files being
+    // read come on top of the arrays: a fixed margin.
+    uint64_t bytes = level_size(n) * uint64_t(working) + (uint64_t(128) << 20);
     for (int k = 0; k < n; ++k) bytes += level_size(k) * uint64_t(stored);
     return bytes;
+}
+
+uint64_t streamed_bytes(int n, uint64_t request_bytes) {
+    // Measured (README, Big levels): the process and its libraries about 12 MB, the
+    // compressor's chunk of blocks up to about 40 MB, a block per thread and level read.
+    return level_size(n) + request_bytes + (uint64_t(56) << 20);
+}
+
+uint64_t request_bytes_for(int n, uint64_t budget) {
+    const uint64_t fixed = streamed_bytes(n, 0);
+    const uint64_t left = budget > fixed ? budget - fixed : 0;
+    return std::clamp<uint64_t>(budget ? left : uint64_t(256) << 20, kMinRequestBytes,
+                                uint64_t(1) << 30);
+}
+
+uint64_t segment_positions_for(uint64_t request_bytes) {
+    // 16 bytes a request, at most one request a position on average, twice that for the
+    // growth of the per-thread vectors.
+    return std::max<uint64_t>(1, request_bytes / 32);
 }
 
 uint64_t memory_budget(uint64_t requested) {
     return requested ? requested : available_memory() / 10 * 9;
 }
 
-void check_level_fits(int n, uint64_t needed, uint64_t disk, const std::string& dir,
-                      uint64_t budget, bool budget_given) {
-    // The process itself, the compressor's buffers and the page cache of the files being
-    // read come on top of the arrays: a fixed margin.
-    constexpr uint64_t kMargin = uint64_t(128) << 20;
-    if (budget && needed + kMargin > budget)
-        throw std::runtime_error(
-            "level " + std::to_string(n) + " needs " + gigabytes(needed + kMargin) +
-            " of memory in in-memory mode (levels up to " + std::to_string(n - 1) +
-            " are kept; streamed mode is not built yet); " +
-            (budget_given ? "--memory is " + gigabytes(budget)
-                          : "90 % of the available memory is " + gigabytes(budget)));
+void check_level_fits(int n, uint64_t needed, const std::string& how, uint64_t disk,
+                      const std::string& dir, uint64_t budget, bool budget_given) {
+    if (budget && needed > budget)
+        throw std::runtime_error("level " + std::to_string(n) + " needs " + gigabytes(needed) +
+                                 " of memory in " + how + "; " +
+                                 (budget_given
+                                      ? "--memory is " + gigabytes(budget)
+                                      : "90 % of the available memory is " + gigabytes(budget)));
     struct statvfs fs;
     if (::statvfs(dir.c_str(), &fs) == 0) {
         const uint64_t free = uint64_t(fs.f_bavail) * fs.f_frsize;

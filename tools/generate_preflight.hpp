@@ -17,9 +17,31 @@ namespace owaredb::cli {
 /// process holds the lock or the directory cannot be written. Writes nothing else.
 std::unique_ptr<db::DirectoryLock> prepare_output_directory(const std::string& dir);
 
+/// How a level is built: with every smaller level in memory and 2 bytes of working state
+/// a position (retro/retrograde.hpp), or with the smaller levels read from their files and
+/// 1 byte a position (retro/streamed_retrograde.hpp).
+enum class LevelMode { InMemory, Streamed };
+const char* mode_name(LevelMode mode); // "in-memory", "streamed"
+
 /// Bytes of memory an in-memory build of level n needs: `working` bytes per position of
-/// D_n plus `stored` bytes per position of every smaller level.
-uint64_t memory_needed(int n, int working, int stored);
+/// D_n plus `stored` bytes per position of every smaller level, plus a fixed margin for
+/// the process, the compressor and the files being read.
+uint64_t in_memory_bytes(int n, int working, int stored);
+
+/// Bytes of memory a streamed build of level n needs with `request_bytes` of first-pass
+/// request buffers: 1 byte per position of D_n, the buffers, and a margin (the process,
+/// the compressor's chunk, one block per thread and level being read).
+uint64_t streamed_bytes(int n, uint64_t request_bytes);
+/// The smallest first-pass request buffer a streamed level runs with.
+inline constexpr uint64_t kMinRequestBytes = uint64_t(8) << 20;
+
+/// The first-pass request buffer for a streamed level n under `budget` (0: none): what the
+/// budget leaves, between kMinRequestBytes and 1 GiB (larger segments read the smaller
+/// levels fewer times).
+uint64_t request_bytes_for(int n, uint64_t budget);
+/// Positions per first-pass segment for `request_bytes` of buffers (about 0.6 capture
+/// moves a position at n = 20, counted as 1, and room for the vectors' growth).
+uint64_t segment_positions_for(uint64_t request_bytes);
 
 /// The memory budget of `generate --memory`: `requested` bytes, or when 0 (not given) 90 %
 /// of the memory available now (MemAvailable), or 0 when that is unknown (no check).
@@ -27,11 +49,12 @@ uint64_t memory_budget(uint64_t requested);
 
 /// Throws std::runtime_error, before level n is solved, when `needed` bytes of memory
 /// exceed `budget` (memory_budget(); 0: no check), or the free space of `dir` is below
-/// `disk` bytes (the estimated size of the level's file, with a margin), naming both
-/// figures: "level 36 needs 28.5 GB of memory in in-memory mode; --memory is 20.0 GB".
-/// `budget_given`: whether the user set the budget (the message names --memory) or it is
-/// the default (the message names the available memory).
-void check_level_fits(int n, uint64_t needed, uint64_t disk, const std::string& dir,
-                      uint64_t budget, bool budget_given);
+/// `disk` bytes (the estimated size of the level's file and its scratch files), naming
+/// both figures: "level 36 needs 14.3 GB of memory in streamed mode; --memory is 8.0 GB".
+/// `how` says which mode (and what it keeps), `budget_given` whether the user set the
+/// budget (the message names --memory) or it is the default (it names the available
+/// memory).
+void check_level_fits(int n, uint64_t needed, const std::string& how, uint64_t disk,
+                      const std::string& dir, uint64_t budget, bool budget_given);
 
 } // namespace owaredb::cli

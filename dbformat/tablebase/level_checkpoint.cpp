@@ -13,31 +13,29 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-db::CheckpointHeader header(const db::LevelMeta& meta, uint32_t word_format, uint64_t words) {
+db::CheckpointHeader header(const db::LevelMeta& meta, uint32_t word_format, uint64_t bytes) {
     db::CheckpointHeader h;
     h.level = meta;
     h.engine = word_format;
-    h.payload_bytes = words * sizeof(uint16_t);
+    h.payload_bytes = bytes;
     return h;
-}
-
-std::span<uint8_t> bytes(std::span<uint16_t> words) {
-    return {reinterpret_cast<uint8_t*>(words.data()), words.size_bytes()};
 }
 
 } // namespace
 
 LevelCheckpoint::LevelCheckpoint(const std::filesystem::path& level_file, db::LevelMeta meta,
-                                 uint32_t word_format, double interval_seconds, Report report)
-    : path_(db::checkpoint_path(level_file)), meta_(std::move(meta)), word_format_(word_format),
-      interval_(interval_seconds), report_(std::move(report)), last_save_(Clock::now()) {}
+                                 uint64_t positions, uint32_t word_format, double interval_seconds,
+                                 Report report)
+    : path_(db::checkpoint_path(level_file)), meta_(std::move(meta)), positions_(positions),
+      word_format_(word_format), interval_(interval_seconds), report_(std::move(report)),
+      last_save_(Clock::now()) {}
 
-std::optional<SweepPoint> LevelCheckpoint::restore(std::span<uint16_t> words) {
+std::optional<SweepPoint> LevelCheckpoint::restore(std::span<uint8_t> words) {
     // The words are stored in the machine's byte order: a checkpoint is for resuming on the
     // machine (or the kind of machine) that wrote it, not for exchange.
-    std::array<uint64_t, 4> progress{};
-    const db::Status s = db::read_checkpoint(path_, header(meta_, word_format_, words.size()),
-                                             progress, bytes(words));
+    db::CheckpointProgress progress{};
+    const db::Status s =
+        db::read_checkpoint(path_, header(meta_, word_format_, words.size()), progress, words);
     if (s.code() == db::ErrorCode::NotFound) return std::nullopt;
     if (!s.ok()) {
         report_("ignoring the checkpoint, the level starts afresh: " + s.message());
@@ -48,8 +46,9 @@ std::optional<SweepPoint> LevelCheckpoint::restore(std::span<uint16_t> words) {
     p.thresholds_done = static_cast<int>(progress[1]);
     p.scans = progress[2];
     p.propagated = progress[3];
-    if (p.first_pass_done > words.size() || p.thresholds_done > int(meta_.n) ||
-        (p.thresholds_done > 0 && p.first_pass_done != words.size())) {
+    p.engine_data = progress[4];
+    if (p.first_pass_done > positions_ || p.thresholds_done > int(meta_.n) ||
+        (p.thresholds_done > 0 && p.first_pass_done != positions_)) {
         report_("ignoring the checkpoint, the level starts afresh: " + path_.string() +
                 ": impossible progress fields");
         return std::nullopt;
@@ -57,13 +56,13 @@ std::optional<SweepPoint> LevelCheckpoint::restore(std::span<uint16_t> words) {
     char line[160];
     std::snprintf(line, sizeof line,
                   "resuming from its checkpoint: first pass %.0f%% done, %d of %u thresholds",
-                  words.empty() ? 100.0 : 100.0 * double(p.first_pass_done) / double(words.size()),
+                  positions_ == 0 ? 100.0 : 100.0 * double(p.first_pass_done) / double(positions_),
                   p.thresholds_done, meta_.n);
     report_(line);
     return p;
 }
 
-void LevelCheckpoint::reached(const SweepPoint& point, std::span<const uint16_t> words) {
+void LevelCheckpoint::reached(const SweepPoint& point, std::span<const uint8_t> words) {
     // The last threshold is followed at once by the level file itself.
     if (point.thresholds_done == int(meta_.n)) return;
     // Saving costs disk time (about 0.2 s per 40 MB here): at most one save per interval,
@@ -73,10 +72,9 @@ void LevelCheckpoint::reached(const SweepPoint& point, std::span<const uint16_t>
     if (now - last_save_ < std::max(interval_, 20 * last_save_cost_)) return;
     db::CheckpointHeader h = header(meta_, word_format_, words.size());
     h.progress = {point.first_pass_done, uint64_t(point.thresholds_done), point.scans,
-                  point.propagated};
+                  point.propagated, point.engine_data};
     try {
-        db::write_checkpoint(path_, h,
-                             {reinterpret_cast<const uint8_t*>(words.data()), words.size_bytes()});
+        db::write_checkpoint(path_, h, words);
         ++saves_;
     } catch (const std::exception& e) {
         if (!failed_)

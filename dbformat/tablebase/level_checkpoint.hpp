@@ -19,19 +19,21 @@ class LevelCheckpoint final : public SweepCheckpoint {
     /// Says what happened (resumed, a checkpoint ignored and why, a save that failed).
     using Report = std::function<void(const std::string&)>;
 
-    /// The checkpoint of the level whose file is `level_file`, described by `meta`, for the
-    /// engine whose words are encoded as `word_format` (the solver's kCheckpointFormat),
+    /// The checkpoint of the level whose file is `level_file`, described by `meta`, of
+    /// `positions` positions, for the engine whose words are encoded as `word_format` (the
+    /// solver's kCheckpointFormat),
     /// saved at the first safe point after each `interval_seconds` (0: at every one), or
     /// after 20 times the last save's duration if that is longer (saving costs <= 5 %).
-    LevelCheckpoint(const std::filesystem::path& level_file, db::LevelMeta meta,
+    LevelCheckpoint(const std::filesystem::path& level_file, db::LevelMeta meta, uint64_t positions,
                     uint32_t word_format, double interval_seconds, Report report);
 
     /// The saved words if the file is intact and of this level and engine; a damaged or
     /// foreign file is reported and ignored (the level starts afresh), never trusted.
-    std::optional<SweepPoint> restore(std::span<uint16_t> words) override;
+    std::optional<SweepPoint> restore(std::span<uint8_t> words) override;
     /// Saves atomically when due. A save that fails (a full disk) is reported once and the
     /// level goes on: the checkpoint is a convenience, the level file is what matters.
-    void reached(const SweepPoint& point, std::span<const uint16_t> words) override;
+    void reached(const SweepPoint& point, std::span<const uint8_t> words) override;
+    void note(const std::string& what) override { report_(what); }
 
     /// Once the level's file is written: removes the checkpoint and reports how many saves
     /// the level made and what they cost, if any.
@@ -42,6 +44,7 @@ class LevelCheckpoint final : public SweepCheckpoint {
   private:
     std::filesystem::path path_;
     db::LevelMeta meta_;
+    uint64_t positions_;
     uint32_t word_format_;
     std::chrono::duration<double> interval_;
     Report report_;

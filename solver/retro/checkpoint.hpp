@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 
 namespace owaredb {
 
@@ -21,6 +22,9 @@ struct SweepPoint {
     int thresholds_done = 0;      ///< thresholds n, n - 1, ..., n - thresholds_done + 1 finished
     uint64_t scans = 0;           ///< threshold scans so far (statistics)
     uint64_t propagated = 0;      ///< positions propagated so far (statistics)
+    /// The engine's own, saved and restored with the point (the streamed engine: the
+    /// checksum of its exit file up to this point, retro/streamed_retrograde.hpp).
+    uint64_t engine_data = 0;
 };
 
 /// Where a sweep saves its words and finds them again. Called by one thread at a time.
@@ -28,10 +32,13 @@ class SweepCheckpoint {
   public:
     virtual ~SweepCheckpoint() = default;
     /// At the start of the level: a point saved earlier, with its words copied into `words`
-    /// (the whole level's), or nothing (then `words` is left as it was).
-    virtual std::optional<SweepPoint> restore(std::span<uint16_t> words) = 0;
+    /// (the whole level's working words as bytes, in the machine's order), or nothing (then
+    /// `words` is left as it was).
+    virtual std::optional<SweepPoint> restore(std::span<uint8_t> words) = 0;
     /// At each safe point: the checkpoint saves `words` and `point` if it is due to.
-    virtual void reached(const SweepPoint& point, std::span<const uint16_t> words) = 0;
+    virtual void reached(const SweepPoint& point, std::span<const uint8_t> words) = 0;
+    /// Something the user should read (an engine refusing what was restored, and why).
+    virtual void note(const std::string& what) { (void)what; }
 };
 
 } // namespace owaredb

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -49,16 +50,19 @@ namespace sweep {
 inline constexpr uint64_t kChunk = 1 << 14;    ///< positions per parallel work item
 inline constexpr size_t kStackLimit = 1 << 18; ///< propagation stack entries per thread
 
-/// Per-level shared state of a sweep: one 16-bit working word per position.
-struct State {
+/// Per-level shared state of a sweep: one working word per position (16 bits for the
+/// in-memory engines, 8 for the streamed one).
+template <class Word> struct BasicState {
+    using WordType = Word;
     int n = 0;
     int t = 0;
-    uint16_t* words = nullptr;
+    Word* words = nullptr;
     uint64_t size = 0;
     std::atomic<bool> overflow{false};
     std::atomic<uint64_t> propagated{0};
-    std::atomic_ref<uint16_t> word(uint64_t i) const { return std::atomic_ref<uint16_t>(words[i]); }
+    std::atomic_ref<Word> word(uint64_t i) const { return std::atomic_ref<Word>(words[i]); }
 };
+using State = BasicState<uint16_t>;
 
 /// Checks that level n can be solved by `engine` (named in the message): n at most
 /// `max_n` (what the word encoding holds) and every smaller level given.
@@ -73,12 +77,13 @@ inline void check_level(const char* engine, int n, int max_n, size_t smaller_lev
 
 /// Sets `s` up for level n of `size` positions and returns the result array, which owns
 /// the working words from the start (so they are freed on exceptions): word i is bytes
-/// 2i and 2i + 1. The engine's `finish` turns the words into the level's bytes in place.
-inline ValueArray start(State& s, int n, uint64_t size) {
+/// i * sizeof(Word) onwards. The engine's `finish` turns the words into the level's bytes
+/// in place.
+template <class Word> ValueArray start(BasicState<Word>& s, int n, uint64_t size) {
     s.n = n;
     s.size = size;
-    ValueArray result(size * sizeof(uint16_t));
-    s.words = reinterpret_cast<uint16_t*>(result.data());
+    ValueArray result(size * sizeof(Word));
+    s.words = reinterpret_cast<Word*>(result.data());
     return result;
 }
 
@@ -89,8 +94,8 @@ inline ValueArray start(State& s, int n, uint64_t size) {
 /// `visit(tag, parent_index, full)` updates the parent's word and returns whether the
 /// parent joined; `full` says the stack is at its limit, in which case the engine marks
 /// the parent for a rescan instead, and this sets s.overflow so that the rescan happens.
-template <RetroGame Game, class Visit>
-void propagate(const Game& game, State& s, uint64_t entry, std::vector<uint64_t>& stack,
+template <RetroGame Game, class SweepState, class Visit>
+void propagate(const Game& game, SweepState& s, uint64_t entry, std::vector<uint64_t>& stack,
                Visit&& visit) {
     stack.push_back(entry);
     uint64_t count = 0;
@@ -113,32 +118,43 @@ void propagate(const Game& game, State& s, uint64_t entry, std::vector<uint64_t>
     s.propagated.fetch_add(count, std::memory_order_relaxed);
 }
 
-/// Runs one level's sweep over `s` (set up by start()):
-///   - the first pass, in parallel chunks: `first_word(i)` is position i's word; a
-///     std::logic_error it throws is rethrown after the pass;
-///   - for t = n..1, scans of every position, `scan(i, t, stack)` with a per-thread
-///     propagation stack, repeated while a propagation overflowed (s.overflow);
+/// Runs one level's sweep over `s` (set up by start()), in the steps an engine supplies:
+///   - the first pass, a segment of whole chunks at a time: `first_segment(begin, end,
+///     add_done)` fills words [begin, end) (with its own parallel loops) and calls the
+///     thread-safe `add_done(k)` as it finishes k positions, for progress;
+///   - for t = n..1, scans of every chunk, `scan_chunk(begin, end, t, stack)` in parallel
+///     with a per-thread propagation stack, repeated while a propagation overflowed;
 ///   - `finish()`, the compaction of the words into the result.
-/// With a `checkpoint`, the sweep starts from the point it restores and offers it the words
-/// at every safe point (retro/checkpoint.hpp). Progress weighs the first pass as
-/// `first_share` of the level and spreads the rest evenly over the thresholds. Fills
-/// `stats` when given.
-template <class FirstWord, class Scan, class Finish>
-void run(State& s, int threads, const ProgressFn& progress, double first_share, double sweep_share,
-         LevelStats* stats, SweepCheckpoint* checkpoint, FirstWord&& first_word, Scan&& scan,
-         Finish&& finish) {
+/// Segments hold `segment_chunks` chunks (0: about 1/256 of the level, at least 16 chunks
+/// per thread). A safe point follows each segment and each threshold; there, before the
+/// checkpoint sees the words, `at_safe_point(point)` may record the engine's own state in
+/// point.engine_data, and after a restore `restored(point)` says whether the engine's own
+/// state still matches (false: the level starts afresh). An exception thrown by a step is
+/// rethrown from here once the threads have stopped.
+template <class SweepState, class FirstSegment, class ScanChunk, class Finish, class AtSafePoint,
+          class Restored>
+void run_segments(SweepState& s, int threads, const ProgressFn& progress, double first_share,
+                  double sweep_share, LevelStats* stats, SweepCheckpoint* checkpoint,
+                  uint64_t segment_chunks, FirstSegment&& first_segment, ScanChunk&& scan_chunk,
+                  Finish&& finish, AtSafePoint&& at_safe_point, Restored&& restored) {
     using Clock = std::chrono::steady_clock;
+    using Word = typename SweepState::WordType;
     const int n = s.n;
     const uint64_t chunks = (s.size + kChunk - 1) / kChunk;
-    const std::span<uint16_t> words(s.words, s.size);
+    const std::span<uint8_t> bytes(reinterpret_cast<uint8_t*>(s.words), s.size * sizeof(Word));
 
     SweepPoint point;
     if (checkpoint)
-        if (std::optional<SweepPoint> restored = checkpoint->restore(words)) point = *restored;
+        if (std::optional<SweepPoint> restored_point = checkpoint->restore(bytes)) {
+            point = *restored_point;
+            if (!restored(point)) point = SweepPoint{};
+        }
     s.propagated.store(point.propagated);
     auto reached = [&] {
         point.propagated = s.propagated.load();
-        if (checkpoint) checkpoint->reached(point, words);
+        if (!checkpoint) return;
+        at_safe_point(point);
+        checkpoint->reached(point, bytes);
     };
 
     std::mutex report_mutex;
@@ -154,41 +170,32 @@ void run(State& s, int threads, const ProgressFn& progress, double first_share, 
                                      : first_share + sweep_share * ((n - threshold) + pass) / n;
         progress({n, threshold, finished, s.size, frac});
     };
+    auto add_done = [&](int threshold, uint64_t k) {
+        report(threshold, done.fetch_add(k, std::memory_order_relaxed) + k);
+    };
 
-    // The first pass, in segments of whole chunks (a safe point after each): about 1/256 of
-    // the level, so that a checkpoint is never far away even on the largest levels, but at
-    // least 16 chunks per thread, so that the threads idling at the end of a segment cost
-    // little (at most about one chunk in 32 of the work).
+    // The first pass, in segments of whole chunks (a safe point after each): by default
+    // about 1/256 of the level, so that a checkpoint is never far away even on the largest
+    // levels, but at least 16 chunks per thread, so that the threads idling at the end of a
+    // segment cost little (at most about one chunk in 32 of the work).
     auto t0 = Clock::now();
-    std::atomic<bool> failed{false};
-    std::string failure;
-    std::mutex failure_mutex;
-    const uint64_t segment_chunks =
-        std::max<uint64_t>(chunks / 256, uint64_t(16) * static_cast<uint64_t>(threads));
+    if (segment_chunks == 0)
+        segment_chunks =
+            std::max<uint64_t>(chunks / 256, uint64_t(16) * static_cast<uint64_t>(threads));
     done.store(point.first_pass_done);
     // (first_pass_done is a multiple of kChunk, or the level's size once the pass is done.)
     for (uint64_t first = (point.first_pass_done + kChunk - 1) / kChunk; first < chunks;
          first += segment_chunks) {
         const uint64_t last = std::min(chunks, first + segment_chunks);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-        for (uint64_t c = first; c < last; ++c) {
-            const uint64_t end = std::min(s.size, (c + 1) * kChunk);
-            try {
-                for (uint64_t i = c * kChunk; i < end; ++i) s.words[i] = first_word(i);
-            } catch (const std::logic_error& e) {
-                std::lock_guard lock(failure_mutex);
-                failed = true;
-                failure = e.what();
-            }
-            report(0,
-                   done.fetch_add(end - c * kChunk, std::memory_order_relaxed) + end - c * kChunk);
-        }
-        if (failed) throw std::logic_error(failure);
+        first_segment(first * kChunk, std::min(s.size, last * kChunk),
+                      [&](uint64_t k) { add_done(0, k); });
         point.first_pass_done = std::min(s.size, last * kChunk);
         reached();
     }
     auto t1 = Clock::now();
 
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
     for (int t = n - point.thresholds_done; t >= 1; --t) {
         s.t = t;
         do {
@@ -202,11 +209,16 @@ void run(State& s, int threads, const ProgressFn& progress, double first_share, 
 #pragma omp for schedule(dynamic, 1)
                 for (uint64_t c = 0; c < chunks; ++c) {
                     const uint64_t end = std::min(s.size, (c + 1) * kChunk);
-                    for (uint64_t i = c * kChunk; i < end; ++i) scan(i, t, stack);
-                    report(t, done.fetch_add(end - c * kChunk, std::memory_order_relaxed) + end -
-                                  c * kChunk);
+                    try {
+                        scan_chunk(c * kChunk, end, t, stack);
+                    } catch (...) {
+                        std::lock_guard lock(failure_mutex);
+                        if (!failure) failure = std::current_exception();
+                    }
+                    add_done(t, end - c * kChunk);
                 }
             }
+            if (failure) std::rethrow_exception(failure);
         } while (s.overflow.load());
         point.thresholds_done = n - t + 1;
         reached();
@@ -220,6 +232,39 @@ void run(State& s, int threads, const ProgressFn& progress, double first_share, 
         stats->scans = point.scans;
         stats->propagated = s.propagated.load();
     }
+}
+
+/// run_segments for the in-memory engines: the first pass sets word i to `first_word(i)`
+/// in parallel chunks (a std::logic_error it throws is rethrown after the segment), and
+/// a scan calls `scan(i, t, stack)` for every position.
+template <class FirstWord, class Scan, class Finish>
+void run(State& s, int threads, const ProgressFn& progress, double first_share, double sweep_share,
+         LevelStats* stats, SweepCheckpoint* checkpoint, FirstWord&& first_word, Scan&& scan,
+         Finish&& finish) {
+    run_segments(
+        s, threads, progress, first_share, sweep_share, stats, checkpoint, 0,
+        [&](uint64_t begin, uint64_t end, auto&& add_done) {
+            std::atomic<bool> failed{false};
+            std::string failure;
+            std::mutex failure_mutex;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+            for (uint64_t c = begin / kChunk; c < (end + kChunk - 1) / kChunk; ++c) {
+                const uint64_t last = std::min(end, (c + 1) * kChunk);
+                try {
+                    for (uint64_t i = c * kChunk; i < last; ++i) s.words[i] = first_word(i);
+                } catch (const std::logic_error& e) {
+                    std::lock_guard lock(failure_mutex);
+                    failed = true;
+                    failure = e.what();
+                }
+                add_done(last - c * kChunk);
+            }
+            if (failed) throw std::logic_error(failure);
+        },
+        [&](uint64_t begin, uint64_t end, int t, std::vector<uint64_t>& stack) {
+            for (uint64_t i = begin; i < end; ++i) scan(i, t, stack);
+        },
+        finish, [](SweepPoint&) {}, [](SweepPoint&) { return true; });
 }
 
 /// Levels 0..max_n solved one after another by Solver<Game>, all in memory; each level's

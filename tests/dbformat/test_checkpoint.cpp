@@ -21,7 +21,7 @@ CheckpointHeader header(uint64_t payload_bytes) {
     h.level.entries = payload_bytes / 2;
     h.engine = 7;
     h.payload_bytes = payload_bytes;
-    h.progress = {11, 22, 33, 44};
+    h.progress = {11, 22, 33, 44, 55};
     return h;
 }
 
@@ -45,7 +45,7 @@ TEST_CASE("checkpoint file: round trip, and each kind of damage refused") {
     const auto path = dir / "abapa-09.checkpoint";
     const std::vector<uint8_t> data = payload(5000);
     const CheckpointHeader h = header(data.size());
-    std::array<uint64_t, 4> progress{};
+    CheckpointProgress progress{};
     std::vector<uint8_t> back(data.size());
 
     CHECK(read_checkpoint(path, h, progress, back).code() == ErrorCode::NotFound);

@@ -71,9 +71,19 @@ expect "census reversed range" 2 "reversed" $omweso census --seeds 30..2
 expect "census of years" 2 "years" $omweso census --seeds 64
 expect "generate --max-seeds 47" 1 "level 47 needs" $owaredb generate --max-seeds 47 --dir "$work/t47"
 # --memory: a budget too small for the largest level stops before anything is solved
-expect "generate --memory 160M" 1 "level 20 needs 411 MB of memory in in-memory mode (levels up to 19 are kept; streamed mode is not built yet); --memory is 160 MB" \
-  $owaredb generate --max-seeds 20 --memory 160M --dir "$work/m160"
+expect "generate --memory 100M" 1 "level 22 needs 236 MB of memory in streamed mode; --memory is 100 MB" \
+  $owaredb generate --max-seeds 22 --memory 100M --dir "$work/m100"
+[[ ! -e "$work/m100/abapa-00.owdb" ]] && pass || fail "--memory refusal wrote a level"
+expect "generate --mode in-memory --memory 160M" 1 "level 20 needs 411 MB of memory in in-memory mode (levels up to 19 are kept; --mode streamed needs less); --memory is 160 MB" \
+  $owaredb generate --max-seeds 20 --memory 160M --mode in-memory --dir "$work/m160"
 [[ ! -e "$work/m160/abapa-00.owdb" ]] && pass || fail "--memory refusal wrote a level"
+expect "generate --mode bogus" 2 "--mode must be auto, in-memory or streamed, got 'bogus'" \
+  $owaredb generate --max-seeds 3 --mode bogus --dir "$work/mb"
+expect "generate --bounds --mode streamed" 2 "--bounds is built in memory only" \
+  $owaredb generate --max-seeds 3 --bounds --mode streamed --dir "$work/mb"
+expect "generate --compact, streamed" 2 "--compact needs every level in memory, and level 20 is streamed" \
+  $owaredb generate --max-seeds 20 --compact --memory 160M --dir "$work/mb"
+[[ ! -e "$work/mb/abapa-00.owdb" ]] && pass || fail "a refused --mode wrote a level"
 for bad in abc 0 -5 1.5X 2GG; do
   expect "generate --memory $bad" 2 "--memory must be a size such as 600M" \
     $owaredb generate --max-seeds 3 --memory "$bad" --dir "$work/mbad"

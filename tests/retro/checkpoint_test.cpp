@@ -24,17 +24,17 @@ class RecordingCheckpoint final : public SweepCheckpoint {
   public:
     struct Saved {
         SweepPoint point;
-        std::vector<uint16_t> words;
+        std::vector<uint8_t> words;
     };
     std::vector<Saved> saved;
     std::optional<Saved> to_restore;
-    std::optional<SweepPoint> restore(std::span<uint16_t> words) override {
+    std::optional<SweepPoint> restore(std::span<uint8_t> words) override {
         if (!to_restore) return std::nullopt;
         REQUIRE(to_restore->words.size() == words.size());
         std::memcpy(words.data(), to_restore->words.data(), words.size_bytes());
         return to_restore->point;
     }
-    void reached(const SweepPoint& point, std::span<const uint16_t> words) override {
+    void reached(const SweepPoint& point, std::span<const uint8_t> words) override {
         saved.push_back({point, {words.begin(), words.end()}});
     }
 };

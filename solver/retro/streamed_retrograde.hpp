@@ -1,0 +1,316 @@
+// The streamed retrograde analyser: the same values as RetrogradeSolver (retrograde.hpp),
+// with one byte of working state per position and no smaller level in memory, for levels
+// whose in-memory build does not fit the memory budget.
+//
+// The method is RetrogradeSolver's threshold sweep, with its state split in two:
+//   - in memory, one byte per position:
+//       0..15    unassigned: bits 0-2 count the quiet moves whose child is not yet known
+//                to be in W_t, bit 3 ("eligible") says the best capture exit is <= -t,
+//                i.e. the position joins L_t as soon as the count reaches zero;
+//       16..255  assigned: 16 + 2 * (value + 59) + pending (values -59..59);
+//   - in the exit store (a scratch file beside the level), the best capture exit of every
+//     position, one byte each, written once by the first pass and read in order, a chunk
+//     at a time, by every threshold scan.
+// The 2-byte engine keeps the exit in the word because propagation compares it with -t
+// when a counter reaches zero. Here the scan at threshold t sets the eligible bit of the
+// positions whose exit is <= -t as it passes them (their exit is then known to stay <= -t
+// for every later, smaller threshold), and a counter that reaches zero before the scan
+// has passed is caught by the scan itself (count zero and exit <= -t: lost), exactly as
+// the 2-byte engine's scan catches a position whose exit was still too high. Both orders
+// end with the position in L_t, so the sets, and the values, are those of the 2-byte
+// engine: the files are byte-identical (tests/retro/streamed_test.cpp, tests/tools).
+//
+// The first pass needs the values of capture children, which lie in smaller levels on
+// disk. It goes a segment at a time: every thread generates the moves of its chunks,
+// keeps a request (child level, child index, position) per capture, sorts its requests
+// and reads the values in that order (each block of a level file is decompressed once per
+// run of requests that falls in it), and takes the best exit per position; then the
+// segment's words are set and its exits appended to the store. The segment size bounds
+// the requests' memory (16 bytes a capture).
+#pragma once
+
+#include "retro/bellman.hpp"
+#include "retro/game.hpp"
+#include "retro/streamed_sources.hpp"
+#include "retro/sweep.hpp"
+#include "retro/value_array.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace owaredb {
+
+template <RetroGame Game> class StreamedRetrogradeSolver {
+  public:
+    /// Identifies this engine's working bytes in checkpoint files.
+    static constexpr uint32_t kCheckpointFormat = 3;
+    /// The largest level the byte encoding holds.
+    static constexpr int kMaxLevel = 59;
+    /// Bytes of first-pass request buffer per capture move (for the segment size).
+    static constexpr uint64_t kRequestBytes = 16;
+
+    /// `segment_positions`: positions per first-pass segment (rounded to whole chunks;
+    /// 0: the sweep's default, about 1/256 of the level). Each thread holds one request per
+    /// capture move of the chunks it takes from a segment.
+    StreamedRetrogradeSolver(const Game& game, const SmallerLevelValues& smaller, ExitStore& exits,
+                             int threads, uint64_t segment_positions = 0)
+        : game_(game), smaller_(smaller), exits_(exits), threads_(std::max(1, threads)),
+          segment_chunks_((segment_positions + sweep::kChunk - 1) / sweep::kChunk) {}
+
+    /// The values of every position of level n, indexed by rank (as RetrogradeSolver::solve).
+    ValueArray solve(int n, const ProgressFn& progress = {}, LevelStats* stats = nullptr,
+                     SweepCheckpoint* checkpoint = nullptr);
+
+  private:
+    using Sweep = sweep::BasicState<uint8_t>;
+    static constexpr int kNoExit = ExitStore::kNoExit;
+    static constexpr uint8_t kEligible = 8;
+    static constexpr uint8_t kAssigned = 16;
+    static constexpr int kLevelShift = 40; // request key: level << 40 | index
+    static_assert(Game::kMaxMoves <= 7, "the move counter has 3 bits");
+
+    struct Request {
+        uint64_t key;  ///< child level << kLevelShift | child index
+        uint32_t slot; ///< the position's offset in its segment
+        int32_t unused = 0;
+        bool operator<(const Request& o) const { return key < o.key; }
+    };
+    static_assert(sizeof(Request) == kRequestBytes);
+
+    static bool assigned(uint8_t w) { return w >= kAssigned; }
+    static uint8_t assigned_word(int v, bool pending) {
+        return static_cast<uint8_t>(kAssigned + 2 * (v + kMaxLevel) + (pending ? 1 : 0));
+    }
+    static int value(uint8_t w) { return ((w - kAssigned) >> 1) - kMaxLevel; }
+    static bool pending(uint8_t w) { return (w - kAssigned) & 1; }
+    static int counter(uint8_t w) { return w & 7; }
+
+    void first_segment(Sweep& s, uint64_t begin, uint64_t end) const;
+    void resolve(int n, std::vector<Request>& requests, std::span<int8_t> exits) const;
+    void scan_chunk(Sweep& s, uint64_t begin, uint64_t end, int t,
+                    std::vector<uint64_t>& stack) const;
+    bool try_assign(Sweep& s, uint64_t index, int value, bool pending) const;
+    void propagate(Sweep& s, uint64_t index, int value, std::vector<uint64_t>& stack) const;
+
+    const Game& game_;
+    const SmallerLevelValues& smaller_;
+    ExitStore& exits_;
+    int threads_;
+    uint64_t segment_chunks_;
+};
+
+// ---------------------------------------------------------------------------------------
+
+template <RetroGame Game>
+void StreamedRetrogradeSolver<Game>::first_segment(Sweep& s, uint64_t begin, uint64_t end) const {
+    const int n = s.n;
+    constexpr uint64_t kChunk = sweep::kChunk;
+    std::vector<int8_t> exits(end - begin, static_cast<int8_t>(kNoExit));
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+    auto fail = [&] {
+        std::lock_guard lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+    };
+#pragma omp parallel num_threads(threads_)
+    {
+        // Moves of this thread's chunks: words without their exits, and the requests.
+        std::vector<Request> requests;
+#pragma omp for schedule(dynamic, 1)
+        for (uint64_t c = begin / kChunk; c < (end + kChunk - 1) / kChunk; ++c) {
+            try {
+                for (uint64_t i = c * kChunk; i < std::min(end, (c + 1) * kChunk); ++i) {
+                    const auto state = game_.unrank(n, i);
+                    int quiet = 0;
+                    const int moves =
+                        game_.for_each_move(state, [&](int captured, const auto& child) {
+                            if (captured == 0)
+                                ++quiet;
+                            else
+                                requests.push_back(
+                                    {uint64_t(n - captured) << kLevelShift | game_.rank(child),
+                                     static_cast<uint32_t>(i - begin)});
+                        });
+                    if (moves == 0) {
+                        const int v = game_.terminal_value(state);
+                        s.words[i] = assigned_word(v, v != 0);
+                    } else {
+                        s.words[i] = static_cast<uint8_t>(quiet); // count 0: every move captures
+                    }
+                }
+            } catch (...) {
+                fail();
+            }
+        }
+        // The capture children's values, read in (level, index) order.
+        try {
+            std::sort(requests.begin(), requests.end());
+            resolve(n, requests, exits);
+        } catch (...) {
+            fail();
+        }
+    }
+    if (failure) std::rethrow_exception(failure);
+
+    // The words, now that the exits are known.
+    bool missing_exit = false;
+#pragma omp parallel for schedule(static) num_threads(threads_) reduction(|| : missing_exit)
+    for (uint64_t i = begin; i < end; ++i) {
+        const uint8_t w = s.words[i];
+        if (assigned(w)) continue; // terminal
+        const int e = exits[i - begin];
+        if (counter(w) == 0) {
+            // Every move captures: the value is the best exit, known now; it propagates when
+            // the sweep reaches its threshold.
+            missing_exit = missing_exit || e == kNoExit;
+            s.words[i] = assigned_word(e, e != 0);
+        } else if (e == kNoExit) {
+            s.words[i] = static_cast<uint8_t>(w | kEligible); // no exit: below every -t
+        }
+    }
+    if (missing_exit)
+        throw std::logic_error("streamed retrograde: a position whose every move captures has "
+                               "no capture exit (the game's moves are inconsistent)");
+    exits_.append(exits);
+}
+
+template <RetroGame Game>
+void StreamedRetrogradeSolver<Game>::resolve(int n, std::vector<Request>& requests,
+                                             std::span<int8_t> exits) const {
+    constexpr size_t kBatch = 4096;
+    constexpr uint64_t kIndexMask = (uint64_t(1) << kLevelShift) - 1;
+    std::vector<uint64_t> indices;
+    std::vector<int8_t> values;
+    indices.reserve(kBatch);
+    for (size_t i = 0; i < requests.size();) {
+        const int level = static_cast<int>(requests[i].key >> kLevelShift);
+        indices.clear();
+        size_t j = i;
+        for (; j < requests.size() && indices.size() < kBatch &&
+               static_cast<int>(requests[j].key >> kLevelShift) == level;
+             ++j)
+            indices.push_back(requests[j].key & kIndexMask);
+        values.resize(indices.size());
+        smaller_.read(level, indices, values);
+        for (size_t k = i; k < j; ++k) {
+            const int exit = (n - level) - values[k - i];
+            std::atomic_ref<int8_t> best(exits[requests[k].slot]);
+            int8_t old = best.load(std::memory_order_relaxed);
+            while (exit > old && !best.compare_exchange_weak(old, static_cast<int8_t>(exit),
+                                                             std::memory_order_relaxed)) {
+            }
+        }
+        i = j;
+    }
+    std::vector<Request>().swap(requests); // give the memory back before the next step
+}
+
+template <RetroGame Game>
+bool StreamedRetrogradeSolver<Game>::try_assign(Sweep& s, uint64_t index, int value,
+                                                bool pending) const {
+    auto w = s.word(index);
+    uint8_t old = w.load(std::memory_order_relaxed);
+    const uint8_t nw = assigned_word(value, pending);
+    while (!assigned(old))
+        if (w.compare_exchange_weak(old, nw, std::memory_order_relaxed)) return true;
+    return false;
+}
+
+template <RetroGame Game>
+void StreamedRetrogradeSolver<Game>::propagate(Sweep& s, uint64_t index, int value,
+                                               std::vector<uint64_t>& stack) const {
+    // As RetrogradeSolver::propagate, with the eligible bit standing for "exit <= -t".
+    const int t = s.t;
+    sweep::propagate(
+        game_, s, index << 1 | (value < 0), stack, [&](bool child_lost, uint64_t k, bool full) {
+            if (child_lost) return try_assign(s, k, t, full); // a move into L_t wins t
+            auto w = s.word(k);
+            uint8_t old = w.load(std::memory_order_relaxed);
+            while (!assigned(old)) {
+                const bool lost = counter(old) == 1 && (old & kEligible);
+                const uint8_t nw = lost ? assigned_word(-t, full) : static_cast<uint8_t>(old - 1);
+                if (w.compare_exchange_weak(old, nw, std::memory_order_relaxed)) return lost;
+            }
+            return false;
+        });
+}
+
+template <RetroGame Game>
+void StreamedRetrogradeSolver<Game>::scan_chunk(Sweep& s, uint64_t begin, uint64_t end, int t,
+                                                std::vector<uint64_t>& stack) const {
+    thread_local std::vector<int8_t> exits;
+    exits.resize(end - begin);
+    exits_.read(begin, exits);
+    for (uint64_t i = begin; i < end; ++i) {
+        uint8_t w = s.word(i).load(std::memory_order_relaxed);
+        if (assigned(w)) {
+            if (pending(w) && std::abs(value(w)) == t) {
+                uint8_t old = w;
+                if (s.word(i).compare_exchange_strong(old, static_cast<uint8_t>(w - 1),
+                                                      std::memory_order_relaxed))
+                    propagate(s, i, value(w), stack);
+            }
+            continue;
+        }
+        const int e = exits[i - begin];
+        if (e == t) {
+            if (try_assign(s, i, t, false)) propagate(s, i, t, stack);
+        } else if (e != kNoExit && e <= -t && !(w & kEligible)) {
+            // Eligible from now on; lost at once if no quiet move is left open.
+            auto word = s.word(i);
+            while (!assigned(w)) {
+                const bool lost = counter(w) == 0;
+                const uint8_t nw =
+                    lost ? assigned_word(-t, false) : static_cast<uint8_t>(w | kEligible);
+                if (word.compare_exchange_weak(w, nw, std::memory_order_relaxed)) {
+                    if (lost) propagate(s, i, -t, stack);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+template <RetroGame Game>
+ValueArray StreamedRetrogradeSolver<Game>::solve(int n, const ProgressFn& progress,
+                                                 LevelStats* stats, SweepCheckpoint* checkpoint) {
+    sweep::check_level("streamed retrograde", n, kMaxLevel, static_cast<size_t>(n));
+    Sweep s;
+    ValueArray result = sweep::start(s, n, game_.level_size(n));
+    sweep::run_segments(
+        s, threads_, progress, 0.5, 0.5, stats, checkpoint, segment_chunks_,
+        [&](uint64_t begin, uint64_t end, auto&& add_done) {
+            if (begin == 0) exits_.reset(); // a level from its start
+            first_segment(s, begin, end);
+            add_done(end - begin);
+        },
+        [&](uint64_t begin, uint64_t end, int t, std::vector<uint64_t>& stack) {
+            scan_chunk(s, begin, end, t, stack);
+        },
+        [&] {
+            int8_t* out = result.data();
+            for (uint64_t i = 0; i < s.size; ++i) {
+                const uint8_t w = s.words[i];
+                out[i] = static_cast<int8_t>(assigned(w) ? value(w) : 0);
+            }
+        },
+        [&](SweepPoint& point) { point.engine_data = exits_.sync(); },
+        [&](SweepPoint& point) {
+            if (exits_.resume(point.first_pass_done, point.engine_data)) return true;
+            checkpoint->note("the exit file does not match the checkpoint (missing, short or "
+                             "changed); the level starts afresh");
+            return false;
+        });
+    return result;
+}
+
+} // namespace owaredb

@@ -1,0 +1,91 @@
+// What the streamed engine (streamed_retrograde.hpp) reads and writes outside its working
+// bytes: the values of smaller levels, asked for in sorted batches, and the exit store,
+// where the first pass leaves every position's best capture exit and every threshold scan
+// reads it back in order. `owaredb generate` gives it level files and a scratch file
+// (dbformat/tablebase/streamed_files.hpp); tests give it the in-memory versions below.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+namespace owaredb {
+
+/// The values of the finished smaller levels.
+class SmallerLevelValues {
+  public:
+    virtual ~SmallerLevelValues() = default;
+    /// values[i] = the value of position indices[i] of `level`; `indices` are ascending (so
+    /// a file is read in order). Called from several threads at once. Throws
+    /// std::runtime_error, naming the file, when a value cannot be read.
+    virtual void read(int level, std::span<const uint64_t> indices,
+                      std::span<int8_t> values) const = 0;
+};
+
+/// The best capture exit of every position of the level being solved (kNoExit: none):
+/// appended in index order by the first pass, read by the scans.
+class ExitStore {
+  public:
+    static constexpr int8_t kNoExit = INT8_MIN;
+    virtual ~ExitStore() = default;
+    /// Empties the store (the level starts from its beginning).
+    virtual void reset() = 0;
+    /// Resuming from a checkpoint: keeps the first `size` exits and returns true if the store
+    /// holds at least that many and their checksum is `checksum` (what sync() said then);
+    /// returns false, changing nothing, otherwise.
+    virtual bool resume(uint64_t size, uint64_t checksum) = 0;
+    /// Appends the exits of the next positions (one thread).
+    virtual void append(std::span<const int8_t> exits) = 0;
+    /// Makes everything appended durable and returns the checksum of all of it.
+    virtual uint64_t sync() = 0;
+    /// out[k] = the exit of position begin + k, for appended positions. Thread-safe.
+    virtual void read(uint64_t begin, std::span<int8_t> out) const = 0;
+};
+
+/// Smaller levels held in memory (tests, and the in-memory engine's comparisons).
+class InMemorySmallerLevels final : public SmallerLevelValues {
+  public:
+    explicit InMemorySmallerLevels(std::vector<const int8_t*> levels)
+        : levels_(std::move(levels)) {}
+    void read(int level, std::span<const uint64_t> indices,
+              std::span<int8_t> values) const override {
+        for (size_t i = 0; i < indices.size(); ++i) values[i] = levels_.at(level)[indices[i]];
+    }
+
+  private:
+    std::vector<const int8_t*> levels_;
+};
+
+/// An exit store in memory (tests). Its checksum is a simple position-weighted sum: it only
+/// has to tell tests' stores apart, not to catch damage on disk.
+class InMemoryExitStore final : public ExitStore {
+  public:
+    void reset() override { exits_.clear(); }
+    bool resume(uint64_t size, uint64_t checksum) override {
+        if (size > exits_.size() || sum(size) != checksum) return false;
+        exits_.resize(size);
+        return true;
+    }
+    void append(std::span<const int8_t> exits) override {
+        exits_.insert(exits_.end(), exits.begin(), exits.end());
+    }
+    uint64_t sync() override { return sum(exits_.size()); }
+    void read(uint64_t begin, std::span<int8_t> out) const override {
+        if (begin + out.size() > exits_.size())
+            throw std::logic_error("exit store: reading past what was appended");
+        std::copy_n(exits_.begin() + static_cast<std::ptrdiff_t>(begin), out.size(), out.begin());
+    }
+    std::vector<int8_t>& exits() { return exits_; }
+
+  private:
+    uint64_t sum(uint64_t size) const {
+        uint64_t h = size;
+        for (uint64_t i = 0; i < size; ++i) h = h * 1000003 + static_cast<uint8_t>(exits_[i]);
+        return h;
+    }
+    std::vector<int8_t> exits_;
+};
+
+} // namespace owaredb

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Streamed mode writes the in-memory mode's files byte for byte: levels 0..14 of both rule
+# sets with 1 and 2 threads (--mode streamed against --mode in-memory), and a run whose
+# budget switches from in-memory to streamed part-way (--mode auto, --memory).
+#   streamed_test.sh /path/to/owaredb [max_seeds]
+set -uo pipefail
+owaredb=$1
+quick=${OWAREDB_QUICK:-0}
+max=${2:-$([[ $quick != 0 ]] && echo 12 || echo 14)}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# same <reference dir> <dir> <what>: every level file of the reference is in dir, equal
+same() {
+  local n=0
+  for f in "$1"/*.owdb; do
+    n=$((n + 1))
+    cmp -s "$f" "$2/$(basename "$f")" || fail "$3: $(basename "$f") differs from in-memory mode"
+  done
+  ((n == max + 1)) || fail "$3: $n reference files"
+  left=$(find "$2" -name '*.exits' -o -name '*.checkpoint' | wc -l)
+  ((left == 0)) || fail "$3: scratch files left: $(ls "$2")"
+}
+
+for rules in abapa awari; do
+  ref="$work/$rules-in-memory"
+  "$owaredb" generate --rules "$rules" --max-seeds "$max" --dir "$ref" --mode in-memory \
+    >"$work/out" 2>&1 || fail "$rules: in-memory run: $(tail -3 "$work/out")"
+  for threads in 1 2; do
+    dir="$work/$rules-streamed-$threads"
+    "$owaredb" generate --rules "$rules" --max-seeds "$max" --dir "$dir" --mode streamed \
+      --threads "$threads" >"$work/out" 2>&1 || fail "$rules: streamed run: $(tail -3 "$work/out")"
+    grep -q "level $max solved (streamed)" "$work/out" || fail "$rules: level $max not streamed"
+    grep -q "in-memory" "$work/out" && fail "$rules: --mode streamed built a level in memory"
+    same "$ref" "$dir" "$rules, $threads threads"
+  done
+done
+
+# --mode auto: in memory while the smaller levels fit 132 MB (with the 128 MB margin that is
+# up to level 10 or 11), streamed from there on; same bytes.
+dir="$work/abapa-auto"
+"$owaredb" generate --rules abapa --max-seeds "$max" --dir "$dir" --memory 132M >"$work/out" 2>&1 \
+  || fail "auto run: $(tail -3 "$work/out")"
+grep -q "level  9 solved (in-memory)" "$work/out" || fail "auto: level 9 not in memory"
+grep -q "level $max solved (streamed)" "$work/out" || fail "auto: level $max not streamed"
+grep -Eq "^ +$max +streamed " "$work/out" || fail "auto: the table does not say streamed"
+same "$work/abapa-in-memory" "$dir" "auto"
+# A rerun over a finished streamed directory loads (checks) every level and changes nothing.
+"$owaredb" generate --rules abapa --max-seeds "$max" --dir "$dir" --mode streamed >"$work/out" 2>&1 \
+  || fail "rerun: $(tail -3 "$work/out")"
+grep -q "solved (" "$work/out" && fail "rerun solved a level again"
+grep -q "value +0 under abapa" "$work/out" || fail "rerun: no start position value"
+same "$work/abapa-in-memory" "$dir" "rerun"
+
+echo "streamed: $failures failures"
+((failures == 0))
