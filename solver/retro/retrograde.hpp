@@ -44,6 +44,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace owaredb {
@@ -118,33 +119,28 @@ uint16_t RetrogradeSolver<Game>::first_pass_word(int n, uint64_t index) const {
 
 template <RetroGame Game>
 bool RetrogradeSolver<Game>::try_assign(Sweep& s, uint64_t index, int value, bool pending) const {
-    auto w = s.word(index);
-    uint16_t old = w.load(std::memory_order_relaxed);
-    const uint16_t nw = static_cast<uint16_t>(kAssigned | code(value) | (pending ? kPending : 0));
-    while (!(old & kAssigned))
-        if (w.compare_exchange_weak(old, nw, std::memory_order_relaxed)) return true;
-    return false;
+    return sweep::claim(s, index,
+                        static_cast<uint16_t>(kAssigned | code(value) | (pending ? kPending : 0)),
+                        [](uint16_t w) { return (w & kAssigned) != 0; });
 }
 
 template <RetroGame Game>
 void RetrogradeSolver<Game>::propagate(Sweep& s, uint64_t index, int value,
                                        std::vector<uint64_t>& stack) const {
-    // Tag 1: the position is lost (-t), 0: won (+t). Values at threshold t are exactly +-t.
+    // Values at threshold t are exactly +-t.
     const int t = s.t;
-    sweep::propagate(
-        game_, s, index << 1 | (value < 0), stack, [&](bool child_lost, uint64_t k, bool full) {
-            if (child_lost) return try_assign(s, k, t, full); // a move into L_t wins t
-            auto w = s.word(k);
-            uint16_t old = w.load(std::memory_order_relaxed);
-            while (!(old & kAssigned)) {
-                const int left = counter(old) - 1;
-                const bool lost = left == 0 && decode(old) <= -t;
-                const uint16_t nw =
-                    lost ? static_cast<uint16_t>(kAssigned | code(-t) | (full ? kPending : 0))
-                         : static_cast<uint16_t>((old & ~kCounterMask) | (left << kCounterShift));
-                if (w.compare_exchange_weak(old, nw, std::memory_order_relaxed)) return lost;
-            }
-            return false;
+    sweep::propagate_values(
+        game_, s, index, value, stack, [](uint16_t w) { return (w & kAssigned) != 0; },
+        [&](bool full) {
+            return static_cast<uint16_t>(kAssigned | code(t) | (full ? kPending : 0));
+        },
+        [&](uint16_t old, bool full) {
+            const int left = counter(old) - 1;
+            const bool lost = left == 0 && decode(old) <= -t;
+            const uint16_t nw =
+                lost ? static_cast<uint16_t>(kAssigned | code(-t) | (full ? kPending : 0))
+                     : static_cast<uint16_t>((old & ~kCounterMask) | (left << kCounterShift));
+            return std::pair{nw, lost};
         });
 }
 

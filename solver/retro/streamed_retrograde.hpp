@@ -45,6 +45,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace owaredb {
@@ -217,12 +218,7 @@ void StreamedRetrogradeSolver<Game>::resolve(int n, std::vector<Request>& reques
 template <RetroGame Game>
 bool StreamedRetrogradeSolver<Game>::try_assign(Sweep& s, uint64_t index, int value,
                                                 bool pending) const {
-    auto w = s.word(index);
-    uint8_t old = w.load(std::memory_order_relaxed);
-    const uint8_t nw = assigned_word(value, pending);
-    while (!assigned(old))
-        if (w.compare_exchange_weak(old, nw, std::memory_order_relaxed)) return true;
-    return false;
+    return sweep::claim(s, index, assigned_word(value, pending), assigned);
 }
 
 template <RetroGame Game>
@@ -230,17 +226,11 @@ void StreamedRetrogradeSolver<Game>::propagate(Sweep& s, uint64_t index, int val
                                                std::vector<uint64_t>& stack) const {
     // As RetrogradeSolver::propagate, with the eligible bit standing for "exit <= -t".
     const int t = s.t;
-    sweep::propagate(
-        game_, s, index << 1 | (value < 0), stack, [&](bool child_lost, uint64_t k, bool full) {
-            if (child_lost) return try_assign(s, k, t, full); // a move into L_t wins t
-            auto w = s.word(k);
-            uint8_t old = w.load(std::memory_order_relaxed);
-            while (!assigned(old)) {
-                const bool lost = counter(old) == 1 && (old & kEligible);
-                const uint8_t nw = lost ? assigned_word(-t, full) : static_cast<uint8_t>(old - 1);
-                if (w.compare_exchange_weak(old, nw, std::memory_order_relaxed)) return lost;
-            }
-            return false;
+    sweep::propagate_values(
+        game_, s, index, value, stack, assigned, [&](bool full) { return assigned_word(t, full); },
+        [&](uint8_t old, bool full) {
+            const bool lost = counter(old) == 1 && (old & kEligible);
+            return std::pair{lost ? assigned_word(-t, full) : static_cast<uint8_t>(old - 1), lost};
         });
 }
 

@@ -118,6 +118,43 @@ void propagate(const Game& game, SweepState& s, uint64_t entry, std::vector<uint
     s.propagated.fetch_add(count, std::memory_order_relaxed);
 }
 
+/// Sets word `index` to `word` unless the word found is `assigned` already; returns whether
+/// it did (of threads racing for one position, exactly one wins).
+template <class SweepState, class Assigned>
+bool claim(SweepState& s, uint64_t index, typename SweepState::WordType word, Assigned&& assigned) {
+    auto w = s.word(index);
+    auto old = w.load(std::memory_order_relaxed);
+    while (!assigned(old))
+        if (w.compare_exchange_weak(old, word, std::memory_order_relaxed)) return true;
+    return false;
+}
+
+/// Propagation for the value engines (in memory and streamed) from a position worth
+/// `value` = +t or -t at threshold t = s.t: every unassigned parent of a lost position is
+/// won (its word becomes `won_word(full)`); every unassigned parent of a won position has
+/// one quiet move closed: `close(old, full)` returns its new word and whether that makes it
+/// lost (its last open move closed and its best exit <= -t). `assigned(word)` tells words
+/// that are final.
+template <RetroGame Game, class SweepState, class Assigned, class WonWord, class Close>
+void propagate_values(const Game& game, SweepState& s, uint64_t index, int value,
+                      std::vector<uint64_t>& stack, Assigned&& assigned, WonWord&& won_word,
+                      Close&& close) {
+    // Tag 1: the position is lost (-t), 0: won (+t).
+    propagate(game, s, index << 1 | (value < 0), stack,
+              [&](bool child_lost, uint64_t k, bool full) {
+                  if (child_lost)
+                      return claim(s, k, won_word(full), assigned); // a move into L_t wins t
+                  auto w = s.word(k);
+                  auto old = w.load(std::memory_order_relaxed);
+                  while (!assigned(old)) {
+                      const auto [word, lost] = close(old, full);
+                      if (w.compare_exchange_weak(old, word, std::memory_order_relaxed))
+                          return lost;
+                  }
+                  return false;
+              });
+}
+
 /// Runs one level's sweep over `s` (set up by start()), in the steps an engine supplies:
 ///   - the first pass, a segment of whole chunks at a time: `first_segment(begin, end,
 ///     add_done)` fills words [begin, end) (with its own parallel loops) and calls the
