@@ -79,8 +79,9 @@ uint64_t in_memory_bytes(int n, int working, int stored) {
 }
 
 uint64_t streamed_bytes(int n, uint64_t request_bytes) {
-    // Measured (README, Big levels): the process and its libraries about 12 MB, the
-    // compressor's chunk of blocks up to about 40 MB, a block per thread and level read.
+    // The process and its libraries take about 12 MB, the compressor's chunk of blocks up to
+    // about 40 MB, and a block per thread and level is read (docs/results.md, Streamed
+    // mode: 155 MiB peak at level 20 under --memory 160M).
     return level_size(n) + request_bytes + (uint64_t(56) << 20);
 }
 
