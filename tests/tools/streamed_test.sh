@@ -37,12 +37,14 @@ for rules in abapa awari; do
   done
 done
 
-# --mode auto: in memory while the smaller levels fit 132 MB (with the 128 MB margin that is
-# up to level 10 or 11), streamed from there on; same bytes.
+# --mode auto: in memory while level n and the smaller ones fit 130 MiB (past the 128 MiB
+# margin: 2 bytes a position of level n, 1 of the smaller levels, which holds up to level
+# 11), streamed from level 12 on; same bytes.
 dir="$work/abapa-auto"
-"$owaredb" generate --rules abapa --max-seeds "$max" --dir "$dir" --memory 132M >"$work/out" 2>&1 \
+"$owaredb" generate --rules abapa --max-seeds "$max" --dir "$dir" --memory 130M >"$work/out" 2>&1 \
   || fail "auto run: $(tail -3 "$work/out")"
-grep -q "level  9 solved (in-memory)" "$work/out" || fail "auto: level 9 not in memory"
+grep -q "level 11 solved (in-memory)" "$work/out" || fail "auto: level 11 not in memory"
+grep -q "level 12 solved (streamed)" "$work/out" || fail "auto: level 12 not streamed"
 grep -q "level $max solved (streamed)" "$work/out" || fail "auto: level $max not streamed"
 grep -Eq "^ +$max +streamed " "$work/out" || fail "auto: the table does not say streamed"
 same "$work/abapa-in-memory" "$dir" "auto"
