@@ -31,6 +31,7 @@
 
 #include "retro/bellman.hpp"
 #include "retro/game.hpp"
+#include "retro/rank_link.hpp"
 #include "retro/streamed_sources.hpp"
 #include "retro/sweep.hpp"
 #include "retro/value_array.hpp"
@@ -58,18 +59,33 @@ template <RetroGame Game> class StreamedRetrogradeSolver {
     static constexpr int kMaxLevel = 59;
     /// Bytes of first-pass request buffer per capture move (for the segment size).
     static constexpr uint64_t kRequestBytes = 16;
+    /// Distributed: the ranks' slices are multiples of this many positions (slice_bounds).
+    /// The scans' chunks count from a slice's start, so any unit would do; a small one
+    /// splits even small levels between the ranks.
+    static constexpr uint64_t kSliceUnit = 64;
 
     /// `segment_positions`: positions per first-pass segment (rounded to whole chunks;
     /// 0: the sweep's default, about 1/256 of the level). Each thread holds one request per
-    /// capture move of the chunks it takes from a segment.
+    /// capture move of the chunks it takes from a segment. `link`: the other ranks of a
+    /// distributed solve (nullptr: this process solves whole levels); the exit store is
+    /// then this rank's alone.
     StreamedRetrogradeSolver(const Game& game, const SmallerLevelValues& smaller, ExitStore& exits,
-                             int threads, uint64_t segment_positions = 0)
+                             int threads, uint64_t segment_positions = 0, RankLink* link = nullptr)
         : game_(game), smaller_(smaller), exits_(exits), threads_(std::max(1, threads)),
-          segment_chunks_((segment_positions + sweep::kChunk - 1) / sweep::kChunk) {}
+          segment_chunks_((segment_positions + sweep::kChunk - 1) / sweep::kChunk), link_(link) {}
 
-    /// The values of every position of level n, indexed by rank (as RetrogradeSolver::solve).
+    /// The values of every position of level n, indexed by rank (as RetrogradeSolver::solve);
+    /// distributed, those of this rank's slice, slice(n) (every rank calls solve(n)).
+    /// Checkpoints are for one process only (a distributed solve passes none).
     ValueArray solve(int n, const ProgressFn& progress = {}, LevelStats* stats = nullptr,
                      SweepCheckpoint* checkpoint = nullptr);
+
+    /// The positions of level n this process solves: [first, second).
+    std::pair<uint64_t, uint64_t> slice(int n) const {
+        if (!link_) return {0, game_.level_size(n)};
+        const auto bounds = slice_bounds(game_.level_size(n), link_->ranks(), kSliceUnit);
+        return {bounds[size_t(link_->rank())], bounds[size_t(link_->rank()) + 1]};
+    }
 
   private:
     using Sweep = sweep::BasicState<uint8_t>;
@@ -97,16 +113,23 @@ template <RetroGame Game> class StreamedRetrogradeSolver {
 
     void first_segment(Sweep& s, uint64_t begin, uint64_t end) const;
     void resolve(int n, std::vector<Request>& requests, std::span<int8_t> exits) const;
-    void scan_chunk(Sweep& s, uint64_t begin, uint64_t end, int t,
-                    std::vector<uint64_t>& stack) const;
+    template <class Route>
+    void scan_chunk(Sweep& s, uint64_t begin, uint64_t end, int t, std::vector<uint64_t>& stack,
+                    Route&& route) const;
     bool try_assign(Sweep& s, uint64_t index, int value, bool pending) const;
-    void propagate(Sweep& s, uint64_t index, int value, std::vector<uint64_t>& stack) const;
+    auto visit(Sweep& s) const;
+    template <class Route>
+    void propagate(Sweep& s, uint64_t index, int value, std::vector<uint64_t>& stack,
+                   Route&& route) const;
+    template <class AddDone>
+    uint64_t threshold_rounds(Sweep& s, int t, AddDone&& add_done, LevelStats& tally) const;
 
     const Game& game_;
     const SmallerLevelValues& smaller_;
     ExitStore& exits_;
     int threads_;
     uint64_t segment_chunks_;
+    RankLink* link_;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -130,7 +153,7 @@ void StreamedRetrogradeSolver<Game>::first_segment(Sweep& s, uint64_t begin, uin
         for (uint64_t c = begin / kChunk; c < (end + kChunk - 1) / kChunk; ++c) {
             try {
                 for (uint64_t i = c * kChunk; i < std::min(end, (c + 1) * kChunk); ++i) {
-                    const auto state = game_.unrank(n, i);
+                    const auto state = game_.unrank(n, s.base + i);
                     int quiet = 0;
                     const int moves =
                         game_.for_each_move(state, [&](int captured, const auto& child) {
@@ -221,39 +244,46 @@ bool StreamedRetrogradeSolver<Game>::try_assign(Sweep& s, uint64_t index, int va
     return sweep::claim(s, index, assigned_word(value, pending), assigned);
 }
 
-template <RetroGame Game>
-void StreamedRetrogradeSolver<Game>::propagate(Sweep& s, uint64_t index, int value,
-                                               std::vector<uint64_t>& stack) const {
-    // As RetrogradeSolver::propagate, with the eligible bit standing for "exit <= -t".
+template <RetroGame Game> auto StreamedRetrogradeSolver<Game>::visit(Sweep& s) const {
+    // As RetrogradeSolver's parent update, with the eligible bit standing for "exit <= -t".
     const int t = s.t;
-    sweep::propagate_values(
-        game_, s, index, value, stack, assigned, [&](bool full) { return assigned_word(t, full); },
-        [&](uint8_t old, bool full) {
+    return sweep::value_visit(
+        s, assigned, [t](bool full) { return assigned_word(t, full); },
+        [t](uint8_t old, bool full) {
             const bool lost = counter(old) == 1 && (old & kEligible);
             return std::pair{lost ? assigned_word(-t, full) : static_cast<uint8_t>(old - 1), lost};
         });
 }
 
 template <RetroGame Game>
+template <class Route>
+void StreamedRetrogradeSolver<Game>::propagate(Sweep& s, uint64_t index, int value,
+                                               std::vector<uint64_t>& stack, Route&& route) const {
+    sweep::propagate(game_, s, index << 1 | (value < 0), stack, visit(s), route);
+}
+
+template <RetroGame Game>
+template <class Route>
 void StreamedRetrogradeSolver<Game>::scan_chunk(Sweep& s, uint64_t begin, uint64_t end, int t,
-                                                std::vector<uint64_t>& stack) const {
+                                                std::vector<uint64_t>& stack, Route&& route) const {
+    // begin, end: offsets in this process's words; i: the position's index in the level.
     thread_local std::vector<int8_t> exits;
     exits.resize(end - begin);
     exits_.read(begin, exits);
-    for (uint64_t i = begin; i < end; ++i) {
+    for (uint64_t i = s.base + begin; i < s.base + end; ++i) {
         uint8_t w = s.word(i).load(std::memory_order_relaxed);
         if (assigned(w)) {
             if (pending(w) && std::abs(value(w)) == t) {
                 uint8_t old = w;
                 if (s.word(i).compare_exchange_strong(old, static_cast<uint8_t>(w - 1),
                                                       std::memory_order_relaxed))
-                    propagate(s, i, value(w), stack);
+                    propagate(s, i, value(w), stack, route);
             }
             continue;
         }
-        const int e = exits[i - begin];
+        const int e = exits[i - s.base - begin];
         if (e == t) {
-            if (try_assign(s, i, t, false)) propagate(s, i, t, stack);
+            if (try_assign(s, i, t, false)) propagate(s, i, t, stack, route);
         } else if (e != kNoExit && e <= -t && !(w & kEligible)) {
             // Eligible from now on; lost at once if no quiet move is left open.
             auto word = s.word(i);
@@ -262,7 +292,7 @@ void StreamedRetrogradeSolver<Game>::scan_chunk(Sweep& s, uint64_t begin, uint64
                 const uint8_t nw =
                     lost ? assigned_word(-t, false) : static_cast<uint8_t>(w | kEligible);
                 if (word.compare_exchange_weak(w, nw, std::memory_order_relaxed)) {
-                    if (lost) propagate(s, i, -t, stack);
+                    if (lost) propagate(s, i, -t, stack, route);
                     break;
                 }
             }
@@ -271,11 +301,86 @@ void StreamedRetrogradeSolver<Game>::scan_chunk(Sweep& s, uint64_t begin, uint64
 }
 
 template <RetroGame Game>
+template <class AddDone>
+uint64_t StreamedRetrogradeSolver<Game>::threshold_rounds(Sweep& s, int t, AddDone&& add_done,
+                                                          LevelStats& tally) const {
+    constexpr uint64_t kChunk = sweep::kChunk;
+    const int ranks = link_->ranks();
+    const std::vector<uint64_t> bounds = slice_bounds(game_.level_size(s.n), ranks, kSliceUnit);
+    const uint64_t chunks = (s.size + kChunk - 1) / kChunk;
+    // Chunks per round: enough to keep the threads busy and the exchanges few, few enough
+    // that the outboxes stay small (a round's messages are about its positions' parents
+    // that lie elsewhere).
+    const uint64_t per_round = std::max<uint64_t>(uint64_t(4) * uint64_t(threads_), chunks / 16);
+    uint64_t scans = 0;
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+    auto fail = [&] {
+        std::lock_guard lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+    };
+    bool overflow = false;
+    do {
+        ++scans;
+        s.overflow.store(false);
+        std::vector<uint64_t> incoming;
+        std::vector<std::vector<uint64_t>> outboxes(static_cast<size_t>(ranks));
+        for (uint64_t next = 0;;) {
+            const uint64_t last = std::min(chunks, next + per_round);
+            std::mutex merge_mutex;
+#pragma omp parallel num_threads(threads_)
+            {
+                std::vector<uint64_t> stack;
+                std::vector<std::vector<uint64_t>> mine(static_cast<size_t>(ranks));
+                auto route = [&](uint64_t k, bool tag) {
+                    if (k - s.base < s.size) return false;
+                    mine[size_t(owner_of(bounds, k))].push_back(k << 1 | (tag ? 1 : 0));
+                    return true;
+                };
+#pragma omp for schedule(dynamic, 1) nowait
+                for (uint64_t c = next; c < last; ++c) {
+                    const uint64_t end = std::min(s.size, (c + 1) * kChunk);
+                    try {
+                        scan_chunk(s, c * kChunk, end, t, stack, route);
+                    } catch (...) {
+                        fail();
+                    }
+                    add_done(end - c * kChunk);
+                }
+                const auto update = visit(s);
+#pragma omp for schedule(dynamic, 256)
+                for (size_t m = 0; m < incoming.size(); ++m)
+                    sweep::deliver(game_, s, incoming[m], stack, update, route);
+                std::lock_guard lock(merge_mutex);
+                for (size_t r = 0; r < mine.size(); ++r)
+                    outboxes[r].insert(outboxes[r].end(), mine[r].begin(), mine[r].end());
+            }
+            if (failure) std::rethrow_exception(failure);
+            next = last;
+            uint64_t sent = 0;
+            for (const auto& box : outboxes) sent += box.size();
+            tally.messages += sent;
+            ++tally.rounds;
+            incoming = link_->exchange(outboxes);
+            for (auto& box : outboxes) box.clear();
+            if (link_->sum((chunks - next) + sent) == 0) break;
+        }
+        overflow = link_->sum(s.overflow.load() ? 1 : 0) > 0;
+    } while (overflow);
+    return scans;
+}
+
+template <RetroGame Game>
 ValueArray StreamedRetrogradeSolver<Game>::solve(int n, const ProgressFn& progress,
                                                  LevelStats* stats, SweepCheckpoint* checkpoint) {
     sweep::check_level("streamed retrograde", n, kMaxLevel, static_cast<size_t>(n));
+    if (link_ && checkpoint)
+        throw std::invalid_argument("streamed retrograde: a distributed solve takes no checkpoint");
+    const auto [first, last] = slice(n);
     Sweep s;
-    ValueArray result = sweep::start(s, n, game_.level_size(n));
+    ValueArray result = sweep::start(s, n, last - first);
+    s.base = first;
+    LevelStats tally;
     sweep::run_segments(
         s, threads_, progress, 0.5, 0.5, stats, checkpoint, segment_chunks_,
         [&](uint64_t begin, uint64_t end, auto&& add_done) {
@@ -284,7 +389,7 @@ ValueArray StreamedRetrogradeSolver<Game>::solve(int n, const ProgressFn& progre
             add_done(end - begin);
         },
         [&](uint64_t begin, uint64_t end, int t, std::vector<uint64_t>& stack) {
-            scan_chunk(s, begin, end, t, stack);
+            scan_chunk(s, begin, end, t, stack, sweep::OwnsAll{});
         },
         [&] {
             int8_t* out = result.data();
@@ -299,7 +404,16 @@ ValueArray StreamedRetrogradeSolver<Game>::solve(int n, const ProgressFn& progre
             checkpoint->note("the exit file does not match the checkpoint (missing, short or "
                              "changed); the level starts afresh");
             return false;
+        },
+        [&](int t, auto&& scan_here, auto&& restart_count, auto&& add_done) -> uint64_t {
+            if (!link_) return scan_here(t);
+            restart_count();
+            return threshold_rounds(s, t, add_done, tally);
         });
+    if (stats) {
+        stats->messages = tally.messages;
+        stats->rounds = tally.rounds;
+    }
     return result;
 }
 

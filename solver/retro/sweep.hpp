@@ -43,6 +43,8 @@ struct LevelStats {
     double sweep_seconds = 0;
     uint64_t scans = 0;      ///< threshold scans, including overflow rescans
     uint64_t propagated = 0; ///< positions whose parents were generated
+    uint64_t messages = 0;   ///< distributed: propagation messages this rank sent
+    uint64_t rounds = 0;     ///< distributed: message exchanges
 };
 
 namespace sweep {
@@ -56,11 +58,13 @@ template <class Word> struct BasicState {
     using WordType = Word;
     int n = 0;
     int t = 0;
-    Word* words = nullptr;
-    uint64_t size = 0;
+    Word* words = nullptr; ///< words[i] is position base + i
+    uint64_t size = 0;     ///< positions held: base .. base + size - 1
+    uint64_t base = 0;     ///< 0, or where a rank's slice of the level starts (rank_link.hpp)
     std::atomic<bool> overflow{false};
     std::atomic<uint64_t> propagated{0};
-    std::atomic_ref<Word> word(uint64_t i) const { return std::atomic_ref<Word>(words[i]); }
+    /// The word of position i of the level (base <= i < base + size).
+    std::atomic_ref<Word> word(uint64_t i) const { return std::atomic_ref<Word>(words[i - base]); }
 };
 using State = BasicState<uint16_t>;
 
@@ -87,6 +91,11 @@ template <class Word> ValueArray start(BasicState<Word>& s, int n, uint64_t size
     return result;
 }
 
+/// Routes no parent elsewhere: the whole level is this process's.
+struct OwnsAll {
+    bool operator()(uint64_t, bool) const { return false; }
+};
+
 /// Propagation from one position that joined a set at this threshold, through its
 /// un-moves, depth first with the per-thread `stack`. Entries are index << 1 | tag, where
 /// the tag says which of the engine's two sets the position joined; a parent that joins
@@ -94,9 +103,11 @@ template <class Word> ValueArray start(BasicState<Word>& s, int n, uint64_t size
 /// `visit(tag, parent_index, full)` updates the parent's word and returns whether the
 /// parent joined; `full` says the stack is at its limit, in which case the engine marks
 /// the parent for a rescan instead, and this sets s.overflow so that the rescan happens.
-template <RetroGame Game, class SweepState, class Visit>
+/// A distributed solve's `route(parent_index, tag)` takes the parents that another rank
+/// holds (it sends them there and returns true) before they are visited here.
+template <RetroGame Game, class SweepState, class Visit, class Route = OwnsAll>
 void propagate(const Game& game, SweepState& s, uint64_t entry, std::vector<uint64_t>& stack,
-               Visit&& visit) {
+               Visit&& visit, Route&& route = Route{}) {
     stack.push_back(entry);
     uint64_t count = 0;
     while (!stack.empty()) {
@@ -107,6 +118,7 @@ void propagate(const Game& game, SweepState& s, uint64_t entry, std::vector<uint
         const auto child = game.unrank(s.n, e >> 1);
         game.for_each_parent(child, [&](const auto& parent) {
             const uint64_t k = game.rank(parent);
+            if (route(k, tag)) return;
             const bool full = stack.size() >= kStackLimit;
             if (!visit(tag, k, full)) return;
             if (full)
@@ -116,6 +128,16 @@ void propagate(const Game& game, SweepState& s, uint64_t entry, std::vector<uint
         });
     }
     s.propagated.fetch_add(count, std::memory_order_relaxed);
+}
+
+/// A message from another rank's propagation, (parent index << 1 | tag) as route() got
+/// it: the parent is visited here, and propagation goes on from it if it joined.
+template <RetroGame Game, class SweepState, class Visit, class Route>
+void deliver(const Game& game, SweepState& s, uint64_t message, std::vector<uint64_t>& stack,
+             Visit&& visit, Route&& route) {
+    const bool tag = message & 1;
+    const uint64_t k = message >> 1;
+    if (visit(tag, k, false)) propagate(game, s, k << 1 | (tag ? 0 : 1), stack, visit, route);
 }
 
 /// Sets word `index` to `word` unless the word found is `assigned` already; returns whether
@@ -129,38 +151,48 @@ bool claim(SweepState& s, uint64_t index, typename SweepState::WordType word, As
     return false;
 }
 
-/// Propagation for the value engines (in memory and streamed) from a position worth
-/// `value` = +t or -t at threshold t = s.t: every unassigned parent of a lost position is
-/// won (its word becomes `won_word(full)`); every unassigned parent of a won position has
-/// one quiet move closed: `close(old, full)` returns its new word and whether that makes it
+/// The parent update of the value engines (in memory and streamed) at threshold t = s.t,
+/// for propagate(): every unassigned parent of a lost position (tag 1) is won (its word
+/// becomes `won_word(full)`); every unassigned parent of a won position (tag 0) has one
+/// quiet move closed: `close(old, full)` returns its new word and whether that makes it
 /// lost (its last open move closed and its best exit <= -t). `assigned(word)` tells words
 /// that are final.
-template <RetroGame Game, class SweepState, class Assigned, class WonWord, class Close>
+template <class SweepState, class Assigned, class WonWord, class Close>
+auto value_visit(SweepState& s, Assigned assigned, WonWord won_word, Close close) {
+    return [&s, assigned, won_word, close](bool child_lost, uint64_t k, bool full) {
+        if (child_lost) return claim(s, k, won_word(full), assigned); // a move into L_t wins t
+        auto w = s.word(k);
+        auto old = w.load(std::memory_order_relaxed);
+        while (!assigned(old)) {
+            const auto [word, lost] = close(old, full);
+            if (w.compare_exchange_weak(old, word, std::memory_order_relaxed)) return lost;
+        }
+        return false;
+    };
+}
+
+/// Propagation for the value engines from a position worth `value` = +t or -t at
+/// threshold t = s.t, with value_visit's parent update.
+template <RetroGame Game, class SweepState, class Assigned, class WonWord, class Close,
+          class Route = OwnsAll>
 void propagate_values(const Game& game, SweepState& s, uint64_t index, int value,
                       std::vector<uint64_t>& stack, Assigned&& assigned, WonWord&& won_word,
-                      Close&& close) {
+                      Close&& close, Route&& route = Route{}) {
     // Tag 1: the position is lost (-t), 0: won (+t).
-    propagate(game, s, index << 1 | (value < 0), stack,
-              [&](bool child_lost, uint64_t k, bool full) {
-                  if (child_lost)
-                      return claim(s, k, won_word(full), assigned); // a move into L_t wins t
-                  auto w = s.word(k);
-                  auto old = w.load(std::memory_order_relaxed);
-                  while (!assigned(old)) {
-                      const auto [word, lost] = close(old, full);
-                      if (w.compare_exchange_weak(old, word, std::memory_order_relaxed))
-                          return lost;
-                  }
-                  return false;
-              });
+    propagate(game, s, index << 1 | (value < 0), stack, value_visit(s, assigned, won_word, close),
+              route);
 }
 
 /// Runs one level's sweep over `s` (set up by start()), in the steps an engine supplies:
 ///   - the first pass, a segment of whole chunks at a time: `first_segment(begin, end,
 ///     add_done)` fills words [begin, end) (with its own parallel loops) and calls the
 ///     thread-safe `add_done(k)` as it finishes k positions, for progress;
-///   - for t = n..1, scans of every chunk, `scan_chunk(begin, end, t, stack)` in parallel
-///     with a per-thread propagation stack, repeated while a propagation overflowed;
+///   - for t = n..1, `threshold_pass(t, scan_here, restart_count, add_done)`, which returns
+///     the number of scans it made: in one process it calls scan_here(t), the scans of
+///     every chunk, `scan_chunk(begin, end, t, stack)` in parallel with a per-thread
+///     propagation stack, repeated while a propagation overflowed (run_threshold_here); a
+///     distributed engine does its own rounds (restart_count() before each scan,
+///     add_done(k) as it finishes k positions);
 ///   - `finish()`, the compaction of the words into the result.
 /// Segments hold `segment_chunks` chunks (0: about 1/256 of the level, at least 16 chunks
 /// per thread). A safe point follows each segment and each threshold; there, before the
@@ -169,11 +201,12 @@ void propagate_values(const Game& game, SweepState& s, uint64_t index, int value
 /// state still matches (false: the level starts afresh). An exception thrown by a step is
 /// rethrown from here once the threads have stopped.
 template <class SweepState, class FirstSegment, class ScanChunk, class Finish, class AtSafePoint,
-          class Restored>
+          class Restored, class ThresholdPass>
 void run_segments(SweepState& s, int threads, const ProgressFn& progress, double first_share,
                   double sweep_share, LevelStats* stats, SweepCheckpoint* checkpoint,
                   uint64_t segment_chunks, FirstSegment&& first_segment, ScanChunk&& scan_chunk,
-                  Finish&& finish, AtSafePoint&& at_safe_point, Restored&& restored) {
+                  Finish&& finish, AtSafePoint&& at_safe_point, Restored&& restored,
+                  ThresholdPass&& threshold_pass) {
     using Clock = std::chrono::steady_clock;
     using Word = typename SweepState::WordType;
     const int n = s.n;
@@ -231,12 +264,14 @@ void run_segments(SweepState& s, int threads, const ProgressFn& progress, double
     }
     auto t1 = Clock::now();
 
+    // One threshold's scans in this process: every chunk in parallel, again while a
+    // propagation overflowed; returns the number of scans.
     std::exception_ptr failure;
     std::mutex failure_mutex;
-    for (int t = n - point.thresholds_done; t >= 1; --t) {
-        s.t = t;
+    auto scan_here = [&](int t) {
+        uint64_t scans = 0;
         do {
-            ++point.scans;
+            ++scans;
             s.overflow.store(false);
             done.store(0);
 #pragma omp parallel num_threads(threads)
@@ -257,6 +292,12 @@ void run_segments(SweepState& s, int threads, const ProgressFn& progress, double
             }
             if (failure) std::rethrow_exception(failure);
         } while (s.overflow.load());
+        return scans;
+    };
+    for (int t = n - point.thresholds_done; t >= 1; --t) {
+        s.t = t;
+        point.scans += threshold_pass(
+            t, scan_here, [&] { done.store(0); }, [&](uint64_t k) { add_done(t, k); });
         point.thresholds_done = n - t + 1;
         reached();
     }
@@ -270,6 +311,11 @@ void run_segments(SweepState& s, int threads, const ProgressFn& progress, double
         stats->propagated = s.propagated.load();
     }
 }
+
+/// The threshold pass of an engine that holds the whole level (run_segments).
+inline constexpr auto run_threshold_here = [](int t, auto&& scan_here, auto&&, auto&&) {
+    return scan_here(t);
+};
 
 /// run_segments for the in-memory engines: the first pass sets word i to `first_word(i)`
 /// in parallel chunks (a std::logic_error it throws is rethrown after the segment), and
@@ -301,7 +347,7 @@ void run(State& s, int threads, const ProgressFn& progress, double first_share, 
         [&](uint64_t begin, uint64_t end, int t, std::vector<uint64_t>& stack) {
             for (uint64_t i = begin; i < end; ++i) scan(i, t, stack);
         },
-        finish, [](SweepPoint&) {}, [](SweepPoint&) { return true; });
+        finish, [](SweepPoint&) {}, [](SweepPoint&) { return true; }, run_threshold_here);
 }
 
 /// Levels 0..max_n solved one after another by Solver<Game>, all in memory; each level's

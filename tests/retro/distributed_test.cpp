@@ -1,0 +1,108 @@
+// The distributed engine (retro/streamed_retrograde.hpp with a RankLink): K ranks, each
+// solving its slice of a level and exchanging the propagations that cross slices, put
+// together give the one-process engine's bytes, for K = 1..4, 1 and 2 threads a rank, on
+// Oware (both rule sets) and on the toy ring game. The ranks are threads of this process
+// (thread_ranks.hpp); tests/tools/mpi_test.sh runs the same under mpirun.
+#include "oware/oware_game.hpp"
+#include "quick.hpp"
+#include "retro/rank_link.hpp"
+#include "retro/retrograde.hpp"
+#include "retro/streamed_retrograde.hpp"
+#include "thread_ranks.hpp"
+#include "toy_game.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <thread>
+#include <vector>
+
+using namespace owaredb;
+
+namespace {
+
+struct RankResult {
+    ValueArray slice;
+    LevelStats stats;
+    uint64_t first = 0, last = 0;
+};
+
+// Level n solved by `ranks` ranks (threads) over the reference's smaller levels.
+template <RetroGame Game>
+std::vector<RankResult> solve_distributed(const Game& game, const std::vector<ValueArray>& ref,
+                                          int n, int ranks, int threads) {
+    test::ThreadRanks link(ranks);
+    InMemorySmallerLevels smaller(level_pointers(ref, n));
+    std::vector<RankResult> results(static_cast<size_t>(ranks));
+    std::vector<std::thread> workers;
+    for (int r = 0; r < ranks; ++r)
+        workers.emplace_back([&, r] {
+            InMemoryExitStore exits;
+            StreamedRetrogradeSolver<Game> solver(game, smaller, exits, threads, 0, &link.link(r));
+            RankResult& mine = results[size_t(r)];
+            std::tie(mine.first, mine.last) = solver.slice(n);
+            mine.slice = solver.solve(n, {}, &mine.stats);
+        });
+    for (auto& w : workers) w.join();
+    return results;
+}
+
+template <RetroGame Game>
+void check_distributed(const Game& game, int max_n, int ranks, int threads) {
+    const std::vector<ValueArray> ref =
+        sweep::solve_levels_in_memory<RetrogradeSolver>(game, max_n, 2);
+    uint64_t messages = 0;
+    for (int n = 0; n <= max_n; ++n) {
+        CAPTURE(n);
+        const std::vector<RankResult> results = solve_distributed(game, ref, n, ranks, threads);
+        // The slices tile the level in rank order, and their bytes are the level's.
+        uint64_t at = 0;
+        for (const RankResult& r : results) {
+            REQUIRE(r.first == at);
+            REQUIRE(r.slice.size() == r.last - r.first);
+            CHECK(std::memcmp(r.slice.data(), ref[size_t(n)].data() + r.first, r.slice.size()) ==
+                  0);
+            at = r.last;
+            messages += r.stats.messages;
+            if (ranks == 1) CHECK(r.stats.messages == 0);
+        }
+        CHECK(at == game.level_size(n));
+    }
+    // Slices that share no propagation would prove nothing about the exchange.
+    if (ranks > 1) CHECK(messages > 0);
+}
+
+} // namespace
+
+TEST_CASE("slice bounds: whole units, as even as they go, and the owner of every index") {
+    const auto b = slice_bounds(10 * 16 + 5, 3, 16); // 11 units
+    CHECK(b == std::vector<uint64_t>{0, 48, 112, 165});
+    CHECK(owner_of(b, 0) == 0);
+    CHECK(owner_of(b, 47) == 0);
+    CHECK(owner_of(b, 48) == 1);
+    CHECK(owner_of(b, 164) == 2);
+    // More ranks than units: empty slices, and every index still has one owner.
+    const auto e = slice_bounds(20, 4, 16);
+    CHECK(e == std::vector<uint64_t>{0, 0, 16, 16, 20});
+    CHECK(owner_of(e, 3) == 1);
+    CHECK(owner_of(e, 16) == 3);
+}
+
+TEST_CASE("distributed engine: the one-process bytes, Oware abapa") {
+    const int max_n = test::quick() ? 8 : 11;
+    check_distributed(OwareGame(Rules::abapa()), max_n, 2, 1);
+    check_distributed(OwareGame(Rules::abapa()), max_n, 3, 2);
+    if (!test::quick()) check_distributed(OwareGame(Rules::abapa()), max_n, 1, 2);
+}
+
+TEST_CASE("distributed engine: the one-process bytes, Oware awari") {
+    const int max_n = test::quick() ? 8 : 11;
+    check_distributed(OwareGame(Rules::awari()), max_n, 2, 2);
+    check_distributed(OwareGame(Rules::awari()), max_n, 4, 1);
+}
+
+TEST_CASE("distributed engine: the one-process bytes, toy ring game") {
+    const test::RingGame game(14);
+    check_distributed(game, 14, 3, 1);
+    check_distributed(game, 14, 2, 2);
+}
