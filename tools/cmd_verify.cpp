@@ -9,9 +9,15 @@
 // or the terminal split. This is a necessary condition only: gM, gN are the LEAST fixed
 // point of these equations, and a larger fixed point (e.g. one crediting a cycle to a
 // side) would pass it too.
+//
+// Under mpirun (docs/distributed.md) the ranks share the work: the files' checksums are
+// split between them, and every level's consistency check too (each rank checks its slice
+// of the level, the first mismatch is the smallest of theirs). Each rank loads the levels
+// it needs, so a rank needs the memory of a one-process verify; rank 0 prints the report.
 #include "cli/options.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
+#include "mpi_job.hpp"
 #include "tablebase/bellman_check.hpp"
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
@@ -38,23 +44,65 @@ struct Checksums {
     bool any() const { return !intact.empty() || damaged > 0; }
 };
 
-// Every block and file checksum of every level file of `db` (DatabaseDir or BoundsDir).
+// This process's rank and the number of ranks (0 of 1 without mpirun).
+int rank() {
+    return MpiJob::current() ? MpiJob::current()->rank() : 0;
+}
+int ranks() {
+    return MpiJob::current() ? MpiJob::current()->ranks() : 1;
+}
+// The sum over the ranks (the value itself without mpirun).
+uint64_t sum_over_ranks(uint64_t value) {
+    return ranks() > 1 ? MpiJob::current()->sum(value) : value;
+}
+
+// Where damage is reported: stdout on rank 0, stderr on the others (whose stdout is
+// silenced, so that the report is printed once).
+FILE* damage_stream() {
+    return rank() == 0 ? stdout : stderr;
+}
+
+// Every block and file checksum of every level file of `db` (DatabaseDir or BoundsDir);
+// under mpirun each rank checks the files of the levels n with n % ranks == rank.
 template <class Dir> Checksums check_checksums(const Dir& db, int threads) {
-    Checksums c;
+    uint64_t intact = 0, damaged = 0; // bit n: level n
     for (int n = 0; n <= kMaxSeeds; ++n) {
-        if (!std::filesystem::exists(db.path(n))) continue;
+        if (n % ranks() != rank() || !std::filesystem::exists(db.path(n))) continue;
         db::ReaderOptions options;
         options.expect = db.expectation(n);
         db::VerifyReport r = db::LevelReader(db.path(n), options).verify(threads);
         if (r.ok()) {
-            c.intact.push_back(n);
+            intact |= uint64_t(1) << n;
             continue;
         }
-        ++c.damaged;
-        std::printf("%s %s: %s\n", label(r.status), db.path(n).c_str(), r.status.message().c_str());
-        for (uint64_t b : r.damaged_blocks) std::printf("  block %llu\n", (unsigned long long)b);
+        damaged |= uint64_t(1) << n;
+        std::fprintf(damage_stream(), "%s %s: %s\n", label(r.status), db.path(n).c_str(),
+                     r.status.message().c_str());
+        for (uint64_t b : r.damaged_blocks)
+            std::fprintf(damage_stream(), "  block %llu\n", (unsigned long long)b);
+    }
+    std::fflush(damage_stream());
+    // Each level is one rank's, so the sums are the unions of the ranks' sets.
+    intact = sum_over_ranks(intact);
+    damaged = sum_over_ranks(damaged);
+    Checksums c;
+    for (int n = 0; n <= kMaxSeeds; ++n) {
+        if (intact >> n & 1) c.intact.push_back(n);
+        c.damaged += int(damaged >> n & 1);
     }
     return c;
+}
+
+// The first mismatch of a level of `size` positions, `first_in(range)` giving the first in
+// a range (or size): under mpirun each rank checks its slice and the smallest answer wins.
+template <class FirstIn> uint64_t first_mismatch_of_level(uint64_t size, FirstIn&& first_in) {
+    if (ranks() == 1) return first_in(IndexRange{0, size});
+    MpiJob& job = *MpiJob::current();
+    const std::vector<uint64_t> bounds = slice_bounds(size, ranks(), 64);
+    const uint64_t mine = first_in(IndexRange{bounds[size_t(rank())], bounds[size_t(rank()) + 1]});
+    const std::vector<uint64_t> all = job.gather(mine);
+    const uint64_t first = all.empty() ? size : *std::min_element(all.begin(), all.end());
+    return job.broadcast(first);
 }
 
 // Consistency, level by level from 0 while every smaller level is intact: `check(n)`
@@ -96,7 +144,9 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
             return false;
         }
         levels.push_back(std::move(bounds));
-        const uint64_t bad = first_bounds_mismatch(db.game(), n, levels, threads);
+        const uint64_t bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
+            return first_bounds_mismatch(db.game(), n, levels, threads, range);
+        });
         if (bad < level_size(n)) {
             const BoundPair b = bound_pair(levels[n].data(), bad);
             std::printf("MISMATCH bounds level %d index %llu (%s): stored gM %d gN %d, but its "
@@ -129,7 +179,9 @@ bool verify_values(const DatabaseDir& db, int threads) {
         if (db::Status s = db.load(n, values, threads, levels); !s.ok())
             throw std::runtime_error(s.message());
         levels.push_back(std::move(values));
-        const uint64_t bad = first_bellman_mismatch(db.game(), n, levels, threads);
+        const uint64_t bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
+            return first_bellman_mismatch(db.game(), n, levels, threads, range);
+        });
         if (bad < level_size(n)) {
             std::printf("MISMATCH level %d index %llu (%s): stored %d, but its moves give a "
                         "different value\n",
@@ -164,6 +216,9 @@ int cmd_verify(const Args& args) {
         return 0;
     require_directory(options.dir);
     DatabaseDir db(options.dir, resolve_rules(options));
+    if (rank() != 0 && !std::freopen("/dev/null", "w", stdout))
+        throw std::runtime_error("cannot silence the standard output of rank " +
+                                 std::to_string(rank()));
     bool value_files = false;
     for (int n = 0; n <= kMaxSeeds && !value_files; ++n)
         value_files = std::filesystem::exists(db.path(n));

@@ -67,7 +67,9 @@ std::unique_ptr<db::DirectoryLock> prepare_output_directory(const std::string& d
 }
 
 const char* mode_name(LevelMode mode) {
-    return mode == LevelMode::InMemory ? "in-memory" : "streamed";
+    return mode == LevelMode::InMemory   ? "in-memory"
+           : mode == LevelMode::Streamed ? "streamed"
+                                         : "distributed";
 }
 
 uint64_t in_memory_bytes(int n, int working, int stored) {
@@ -83,6 +85,12 @@ uint64_t streamed_bytes(int n, uint64_t request_bytes) {
     // about 40 MB, and a block per thread and level is read (docs/results.md, Streamed
     // mode: 155 MiB peak at level 20 under --memory 160M).
     return level_size(n) + request_bytes + (uint64_t(56) << 20);
+}
+
+uint64_t distributed_bytes(int n, int rank, int ranks, uint64_t request_bytes) {
+    const uint64_t size = level_size(n);
+    const uint64_t slice = (size + uint64_t(ranks) - 1) / uint64_t(ranks);
+    return streamed_bytes(n, request_bytes) - size + slice + (rank == 0 ? size : 0);
 }
 
 uint64_t request_bytes_for(int n, uint64_t budget) {

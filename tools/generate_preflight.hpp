@@ -19,9 +19,10 @@ std::unique_ptr<db::DirectoryLock> prepare_output_directory(const std::string& d
 
 /// How a level is built: with every smaller level in memory and 2 bytes of working state
 /// a position (retro/retrograde.hpp), or with the smaller levels read from their files and
-/// 1 byte a position (retro/streamed_retrograde.hpp).
-enum class LevelMode { InMemory, Streamed };
-const char* mode_name(LevelMode mode); // "in-memory", "streamed"
+/// 1 byte a position (retro/streamed_retrograde.hpp), or streamed with the level split
+/// between the ranks of an MPI job (docs/distributed.md).
+enum class LevelMode { InMemory, Streamed, Distributed };
+const char* mode_name(LevelMode mode); // "in-memory", "streamed", "distributed"
 
 /// Bytes of memory an in-memory build of level n needs: `working` bytes per position of
 /// D_n plus `stored` bytes per position of every smaller level, plus a fixed margin for
@@ -32,6 +33,10 @@ uint64_t in_memory_bytes(int n, int working, int stored);
 /// request buffers: 1 byte per position of D_n, the buffers, and a margin (the process,
 /// the compressor's chunk, one block per thread and level being read).
 uint64_t streamed_bytes(int n, uint64_t request_bytes);
+/// Bytes of memory rank `rank` of `ranks` needs for a distributed build of level n: its
+/// slice (1 byte a position), the buffers and the margin, and on rank 0, which gathers the
+/// finished level to write it, the whole level (1 byte a position).
+uint64_t distributed_bytes(int n, int rank, int ranks, uint64_t request_bytes);
 /// The smallest first-pass request buffer a streamed level runs with.
 inline constexpr uint64_t kMinRequestBytes = uint64_t(8) << 20;
 

@@ -1,7 +1,12 @@
 // owaredb: generate, probe and check Oware endgame databases.
 #include "commands.hpp"
+#include "mpi_job.hpp"
 
 #include <array>
+#include <cstdio>
+#include <exception>
+#include <optional>
+#include <string>
 
 int main(int argc, char** argv) {
     using namespace owaredb::cli;
@@ -20,5 +25,29 @@ int main(int argc, char** argv) {
         {"stats", cmd_stats, "count the positions of each value per level"},
         {"verify", cmd_verify, "check every checksum and the consistency of every value"},
     }};
-    return run_subcommand({.name = "owaredb", .about = {}, .commands = commands}, argc, argv);
+    // Under mpirun (docs/distributed.md) the job lives as long as the command; a rank whose
+    // command fails ends the job, since the others may be waiting for it in a collective.
+    std::optional<MpiJob> job;
+    if (MpiJob::launched()) {
+        try {
+            job.emplace(&argc, &argv);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "owaredb: %s\n", e.what());
+            return 1;
+        }
+        const std::string name = argc > 1 ? argv[1] : "";
+        if (job->ranks() > 1 && name != "generate" && name != "verify" && name != "--help") {
+            if (job->rank() == 0)
+                std::fprintf(stderr,
+                             "owaredb: only generate and verify run on several MPI ranks; "
+                             "run '%s' without mpirun\n",
+                             name.c_str());
+            return 2;
+        }
+    }
+    const int status =
+        run_subcommand({.name = "owaredb", .about = {}, .commands = commands}, argc, argv);
+    if (job && status != 0 && job->ranks() > 1)
+        job->abort("the command failed (exit status " + std::to_string(status) + ")");
+    return status;
 }

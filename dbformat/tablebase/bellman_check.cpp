@@ -6,13 +6,16 @@
 namespace owaredb {
 
 uint64_t first_bellman_mismatch(const OwareGame& game, int n, const std::vector<ValueArray>& levels,
-                                int threads) {
-    return first_mismatch(game.level_size(n), threads, [&](uint64_t i) {
-        const int v = bellman_value(game, n, game.unrank(n, i), [&](int level, const Position& c) {
-            return int(levels[level][game.rank(c)]);
+                                int threads, IndexRange range) {
+    const uint64_t size = game.level_size(n);
+    return first_mismatch(
+        std::min(range.begin, size), std::min(range.end, size), size, threads, [&](uint64_t i) {
+            const int v =
+                bellman_value(game, n, game.unrank(n, i), [&](int level, const Position& c) {
+                    return int(levels[level][game.rank(c)]);
+                });
+            return v != levels[n][i];
         });
-        return v != levels[n][i];
-    });
 }
 
 } // namespace owaredb

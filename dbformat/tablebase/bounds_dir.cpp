@@ -32,15 +32,17 @@ db::WriteReport BoundsDir::save(int n, const ValueArray& bounds, int threads) co
 }
 
 uint64_t first_bounds_mismatch(const OwareGame& game, int n, const std::vector<ValueArray>& levels,
-                               int threads) {
-    return first_mismatch(game.level_size(n), threads, [&](uint64_t i) {
-        const BoundPair e =
-            bounds_equation(game, n, game.unrank(n, i), [&](int level, const Position& c) {
-                return bound_pair(levels[level].data(), game.rank(c));
-            });
-        const BoundPair stored = bound_pair(levels[n].data(), i);
-        return e.gm != stored.gm || e.gn != stored.gn;
-    });
+                               int threads, IndexRange range) {
+    const uint64_t size = game.level_size(n);
+    return first_mismatch(
+        std::min(range.begin, size), std::min(range.end, size), size, threads, [&](uint64_t i) {
+            const BoundPair e =
+                bounds_equation(game, n, game.unrank(n, i), [&](int level, const Position& c) {
+                    return bound_pair(levels[level].data(), game.rank(c));
+                });
+            const BoundPair stored = bound_pair(levels[n].data(), i);
+            return e.gm != stored.gm || e.gn != stored.gn;
+        });
 }
 
 } // namespace owaredb

@@ -35,9 +35,10 @@ class BoundsDir : public LevelDir {
 /// The consistency check of `owaredb verify` for bound files: the index of the first
 /// position of level n whose stored (gM, gN) differs from the right-hand side of the bound
 /// equations (retro/bounds.hpp, bounds_equation) over the stored levels[0..n], or
-/// level_size(n) when all agree. A necessary condition only: every fixed point of the
-/// equations passes it, not just the least one that gM and gN are.
+/// level_size(n) when all agree (among the positions of `range`). A necessary condition
+/// only: every fixed point of the equations passes it, not just the least one that gM and
+/// gN are.
 uint64_t first_bounds_mismatch(const OwareGame& game, int n, const std::vector<ValueArray>& levels,
-                               int threads);
+                               int threads, IndexRange range = {});
 
 } // namespace owaredb

@@ -50,12 +50,14 @@ class LevelDir {
     uint64_t entries_per_position_;
 };
 
-/// The smallest i < size with differs(i), or size when there is none. Parallel over
-/// `threads`; the answer does not depend on them.
-template <class Differs> uint64_t first_mismatch(uint64_t size, int threads, Differs&& differs) {
-    std::atomic<uint64_t> first{size};
+/// The smallest i in [begin, end) with differs(i), or `none` when there is none.
+/// Parallel over `threads`; the answer does not depend on them.
+template <class Differs>
+uint64_t first_mismatch(uint64_t begin, uint64_t end, uint64_t none, int threads,
+                        Differs&& differs) {
+    std::atomic<uint64_t> first{none};
 #pragma omp parallel for schedule(dynamic, 4096) num_threads(threads)
-    for (uint64_t i = 0; i < size; ++i) {
+    for (uint64_t i = begin; i < end; ++i) {
         if (i >= first.load(std::memory_order_relaxed)) continue;
         if (differs(i)) {
             uint64_t cur = first.load();
@@ -65,5 +67,12 @@ template <class Differs> uint64_t first_mismatch(uint64_t size, int threads, Dif
     }
     return first.load();
 }
+
+/// The positions of a level a check covers: all of them, or a rank's slice (verify
+/// under mpirun).
+struct IndexRange {
+    uint64_t begin = 0;
+    uint64_t end = UINT64_MAX; ///< clamped to the level's size
+};
 
 } // namespace owaredb

@@ -1,0 +1,157 @@
+// MpiJob with Open MPI (mpi_job.hpp). Only the main thread calls MPI, between parallel
+// regions, so MPI_THREAD_FUNNELED is all the engine needs.
+#include "mpi_job.hpp"
+
+#include <mpi.h>
+
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <vector>
+
+namespace owaredb::cli {
+
+namespace {
+
+MpiJob* current_job = nullptr;
+
+void check(int code, const char* what) {
+    if (code == MPI_SUCCESS) return;
+    char text[MPI_MAX_ERROR_STRING];
+    int length = 0;
+    MPI_Error_string(code, text, &length);
+    throw std::runtime_error(std::string("MPI: ") + what +
+                             " failed: " + std::string(text, size_t(length)));
+}
+
+int as_count(uint64_t n, const char* what) {
+    if (n > uint64_t(INT_MAX))
+        throw std::runtime_error(std::string("MPI: ") + what + " of " + std::to_string(n) +
+                                 " elements does not fit one MPI call (use more ranks)");
+    return static_cast<int>(n);
+}
+
+} // namespace
+
+struct MpiJob::Link final : RankLink {
+    MpiJob& job;
+    explicit Link(MpiJob& j) : job(j) {}
+    int rank() const override { return job.rank_; }
+    int ranks() const override { return job.ranks_; }
+    std::vector<uint64_t> exchange(const std::vector<std::vector<uint64_t>>& outboxes) override {
+        const size_t k = size_t(job.ranks_);
+        std::vector<uint64_t> send_counts(k), receive_counts(k);
+        for (size_t r = 0; r < k; ++r) send_counts[r] = outboxes.at(r).size();
+        check(MPI_Alltoall(send_counts.data(), 1, MPI_UINT64_T, receive_counts.data(), 1,
+                           MPI_UINT64_T, MPI_COMM_WORLD),
+              "MPI_Alltoall");
+        std::vector<int> sc(k), sd(k), rc(k), rd(k);
+        uint64_t send_total = 0, receive_total = 0;
+        for (size_t r = 0; r < k; ++r) {
+            sd[r] = as_count(send_total, "a message exchange");
+            sc[r] = as_count(send_counts[r], "a message exchange");
+            send_total += send_counts[r];
+            rd[r] = as_count(receive_total, "a message exchange");
+            rc[r] = as_count(receive_counts[r], "a message exchange");
+            receive_total += receive_counts[r];
+        }
+        as_count(send_total, "a message exchange");
+        as_count(receive_total, "a message exchange");
+        std::vector<uint64_t> out;
+        out.reserve(send_total);
+        for (const auto& box : outboxes) out.insert(out.end(), box.begin(), box.end());
+        std::vector<uint64_t> in(receive_total);
+        check(MPI_Alltoallv(out.data(), sc.data(), sd.data(), MPI_UINT64_T, in.data(), rc.data(),
+                            rd.data(), MPI_UINT64_T, MPI_COMM_WORLD),
+              "MPI_Alltoallv");
+        return in;
+    }
+    uint64_t sum(uint64_t value) override { return job.sum(value); }
+};
+
+bool MpiJob::available() {
+    return true;
+}
+
+MpiJob::MpiJob(int* argc, char*** argv) {
+    int provided = 0;
+    check(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    // Errors come back as codes (turned into exceptions, then MPI_Abort), not as an abort
+    // deep inside a call with no word of which step failed.
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks_);
+    link_ = new Link(*this);
+    current_job = this;
+}
+
+MpiJob::~MpiJob() {
+    current_job = nullptr;
+    delete link_;
+    MPI_Finalize();
+}
+
+MpiJob* MpiJob::current() {
+    return current_job;
+}
+
+RankLink& MpiJob::link() {
+    return *link_;
+}
+
+void MpiJob::gather(std::span<const int8_t> slice, std::span<int8_t> whole) {
+    // Point to point, in pieces of at most 1 GiB (MPI counts are ints).
+    constexpr uint64_t kPiece = uint64_t(1) << 30;
+    const std::vector<uint64_t> sizes = gather(uint64_t(slice.size()));
+    if (rank_ != 0) {
+        for (uint64_t at = 0; at < slice.size(); at += kPiece)
+            check(MPI_Send(slice.data() + at, int(std::min<uint64_t>(kPiece, slice.size() - at)),
+                           MPI_BYTE, 0, 7, MPI_COMM_WORLD),
+                  "MPI_Send");
+        return;
+    }
+    uint64_t total = 0;
+    for (uint64_t s : sizes) total += s;
+    if (total != whole.size())
+        throw std::logic_error("MPI gather: the slices hold " + std::to_string(total) +
+                               " values for a level of " + std::to_string(whole.size()));
+    std::copy(slice.begin(), slice.end(), whole.begin());
+    uint64_t offset = slice.size();
+    for (int r = 1; r < ranks_; ++r) {
+        for (uint64_t at = 0; at < sizes[size_t(r)]; at += kPiece)
+            check(MPI_Recv(whole.data() + offset + at,
+                           int(std::min<uint64_t>(kPiece, sizes[size_t(r)] - at)), MPI_BYTE, r, 7,
+                           MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+                  "MPI_Recv");
+        offset += sizes[size_t(r)];
+    }
+}
+
+std::vector<uint64_t> MpiJob::gather(uint64_t value) {
+    std::vector<uint64_t> all(rank_ == 0 ? size_t(ranks_) : 0);
+    check(MPI_Gather(&value, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, 0, MPI_COMM_WORLD),
+          "MPI_Gather");
+    return all;
+}
+
+uint64_t MpiJob::broadcast(uint64_t value) {
+    check(MPI_Bcast(&value, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
+    return value;
+}
+
+uint64_t MpiJob::sum(uint64_t value) {
+    uint64_t total = 0;
+    check(MPI_Allreduce(&value, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+    return total;
+}
+
+void MpiJob::abort(const std::string& why) {
+    std::fprintf(stderr, "owaredb: rank %d of %d: %s; ending the MPI job\n", rank_, ranks_,
+                 why.c_str());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    std::abort(); // MPI_Abort does not return
+}
+
+} // namespace owaredb::cli

@@ -1,0 +1,66 @@
+// The MPI job an owaredb process belongs to when mpirun (or srun) started it
+// (docs/distributed.md). `owaredb generate` and `owaredb verify` then split their work
+// between the ranks; every other command refuses to run on more than one rank. A build
+// without Open MPI (cmake -DOWAREDB_MPI=OFF, or libopenmpi-dev missing) has the same
+// interface and refuses to start inside an MPI launch.
+#pragma once
+
+#include "retro/rank_link.hpp"
+
+#include <cstdint>
+#include <cstdlib>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace owaredb::cli {
+
+class MpiJob {
+  public:
+    /// Whether an MPI launcher started this process (its environment variables: Open MPI's
+    /// OMPI_COMM_WORLD_SIZE, PMIx's PMIX_RANK, Hydra/Slurm's PMI_SIZE). Without one, owaredb
+    /// does not initialise MPI at all and runs as one process.
+    static bool launched() {
+        for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE", "PMI_RANK"})
+            if (std::getenv(v)) return true;
+        return false;
+    }
+    /// Whether this program was built with MPI.
+    static bool available();
+
+    /// MPI_Init_thread (only the main thread calls MPI). Throws std::runtime_error when the
+    /// program was built without MPI or MPI cannot start.
+    MpiJob(int* argc, char*** argv);
+    ~MpiJob(); // MPI_Finalize
+    MpiJob(const MpiJob&) = delete;
+    MpiJob& operator=(const MpiJob&) = delete;
+
+    int rank() const { return rank_; }
+    int ranks() const { return ranks_; }
+    /// The engine's view of the ranks (exchange and sum are collective calls).
+    RankLink& link();
+
+    /// Collective: rank 0 receives every rank's `slice`, in rank order, into `whole`
+    /// (whose size is the sum of the slices'); `whole` is not used on the other ranks.
+    void gather(std::span<const int8_t> slice, std::span<int8_t> whole);
+    /// Collective: every rank's `value`, in rank order, on rank 0 (empty on the others).
+    std::vector<uint64_t> gather(uint64_t value);
+    /// Collective: rank 0's `value` on every rank.
+    uint64_t broadcast(uint64_t value);
+    /// Collective: the sum of `value` over the ranks, on every rank.
+    uint64_t sum(uint64_t value);
+    /// Ends the whole job at once (MPI_Abort) after printing `why` with this rank's number:
+    /// the only safe way out when one rank fails while the others may wait in a collective.
+    [[noreturn]] void abort(const std::string& why);
+
+    /// The job of this process (set while an MpiJob lives), or nullptr.
+    static MpiJob* current();
+
+  private:
+    int rank_ = 0;
+    int ranks_ = 1;
+    struct Link;
+    Link* link_ = nullptr;
+};
+
+} // namespace owaredb::cli
