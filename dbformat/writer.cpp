@@ -33,7 +33,7 @@ int thread_count(const WriterOptions& o) {
     return o.threads > 0 ? o.threads : omp_get_max_threads();
 }
 
-void validate(const LevelMeta& meta, std::span<const int8_t> values, const WriterOptions& o) {
+void validate(const LevelMeta& meta, const ValueSource& values, const WriterOptions& o) {
     if (!valid_rules_name(meta.rules))
         throw std::invalid_argument("invalid rule-set name '" + meta.rules + "'");
     if (meta.knobs.size() > kMaxKnobsBytes) throw std::invalid_argument("knob blob too large");
@@ -57,29 +57,56 @@ void validate(const LevelMeta& meta, std::span<const int8_t> values, const Write
         throw std::invalid_argument("dictionary capacity out of [256, 1 MiB]");
 }
 
-ValueCounts count_values(std::span<const int8_t> values, int threads) {
+// Values [begin, begin + count) of `values`: in place when the source is contiguous in
+// memory, else read into `buffer`.
+std::span<const int8_t> window(const ValueSource& values, uint64_t begin, uint64_t count,
+                               std::vector<int8_t>& buffer) {
+    if (const int8_t* all = values.contiguous()) return {all + begin, std::size_t(count)};
+    buffer.resize(count);
+    values.read(begin, buffer);
+    return buffer;
+}
+
+ValueCounts count_values(const ValueSource& source, uint64_t window_entries, int threads) {
     ValueCounts total{};
-    const int64_t size = int64_t(values.size());
+    std::vector<int8_t> buffer;
+    for (uint64_t begin = 0; begin < source.size(); begin += window_entries) {
+        const auto values =
+            window(source, begin, std::min(window_entries, source.size() - begin), buffer);
+        const int64_t size = int64_t(values.size());
 #pragma omp parallel num_threads(threads)
-    {
-        ValueCounts local{};
+        {
+            ValueCounts local{};
 #pragma omp for schedule(static)
-        for (int64_t i = 0; i < size; ++i) ++local[uint8_t(values[std::size_t(i)])];
+            for (int64_t i = 0; i < size; ++i) ++local[uint8_t(values[std::size_t(i)])];
 #pragma omp critical(owaredb_db_count)
-        for (int b = 0; b < 256; ++b) total[b] += local[b]; // integer sums: order-free
+            for (int b = 0; b < 256; ++b) total[b] += local[b]; // integer sums: order-free
+        }
     }
     return total;
 }
 
-void check_values(std::span<const int8_t> values, const ValueCounts& counts, uint32_t n,
-                  LevelKind kind) {
+// The index of the first entry equal to v (one is known to exist).
+uint64_t find_value(const ValueSource& source, uint64_t window_entries, int8_t v) {
+    std::vector<int8_t> buffer;
+    for (uint64_t begin = 0; begin < source.size(); begin += window_entries) {
+        const auto values =
+            window(source, begin, std::min(window_entries, source.size() - begin), buffer);
+        auto at = std::find(values.begin(), values.end(), v);
+        if (at != values.end()) return begin + uint64_t(at - values.begin());
+    }
+    return source.size();
+}
+
+void check_values(const ValueSource& values, uint64_t window_entries, const ValueCounts& counts,
+                  uint32_t n, LevelKind kind) {
     const bool bounds = kind == LevelKind::Bounds; // entries in 0..n, no kDontCare
     for (int b = 0; b < 256; ++b) {
         int v = int8_t(uint8_t(b));
         if (counts[b] == 0) continue;
         if (bounds ? v >= 0 && v <= int(n) : v == kDontCare || (v >= -int(n) && v <= int(n)))
             continue;
-        auto at = std::find(values.begin(), values.end(), int8_t(v)) - values.begin();
+        const uint64_t at = find_value(values, window_entries, int8_t(v));
         throw std::invalid_argument(
             "value " + std::to_string(v) + " at index " + std::to_string(at) + " is outside " +
             (bounds ? "0" : "-" + std::to_string(n)) + ".." + std::to_string(n));
@@ -190,7 +217,7 @@ uint64_t sample_budget(uint64_t entries, uint32_t largest_block, const WriterOpt
     return std::min<uint64_t>(o.sample_entries, std::max<uint64_t>(share, largest_block));
 }
 
-Plan choose_plan(std::span<const int8_t> values, const ValueCounts& counts, const WriterOptions& o,
+Plan choose_plan(const ValueSource& source, const ValueCounts& counts, const WriterOptions& o,
                  int threads) {
     Plan p;
     p.map = build_symbol_map(counts);
@@ -215,12 +242,29 @@ Plan choose_plan(std::span<const int8_t> values, const ValueCounts& counts, cons
     p.bits = widths.front();
     p.block_entries = geometries.front();
     p.dict = *Dictionary::create({}, o.level, true);
-    if (values.empty()) return p;
+    const uint64_t entries = source.size();
+    if (entries == 0) return p;
 
     // Measure every (width, block size) on the same sample regions. Regions start at
     // multiples of the largest candidate, so every sample block is a block of the file.
-    auto regions = sample_regions(values.size(), geometries.back(),
-                                  sample_budget(values.size(), geometries.back(), o));
+    // They are read once into one buffer, `values`, where `regions` are; file_regions[i]
+    // is where regions[i] lies in the level.
+    const auto file_regions =
+        sample_regions(entries, geometries.back(), sample_budget(entries, geometries.back(), o));
+    std::vector<Span> regions;
+    std::vector<int8_t> buffer;
+    for (Span r : file_regions) {
+        regions.push_back({buffer.size(), r.count});
+        buffer.resize(buffer.size() + r.count);
+        source.read(r.start, std::span<int8_t>(buffer).subspan(regions.back().start, r.count));
+    }
+    const std::span<const int8_t> values(buffer);
+    // The block number in the file of a block that starts at `start` in the buffer.
+    auto file_block = [&](uint64_t start, uint32_t block_entries) {
+        std::size_t i = 0;
+        while (i + 1 < regions.size() && regions[i + 1].start <= start) ++i;
+        return (file_regions[i].start + (start - regions[i].start)) / block_entries;
+    };
     std::vector<Job> chosen_jobs; // the sample blocks of the chosen encoding
     std::vector<std::vector<uint8_t>> chosen_frames;
     if (widths.size() > 1 || geometries.size() > 1) {
@@ -265,7 +309,7 @@ Plan choose_plan(std::span<const int8_t> values, const ValueCounts& counts, cons
     }
     auto keep_measured_frames = [&] {
         for (std::size_t j = 0; j < chosen_jobs.size(); ++j)
-            p.done.emplace(chosen_jobs[j].span.start / p.block_entries,
+            p.done.emplace(file_block(chosen_jobs[j].span.start, p.block_entries),
                            std::move(chosen_frames[j]));
     };
 
@@ -309,7 +353,7 @@ Plan choose_plan(std::span<const int8_t> values, const ValueCounts& counts, cons
                                                p.dict, p.dict, p.map, threads))
                 without += f.size();
         }
-        double scale = double(values.size()) / double(judged);
+        double scale = double(entries) / double(judged);
         double cost_with = double(with) * scale + double((*dict)->bytes().size());
         double cost_without = double(without) * scale;
         if (!(cost_with < cost_without)) {
@@ -321,7 +365,7 @@ Plan choose_plan(std::span<const int8_t> values, const ValueCounts& counts, cons
     return p;
 }
 
-void encode(const LevelMeta& meta, std::span<const int8_t> values, const WriterOptions& options,
+void encode(const LevelMeta& meta, const ValueSource& values, const WriterOptions& options,
             Sink& sink, WriteReport& report) {
     // From here on o.level is a zstd level; a tier's block size is fixed like an explicit one.
     WriterOptions o = options;
@@ -330,8 +374,9 @@ void encode(const LevelMeta& meta, std::span<const int8_t> values, const WriterO
     o.block_entries = tier.block_entries;
     validate(meta, values, o);
     const int threads = thread_count(o);
-    ValueCounts counts = count_values(values, threads);
-    check_values(values, counts, meta.n, meta.kind);
+    if (o.window_entries == 0) throw std::invalid_argument("window of 0 entries");
+    ValueCounts counts = count_values(values, o.window_entries, threads);
+    check_values(values, o.window_entries, counts, meta.n, meta.kind);
     Plan plan = choose_plan(values, counts, o, threads);
 
     Header h;
@@ -356,14 +401,24 @@ void encode(const LevelMeta& meta, std::span<const int8_t> values, const WriterO
     index.reserve(h.block_count * kIndexEntryBytes + kChecksumBytes);
     // Blocks are compressed a chunk at a time (in parallel) and written in order, so memory
     // stays bounded and the bytes do not depend on the schedule.
+    // A chunk is also at most a window of entries (or one block), the most the writer reads
+    // from a ValueSource at once.
     const uint64_t chunk = std::max<uint64_t>(
-        uint64_t(threads) * 4, (uint64_t(64) << 20) / std::max<uint64_t>(1, h.max_block_bytes()));
+        1, std::min(std::max<uint64_t>(uint64_t(threads) * 4,
+                                       (uint64_t(64) << 20) /
+                                           std::max<uint64_t>(1, h.max_block_bytes())),
+                    o.window_entries / h.block_entries));
     std::vector<std::vector<uint8_t>> out;
     std::vector<std::string> errors;
+    std::vector<int8_t> buffer;
     for (uint64_t first = 0; first < h.block_count; first += chunk) {
         const uint64_t n = std::min(chunk, h.block_count - first);
         out.assign(n, {});
         errors.assign(n, {});
+        // This chunk's values: entries from `begin` on.
+        const uint64_t begin = first * h.block_entries;
+        const auto chunk_values = window(
+            values, begin, std::min(meta.entries, (first + n) * h.block_entries) - begin, buffer);
 #pragma omp parallel num_threads(threads)
         {
             std::unique_ptr<BlockCompressor> comp;
@@ -382,8 +437,8 @@ void encode(const LevelMeta& meta, std::span<const int8_t> values, const WriterO
                     continue;
                 }
                 try {
-                    packed = pack(values, {b * h.block_entries, h.block_symbols(b)}, plan.map,
-                                  h.symbol_bits);
+                    packed = pack(chunk_values, {b * h.block_entries - begin, h.block_symbols(b)},
+                                  plan.map, h.symbol_bits);
                     if (auto done = plan.done.find(b); done != plan.done.end())
                         out[i] = std::move(done->second);
                     else
@@ -453,13 +508,18 @@ std::vector<uint8_t> encode_level(const LevelMeta& meta, std::span<const int8_t>
                                   const WriterOptions& options, WriteReport* report) {
     VectorSink sink;
     WriteReport r;
-    encode(meta, values, options, sink, r);
+    encode(meta, SpanValues(values), options, sink, r);
     if (report) *report = r;
     return std::move(sink.data);
 }
 
 WriteReport write_level(const std::filesystem::path& path, const LevelMeta& meta,
                         std::span<const int8_t> values, const WriterOptions& options) {
+    return write_level(path, meta, SpanValues(values), options);
+}
+
+WriteReport write_level(const std::filesystem::path& path, const LevelMeta& meta,
+                        const ValueSource& values, const WriterOptions& options) {
     AtomicFileSink sink(path);
     WriteReport r;
     try {

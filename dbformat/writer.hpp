@@ -14,6 +14,7 @@
 //   thread count. All choices made by measurement use a fixed sample and fixed tie-breaks.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -70,6 +71,9 @@ struct WriterOptions {
     uint64_t sample_entries = 1u << 22;
     uint32_t sample_one_in = 8;
     int threads = 0; // OpenMP threads for compression; 0 = OpenMP's default
+    // The most entries the writer reads from a ValueSource at once (the blocks are
+    // compressed a chunk of blocks at a time, at most this many entries or one block).
+    uint64_t window_entries = uint64_t(64) << 20;
     // Decompress every block right after compressing it and compare: guards against a
     // codec bug turning into a database that silently holds wrong values.
     bool self_check = true;
@@ -94,6 +98,39 @@ SizeTier encoding_for(const WriterOptions& options, uint64_t entries);
 // every value must be in -meta.n..meta.n or kDontCare.
 WriteReport write_level(const std::filesystem::path& path, const LevelMeta& meta,
                         std::span<const int8_t> values, const WriterOptions& options = {});
+
+// The values of a level that is not in memory in one piece (`mpirun ... owaredb generate`:
+// rank 0 writes a level whose slices the other ranks hold). The writer reads it from one
+// thread: one pass in order to count the values, the sample regions in order, then the
+// blocks in order, a window of at most 64 Mi entries at a time; so its memory stays
+// bounded whatever the level's size.
+class ValueSource {
+  public:
+    virtual ~ValueSource() = default;
+    virtual uint64_t size() const = 0;
+    // out[k] = value begin + k, for begin + out.size() <= size(). Throws on failure.
+    virtual void read(uint64_t begin, std::span<int8_t> out) const = 0;
+    // All the values in one piece of memory, if they are (then read() is not called).
+    virtual const int8_t* contiguous() const { return nullptr; }
+};
+
+// A ValueSource over values in memory.
+class SpanValues final : public ValueSource {
+  public:
+    explicit SpanValues(std::span<const int8_t> values) : values_(values) {}
+    uint64_t size() const override { return values_.size(); }
+    void read(uint64_t begin, std::span<int8_t> out) const override {
+        std::copy_n(values_.begin() + std::ptrdiff_t(begin), out.size(), out.begin());
+    }
+    const int8_t* contiguous() const override { return values_.data(); }
+
+  private:
+    std::span<const int8_t> values_;
+};
+
+// write_level for values from a ValueSource: the same bytes as for the same values in memory.
+WriteReport write_level(const std::filesystem::path& path, const LevelMeta& meta,
+                        const ValueSource& values, const WriterOptions& options = {});
 
 // The exact bytes write_level would write, in memory (benchmarks, tests, fuzz seeds).
 std::vector<uint8_t> encode_level(const LevelMeta& meta, std::span<const int8_t> values,

@@ -2,10 +2,11 @@
 // ranks together with the streamed engine, each rank holding its slice of the level (1
 // byte a position) and its own exit file, reading the smaller levels from their files in
 // the shared directory. Rank 0 takes the directory's lock, checks the levels already
-// there, gathers each finished level and writes its file (the same writer as one process,
-// so the same bytes); the others wait for it before the next level, which reads that
-// file. A rank that fails ends the job (owaredb_main.cpp); a rerun starts again from the
-// first level whose file is missing.
+// there, and writes each finished level's file with the same writer as one process (so
+// the same bytes), reading the other ranks' slices from them a window at a time while
+// they serve them; the others wait for it before the next level, which reads that file. A rank that
+// fails ends the job (owaredb_main.cpp); a rerun starts again from the first level whose file is
+// missing.
 #include "generate_distributed.hpp"
 
 #include "cli/system_stats.hpp"
@@ -18,6 +19,7 @@
 #include "tablebase/streamed_files.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -57,9 +59,52 @@ void remove_exit_files(const DatabaseDir& db, int n) {
     }
 }
 
+// Where the ranks' slices of level n begin (as the engine cuts them).
+std::vector<uint64_t> solver_bounds(int n, int ranks) {
+    return slice_bounds(level_size(n), ranks, StreamedRetrogradeSolver<OwareGame>::kSliceUnit);
+}
+
+// Level n as rank 0's writer reads it: its own slice from memory, the others' fetched from
+// their ranks a window at a time (they serve() meanwhile), so that rank 0 never holds more
+// than its slice and the writer's window.
+class RankValues final : public db::ValueSource {
+  public:
+    RankValues(MpiJob& job, const ValueArray& mine, std::vector<uint64_t> bounds)
+        : job_(job), mine_(mine), bounds_(std::move(bounds)) {}
+    uint64_t size() const override { return bounds_.back(); }
+    void read(uint64_t begin, std::span<int8_t> out) const override {
+        for (uint64_t at = 0; at < out.size();) {
+            const uint64_t i = begin + at;
+            const int owner = owner_of(bounds_, i);
+            const uint64_t offset = i - bounds_[size_t(owner)];
+            const uint64_t count =
+                std::min<uint64_t>(out.size() - at, bounds_[size_t(owner) + 1] - i);
+            const auto piece = out.subspan(at, count);
+            if (owner == 0)
+                std::copy_n(mine_.data() + offset, count, piece.begin());
+            else
+                job_.fetch(owner, offset, piece);
+            at += count;
+        }
+    }
+
+  private:
+    MpiJob& job_;
+    const ValueArray& mine_;
+    std::vector<uint64_t> bounds_;
+};
+
+// Collective: value -> positions of the whole level, from every rank's slice.
+std::map<int, uint64_t> level_histogram(MpiJob& job, const ValueArray& slice) {
+    std::map<int, uint64_t> mine = histogram(slice), all;
+    for (int v = -kMaxSeeds; v <= kMaxSeeds; ++v)
+        if (const uint64_t count = job.sum(mine.count(v) ? mine[v] : 0)) all[v] = count;
+    return all;
+}
+
 void print_rows(const std::vector<Row>& rows, int ranks) {
-    std::printf("\n%5s %11s %13s %9s %12s %8s %13s %10s %10s  %s\n", "level", "mode", "positions",
-                "seconds", "positions/s", "write s", "peak MiB/rank", "msgs/pos", "file KiB",
+    std::printf("\n%5s %11s %13s %9s %12s %8s %17s %10s %10s  %s\n", "level", "mode", "positions",
+                "seconds", "positions/s", "write s", "peak MiB r0/other", "msgs/pos", "file KiB",
                 "values (V>0 / V=0 / V<0)");
     const std::string mode = "mpi x " + std::to_string(ranks);
     for (const Row& r : rows) {
@@ -70,16 +115,21 @@ void print_rows(const std::vector<Row>& rows, int ranks) {
             std::snprintf(rate, sizeof rate, "%.0f", double(r.positions) / r.seconds);
         if (!r.loaded && r.positions)
             std::snprintf(msgs, sizeof msgs, "%.3f", double(r.messages) / double(r.positions));
-        const uint64_t peak =
-            r.peak_rss.empty() ? 0 : *std::max_element(r.peak_rss.begin(), r.peak_rss.end());
-        std::printf("%5d %11s %13llu %9.2f %12s %8.2f %13.0f %10s %10.1f  %llu / %llu / %llu\n",
-                    r.n, r.loaded ? "loaded" : mode.c_str(), (unsigned long long)r.positions,
-                    r.seconds, rate, r.write_seconds, double(peak) / (1 << 20), msgs,
-                    double(r.file_bytes) / 1024, (unsigned long long)win, (unsigned long long)draw,
-                    (unsigned long long)loss);
+        // Rank 0 gathers and writes the level; the others hold their slices only.
+        const uint64_t first = r.peak_rss.empty() ? 0 : r.peak_rss[0];
+        const uint64_t other =
+            r.peak_rss.size() < 2 ? 0 : *std::max_element(r.peak_rss.begin() + 1, r.peak_rss.end());
+        char peak[48];
+        std::snprintf(peak, sizeof peak, "%.0f / %.0f", double(first) / (1 << 20),
+                      double(other) / (1 << 20));
+        std::printf("%5d %11s %13llu %9.2f %12s %8.2f %17s %10s %10.1f  %llu / %llu / %llu\n", r.n,
+                    r.loaded ? "loaded" : mode.c_str(), (unsigned long long)r.positions, r.seconds,
+                    rate, r.write_seconds, peak, msgs, double(r.file_bytes) / 1024,
+                    (unsigned long long)win, (unsigned long long)draw, (unsigned long long)loss);
     }
-    std::printf("\n(peak MiB/rank: the largest rank's peak RSS; msgs/pos: propagation messages "
-                "between ranks per position of the level)\n");
+    std::printf("\n(peak MiB r0/other: the peak RSS of rank 0, which writes each "
+                "level, and the largest of the other ranks'; msgs/pos: propagation messages of 8 "
+                "bytes between ranks per position of the level)\n");
 }
 
 } // namespace
@@ -92,8 +142,7 @@ int generate_distributed(MpiJob& job, const Rules& rules, const std::string& dir
     const uint64_t request = request_bytes_for(max_seeds, budget);
     check_level_fits(max_seeds, distributed_bytes(max_seeds, rank, ranks, kMinRequestBytes),
                      "distributed mode on rank " + std::to_string(rank) + " of " +
-                         std::to_string(ranks) +
-                         (lead ? ", which gathers each level to write it" : ""),
+                         std::to_string(ranks) + (lead ? ", which writes each level" : ""),
                      0, dir, budget, budget_given);
     std::unique_ptr<db::DirectoryLock> lock;
     if (lead) lock = prepare_output_directory(dir);
@@ -161,18 +210,19 @@ int generate_distributed(MpiJob& job, const Rules& rules, const std::string& dir
         row.rounds = stats.rounds;
         row.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
         auto w0 = Clock::now();
-        ValueArray whole(lead ? level_size(n) : 0);
-        job.gather(std::span<const int8_t>(slice.data(), slice.size()),
-                   std::span<int8_t>(whole.data(), whole.size()));
         if (lead) {
             if (row.positions > (1u << 24)) display.writing();
-            const db::WriteReport report = db.save(n, whole, threads, {});
+            RankValues values(job, slice, solver_bounds(n, ranks));
+            const db::WriteReport report = db.save(n, values, threads);
+            job.stop_serving();
             row.file_bytes = report.file_bytes;
-            row.values = histogram(whole);
             remove_exit_files(db, n);
             display.level_finished();
+        } else {
+            job.serve(std::span<const int8_t>(slice.data(), slice.size()));
         }
         row.write_seconds = std::chrono::duration<double>(Clock::now() - w0).count();
+        row.values = level_histogram(job, slice);
         row.peak_rss = job.gather(peak_rss_bytes());
         job.broadcast(0); // level n's file is written before anyone reads it
         if (lead) {

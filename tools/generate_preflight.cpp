@@ -90,7 +90,8 @@ uint64_t streamed_bytes(int n, uint64_t request_bytes) {
 uint64_t distributed_bytes(int n, int rank, int ranks, uint64_t request_bytes) {
     const uint64_t size = level_size(n);
     const uint64_t slice = (size + uint64_t(ranks) - 1) / uint64_t(ranks);
-    return streamed_bytes(n, request_bytes) - size + slice + (rank == 0 ? size : 0);
+    // Rank 0 also holds the writer's window of other ranks' values (64 Mi entries).
+    return streamed_bytes(n, request_bytes) - size + slice + (rank == 0 ? uint64_t(64) << 20 : 0);
 }
 
 uint64_t request_bytes_for(int n, uint64_t budget) {

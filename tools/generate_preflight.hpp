@@ -34,8 +34,8 @@ uint64_t in_memory_bytes(int n, int working, int stored);
 /// the compressor's chunk, one block per thread and level being read).
 uint64_t streamed_bytes(int n, uint64_t request_bytes);
 /// Bytes of memory rank `rank` of `ranks` needs for a distributed build of level n: its
-/// slice (1 byte a position), the buffers and the margin, and on rank 0, which gathers the
-/// finished level to write it, the whole level (1 byte a position).
+/// slice (1 byte a position), the buffers and the margin, and on rank 0, which writes the
+/// level while fetching the other slices, the writer's window.
 uint64_t distributed_bytes(int n, int rank, int ranks, uint64_t request_bytes);
 /// The smallest first-pass request buffer a streamed level runs with.
 inline constexpr uint64_t kMinRequestBytes = uint64_t(8) << 20;

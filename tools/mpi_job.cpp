@@ -100,31 +100,39 @@ RankLink& MpiJob::link() {
     return *link_;
 }
 
-void MpiJob::gather(std::span<const int8_t> slice, std::span<int8_t> whole) {
-    // Point to point, in pieces of at most 1 GiB (MPI counts are ints).
-    constexpr uint64_t kPiece = uint64_t(1) << 30;
-    const std::vector<uint64_t> sizes = gather(uint64_t(slice.size()));
-    if (rank_ != 0) {
-        for (uint64_t at = 0; at < slice.size(); at += kPiece)
-            check(MPI_Send(slice.data() + at, int(std::min<uint64_t>(kPiece, slice.size() - at)),
-                           MPI_BYTE, 0, 7, MPI_COMM_WORLD),
-                  "MPI_Send");
-        return;
+namespace {
+constexpr int kFetchTag = 11, kValuesTag = 12;
+constexpr uint64_t kPiece = uint64_t(1) << 30; // bytes per message (MPI counts are ints)
+} // namespace
+
+void MpiJob::fetch(int owner, uint64_t offset, std::span<int8_t> out) {
+    for (uint64_t at = 0; at < out.size(); at += kPiece) {
+        const uint64_t count = std::min<uint64_t>(kPiece, out.size() - at);
+        uint64_t request[2] = {offset + at, count};
+        check(MPI_Send(request, 2, MPI_UINT64_T, owner, kFetchTag, MPI_COMM_WORLD), "MPI_Send");
+        check(MPI_Recv(out.data() + at, int(count), MPI_BYTE, owner, kValuesTag, MPI_COMM_WORLD,
+                       MPI_STATUS_IGNORE),
+              "MPI_Recv");
     }
-    uint64_t total = 0;
-    for (uint64_t s : sizes) total += s;
-    if (total != whole.size())
-        throw std::logic_error("MPI gather: the slices hold " + std::to_string(total) +
-                               " values for a level of " + std::to_string(whole.size()));
-    std::copy(slice.begin(), slice.end(), whole.begin());
-    uint64_t offset = slice.size();
-    for (int r = 1; r < ranks_; ++r) {
-        for (uint64_t at = 0; at < sizes[size_t(r)]; at += kPiece)
-            check(MPI_Recv(whole.data() + offset + at,
-                           int(std::min<uint64_t>(kPiece, sizes[size_t(r)] - at)), MPI_BYTE, r, 7,
-                           MPI_COMM_WORLD, MPI_STATUS_IGNORE),
-                  "MPI_Recv");
-        offset += sizes[size_t(r)];
+}
+
+void MpiJob::stop_serving() {
+    uint64_t stop[2] = {0, 0};
+    for (int r = 1; r < ranks_; ++r)
+        check(MPI_Send(stop, 2, MPI_UINT64_T, r, kFetchTag, MPI_COMM_WORLD), "MPI_Send");
+}
+
+void MpiJob::serve(std::span<const int8_t> slice) {
+    for (;;) {
+        uint64_t request[2];
+        check(MPI_Recv(request, 2, MPI_UINT64_T, 0, kFetchTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+              "MPI_Recv");
+        if (request[1] == 0) return;
+        if (request[0] + request[1] > slice.size())
+            throw std::logic_error("MPI serve: rank 0 asked for values past this rank's slice");
+        check(MPI_Send(slice.data() + request[0], int(request[1]), MPI_BYTE, 0, kValuesTag,
+                       MPI_COMM_WORLD),
+              "MPI_Send");
     }
 }
 

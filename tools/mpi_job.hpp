@@ -40,9 +40,12 @@ class MpiJob {
     /// The engine's view of the ranks (exchange and sum are collective calls).
     RankLink& link();
 
-    /// Collective: rank 0 receives every rank's `slice`, in rank order, into `whole`
-    /// (whose size is the sum of the slices'); `whole` is not used on the other ranks.
-    void gather(std::span<const int8_t> slice, std::span<int8_t> whole);
+    /// Rank 0 reads values [offset, offset + out.size()) of rank `owner`'s slice, which that
+    /// rank hands out from serve(); stop_serving() ends every other rank's serve().
+    void fetch(int owner, uint64_t offset, std::span<int8_t> out);
+    void stop_serving();
+    /// Every rank but 0: answers rank 0's fetch() calls from `slice` until stop_serving().
+    void serve(std::span<const int8_t> slice);
     /// Collective: every rank's `value`, in rank order, on rank 0 (empty on the others).
     std::vector<uint64_t> gather(uint64_t value);
     /// Collective: rank 0's `value` on every rank.

@@ -38,6 +38,12 @@ db::WriteReport DatabaseDir::save(int n, const ValueArray& values, int threads,
     return write_level(n, m, stored.span(), threads);
 }
 
+db::WriteReport DatabaseDir::save(int n, const db::ValueSource& values, int threads) const {
+    if (compact_)
+        throw std::invalid_argument("a compact level is encoded from the whole level in memory");
+    return write_level(n, meta(n), values, threads);
+}
+
 std::vector<std::string> rule_sets_in(const std::filesystem::path& dir) {
     std::set<std::string> found;
     std::error_code ec;

@@ -34,6 +34,9 @@ class DatabaseDir : public LevelDir {
     /// permissions...). A compact directory needs `smaller` = levels 0..n-1.
     db::WriteReport save(int n, const ValueArray& values, int threads,
                          const std::vector<ValueArray>& smaller) const;
+    /// Writes level n, exact values read piecewise from `values` (a level that is not in
+    /// memory in one piece: `mpirun ... generate`); not for a compact directory.
+    db::WriteReport save(int n, const db::ValueSource& values, int threads) const;
 
   private:
     bool compact_;

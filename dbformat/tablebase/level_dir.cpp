@@ -34,6 +34,11 @@ db::Status LevelDir::read_level(int n, ValueArray& values, db::LevelInfo& info, 
 
 db::WriteReport LevelDir::write_level(int n, const db::LevelMeta& m,
                                       std::span<const int8_t> entries, int threads) const {
+    return write_level(n, m, db::SpanValues(entries), threads);
+}
+
+db::WriteReport LevelDir::write_level(int n, const db::LevelMeta& m, const db::ValueSource& entries,
+                                      int threads) const {
     std::filesystem::create_directories(dir_);
     db::WriterOptions options;
     options.threads = threads;

@@ -43,6 +43,9 @@ class LevelDir {
     /// directory; throws on failure.
     db::WriteReport write_level(int n, const db::LevelMeta& m, std::span<const int8_t> entries,
                                 int threads) const;
+    /// The same, the entries read piecewise from `entries` (db::ValueSource).
+    db::WriteReport write_level(int n, const db::LevelMeta& m, const db::ValueSource& entries,
+                                int threads) const;
 
     std::filesystem::path dir_;
     OwareGame game_;

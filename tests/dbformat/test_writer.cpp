@@ -236,3 +236,62 @@ TEST_CASE("size tiers: the largest tier at or below the entry count, explicit op
         CHECK_THROWS_AS(encode_level(meta, values, o), std::invalid_argument);
     }
 }
+
+namespace {
+// Values handed out by read() only (as a distributed generate's rank 0 gets them), with a
+// record of the reads: the writer must not ask for more than its windows at once.
+class PiecewiseValues final : public ValueSource {
+  public:
+    explicit PiecewiseValues(std::span<const int8_t> values) : values_(values) {}
+    uint64_t size() const override { return values_.size(); }
+    void read(uint64_t begin, std::span<int8_t> out) const override {
+        REQUIRE(begin + out.size() <= values_.size());
+        largest_read = std::max<uint64_t>(largest_read, out.size());
+        read_total += out.size();
+        std::copy_n(values_.begin() + std::ptrdiff_t(begin), out.size(), out.begin());
+    }
+    mutable uint64_t largest_read = 0, read_total = 0;
+
+  private:
+    std::span<const int8_t> values_;
+};
+} // namespace
+
+TEST_CASE("a level read piecewise from a ValueSource: the same bytes, in bounded reads") {
+    SyntheticSpec s;
+    s.entries = quick() ? 150000 : 500000;
+    s.n = 12;
+    s.dont_care = 0.02;
+    auto values = synthetic_values(s);
+    auto meta = meta_for("awari", 12, values.size());
+    for (auto dict : {DictionaryMode::Off, DictionaryMode::Auto}) {
+        CAPTURE(int(dict));
+        WriterOptions o;
+        o.level = 3;
+        o.dictionary = dict;
+        o.block_candidates = {1024, 4096, 16384};
+        o.sample_entries = 1 << 16;
+        o.window_entries = 10000; // many windows, not a multiple of any block
+        o.threads = 2;
+        const auto in_memory = encode_level(meta, values, o);
+        TempDir dir;
+        PiecewiseValues source(values);
+        const WriteReport r = write_level(dir / "awari-12.owdb", meta, source, o);
+        CHECK(read_bytes(dir / "awari-12.owdb") == in_memory);
+        CHECK(r.file_bytes == in_memory.size());
+        // Counting, sampling and the blocks: about two passes, never the whole level at once.
+        CHECK(source.read_total >= 2 * values.size());
+        CHECK(source.read_total <= 3 * values.size());
+        CHECK(source.largest_read < values.size() / 2);
+    }
+    // A bad value is found across windows and named by its index, as in memory.
+    values[values.size() - 3] = 100;
+    WriterOptions o;
+    o.window_entries = 1000;
+    TempDir dir;
+    PiecewiseValues source(values);
+    const std::string expected = "at index " + std::to_string(values.size() - 3);
+    CHECK_THROWS_WITH_AS(write_level(dir / "awari-12.owdb", meta, source, o),
+                         doctest::Contains(expected.c_str()), std::invalid_argument);
+    CHECK(!std::filesystem::exists(dir / "awari-12.owdb"));
+}

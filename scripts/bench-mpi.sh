@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Distributed generation on one machine (oversubscribed: it shows the overhead of ranks,
+# not a speed-up): levels FROM..TO built by `mpirun -np K` for each K, over the files of
+# levels 0..FROM-1 (hard links from DIR), and once by one process (--mode streamed) for
+# comparison. Prints per level and K: seconds, propagation messages and bytes sent per
+# position, peak RSS of rank 0 (which gathers and writes each level) and of the largest
+# other rank; checks that every run wrote the same bytes (and DIR's, where DIR has the level).
+#
+#   scripts/bench-mpi.sh DIR FROM TO [K list (default "1 2 4")] [threads per rank (1)]
+#   scripts/bench-mpi.sh owaredb-data 18 22
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=$1 from=$2 to=$3 ks=${4:-1 2 4} threads=${5:-1}
+owaredb=$PWD/${BUILD:-build}/tools/owaredb
+rules=${RULES:-abapa}
+work=$(mktemp -d "${TMPDIR:-/tmp}/bench-mpi.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1
+echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)," \
+  "$(free -g | awk '/Mem:/ {print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== $rules levels $from..$to over $dir's 0..$((from - 1)); $threads thread(s) per rank"
+link_smaller() {
+  local k f
+  mkdir -p "$1"
+  for k in $(seq 0 $((from - 1))); do
+    f=$(printf '%s/%s-%02d.owdb' "$dir" "$rules" "$k")
+    [[ -f $f ]] || { echo "missing $f" >&2; exit 1; }
+    ln -f "$f" "$1/" 2>/dev/null || cp "$f" "$1/"
+  done
+}
+# The one-process reference: streamed mode, the same engine without ranks.
+ref="$work/one"
+link_smaller "$ref"
+"$owaredb" generate --rules "$rules" --max-seeds "$to" --dir "$ref" --mode streamed \
+  --threads "$threads" --checkpoint-minutes -1 >"$work/one.out" 2>/dev/null
+echo
+echo "one process (streamed, $threads thread(s)):"
+awk -v f="$from" '$1 ~ /^[0-9]+$/ && $1 >= f && $2 == "streamed" {printf "  level %s: %s s, peak %s MiB\n", $1, $4, $7}' "$work/one.out"
+for k in $ks; do
+  d="$work/np$k"
+  link_smaller "$d"
+  start=$(date +%s.%N)
+  mpirun --oversubscribe -np "$k" "$owaredb" generate --rules "$rules" --max-seeds "$to" \
+    --dir "$d" --threads "$threads" >"$work/np$k.out" 2>"$work/np$k.err" ||
+    { echo "mpirun -np $k failed:"; tail -5 "$work/np$k.err"; exit 1; }
+  wall=$(echo "$(date +%s.%N) - $start" | bc)
+  echo
+  echo "mpirun -np $k ($threads thread(s) per rank), wall $wall s for levels $from..$to:"
+  awk -v f="$from" '$1 ~ /^[0-9]+$/ && $1 >= f && $2 == "mpi" {
+      printf "  level %s: %s s, %.3f messages/position (%.1f bytes/position), peak MiB rank 0 / other: %s / %s\n",
+             $1, $6, $12, 8 * $12, $9, $11 }' "$work/np$k.out"
+  for n in $(seq "$from" "$to"); do
+    f=$(printf '%s-%02d.owdb' "$rules" "$n")
+    cmp -s "$ref/$f" "$d/$f" || { echo "DIFFERENT: $f of -np $k"; exit 1; }
+    [[ -f "$dir/$f" ]] && { cmp -s "$dir/$f" "$d/$f" || { echo "DIFFERENT from $dir: $f"; exit 1; }; }
+  done
+done
+echo
+echo "all runs wrote the same bytes"
