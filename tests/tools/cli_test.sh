@@ -33,6 +33,9 @@ check "generate prints the start position value" grep -q "1 per pit (12 seeds): 
 "$owaredb" verify --rules awari --dir "$work/a" >"$work/verify.log" 2>&1
 check "verify passes on levels 0..$top" grep -q "verify: OK" "$work/verify.log"
 check "verify checked level $top" grep -q "level $top: .* values consistent" "$work/verify.log"
+"$owaredb" verify --rules awari --dir "$work/a" --values-up-to 5 >"$work/verify5.log" 2>&1
+check "verify --values-up-to 5 passes" grep -q "verify: OK" "$work/verify5.log"
+check "verify --values-up-to 5 checks level 5 only so far" bash -c "grep -q 'level  5: .* values consistent' '$work/verify5.log' && ! grep -q 'level  6: ' '$work/verify5.log' && grep -q 'levels above 5: checksums only' '$work/verify5.log'"
 
 # a second run skips every level
 "$owaredb" generate --rules awari --max-seeds $top --dir "$work/a" >"$work/gen2.log" 2>&1
