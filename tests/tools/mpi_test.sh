@@ -34,7 +34,10 @@ same() {
   ((left == 0)) || fail "$3: scratch files left: $(ls "$2")"
 }
 
-for rules in abapa awari; do
+# The sanitizer runs (OWAREDB_QUICK) check one rule set and kill one rank.
+rule_sets=$([[ $quick != 0 ]] && echo abapa || echo abapa awari)
+victims=$([[ $quick != 0 ]] && echo 1 || echo 1 0)
+for rules in $rule_sets; do
   ref="$work/$rules-one"
   "$owaredb" generate --rules "$rules" --max-seeds "$max" --dir "$ref" >"$work/out" 2>&1 ||
     fail "$rules: one-process run: $(tail -3 "$work/out")"
@@ -60,7 +63,7 @@ done
 kmax=$((max + 1))
 ref="$work/kill-ref"
 "$owaredb" generate --max-seeds "$kmax" --dir "$ref" >/dev/null 2>&1 || fail "kill reference run"
-for victim in 1 0; do
+for victim in $victims; do
   dir="$work/kill-$victim"
   mpirun -np 2 "$owaredb" generate --max-seeds "$kmax" --dir "$dir" --threads 1 \
     >"$work/kill.out" 2>&1 &
@@ -107,6 +110,27 @@ size=$(stat -c %s "$f")
 printf '\xff' | dd of="$f" bs=1 seek=$((size / 2)) conv=notrunc status=none
 mpirun -np 2 "$owaredb" verify --dir "$dir" >"$work/out" 2>&1 && fail "mpi verify passed a damaged file"
 grep -q "DAMAGED" "$work/out" || fail "mpi verify: damage not named: $(tail -3 "$work/out")"
+
+# A rank that fails (here rank 1 cannot create its exit file: a directory is in the way)
+# ends the whole job with its error and rank; the fixed rerun finishes.
+dir="$work/fail"
+mkdir -p "$dir/abapa-06.rank1.exits"
+mpirun -np 2 "$owaredb" generate --max-seeds 7 --dir "$dir" --threads 1 >"$work/out" 2>&1 &&
+  fail "a failing rank did not fail the job"
+grep -q "rank 1 of 2: .*ending the MPI job" "$work/out" ||
+  fail "no word of the failing rank: $(tail -5 "$work/out")"
+grep -q "abapa-06.rank1.exits" "$work/out" || fail "the failing rank's error is not shown"
+[[ -e "$dir/abapa-06.owdb" ]] && fail "level 6 written although a rank failed"
+rmdir "$dir/abapa-06.rank1.exits"
+mpirun -np 2 "$owaredb" generate --max-seeds 7 --dir "$dir" --threads 1 >"$work/out" 2>&1 ||
+  fail "rerun after the failing rank: $(tail -3 "$work/out")"
+for n in 06 07; do cmp -s "$dir/abapa-$n.owdb" "$work/kill-ref/abapa-$n.owdb" || fail "level $n after the failed rank"; done
+
+# What one process only does is refused before anything is written.
+mpirun -np 2 "$owaredb" generate --bounds --max-seeds 6 --dir "$work/bounds" >"$work/out" 2>&1 &&
+  fail "--bounds ran on 2 ranks"
+grep -q -- "--bounds is built in one process only" "$work/out" || fail "no --bounds refusal: $(tail -3 "$work/out")"
+[[ -e "$work/bounds" ]] && fail "--bounds on 2 ranks created its directory"
 
 # Other commands refuse to run on several ranks.
 mpirun -np 2 "$owaredb" stats --dir "$dir" >"$work/out" 2>&1 && fail "stats ran on 2 ranks"
