@@ -171,10 +171,7 @@ int generate_bounds(const Rules& rules, const std::string& dir, int max_seeds, i
                 "threads\n",
                 rules.name.c_str(), max_seeds, dir.c_str(), threads);
     std::fflush(stdout);
-    double to_solve = 0;
-    for (int n = 0; n <= max_seeds; ++n)
-        if (!std::filesystem::exists(db.path(n))) to_solve += ProgressDisplay::work(n);
-    ProgressDisplay display(to_solve);
+    ProgressDisplay display(ProgressDisplay::work_to_do(db, max_seeds));
 
     struct Row {
         int n = 0;
@@ -297,26 +294,6 @@ class ModePlan {
     std::optional<LevelMode> forced_;
 };
 
-// Value of a child in a smaller level for the start-position lines: from memory when the
-// level is there, else from its file.
-class ChildValues {
-  public:
-    ChildValues(const DatabaseDir& db, const std::vector<ValueArray>& levels)
-        : db_(db), levels_(levels) {}
-    int operator()(int level, const Position& child) {
-        if (level < int(levels_.size())) return levels_[level][rank(child)];
-        auto [it, added] = readers_.try_emplace(level, db_.path(level));
-        db::Result<int8_t> v = it->second.value(rank(child));
-        if (!v.ok()) throw std::runtime_error(v.status().message());
-        return *v;
-    }
-
-  private:
-    const DatabaseDir& db_;
-    const std::vector<ValueArray>& levels_;
-    std::map<int, db::LevelReader> readers_;
-};
-
 } // namespace
 
 int cmd_generate(const Args& args) {
@@ -400,10 +377,7 @@ int cmd_generate(const Args& args) {
                 compact ? ", compact (capture-bounded) files" : "");
     std::fflush(stdout);
 
-    double to_solve = 0;
-    for (int n = 0; n <= max_seeds; ++n)
-        if (!std::filesystem::exists(db.path(n))) to_solve += ProgressDisplay::work(n);
-    ProgressDisplay display(to_solve);
+    ProgressDisplay display(ProgressDisplay::work_to_do(db, max_seeds));
 
     // The levels in memory: all of them while in-memory mode lasts, none from the first
     // streamed level on (the streamed engine reads them from their files).

@@ -154,10 +154,7 @@ int generate_distributed(MpiJob& job, const Rules& rules, const std::string& dir
                     rules.name.c_str(), max_seeds, dir.c_str(), ranks, threads);
         std::fflush(stdout);
     }
-    double to_solve = 0;
-    for (int n = 0; n <= max_seeds; ++n)
-        if (!std::filesystem::exists(db.path(n))) to_solve += ProgressDisplay::work(n);
-    ProgressDisplay display(to_solve);
+    ProgressDisplay display(ProgressDisplay::work_to_do(db, max_seeds));
 
     std::vector<Row> rows;
     for (int n = 0; n <= max_seeds; ++n) {
@@ -240,15 +237,10 @@ int generate_distributed(MpiJob& job, const Rules& rules, const std::string& dir
     for (const Row& r : rows) total += r.seconds + r.write_seconds;
     std::printf("\ntotal: %.1f s solving, loading and writing levels 0..%d\n", total, max_seeds);
     std::printf("\nstart positions (k seeds in every pit, one ply over the databases):\n");
-    std::map<int, db::LevelReader> readers;
+    const std::vector<ValueArray> none; // every level from its file
+    ChildValues child_value(db, none);
     for (int k = 1; 12 * k <= max_seeds; ++k) {
-        const int v = bellman_value(
-            db.game(), 12 * k, Position::start(k), [&](int level, const Position& child) {
-                auto [it, added] = readers.try_emplace(level, db.path(level));
-                db::Result<int8_t> value = it->second.value(owaredb::rank(child));
-                if (!value.ok()) throw std::runtime_error(value.status().message());
-                return int(*value);
-            });
+        const int v = bellman_value(db.game(), 12 * k, Position::start(k), child_value);
         std::printf("  %d per pit (%2d seeds): value %+d under %s\n", k, 12 * k, v,
                     rules.name.c_str());
     }

@@ -1,5 +1,6 @@
 // What `owaredb generate` shows while it works (cmd_generate.cpp, generate_distributed.cpp):
-// the progress line with its ETA on stderr, and the value counts of a finished level.
+// the progress line with its ETA on stderr, the value counts of a finished level, and the
+// children's values for the start-position lines.
 #pragma once
 
 #include "cli/system_stats.hpp"
@@ -7,12 +8,15 @@
 #include "oware/ranking.hpp"
 #include "retro/sweep.hpp"
 #include "retro/value_array.hpp"
+#include "tablebase/database_dir.hpp"
 
 #include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <map>
+#include <stdexcept>
 #include <string>
 
 namespace owaredb::cli {
@@ -36,6 +40,14 @@ class ProgressDisplay {
     // positions/s fall by a quarter from n = 14 to n = 22), so the estimate does not grow
     // as the levels get larger.
     static double work(int n) { return static_cast<double>(level_size(n)) * (n + 10); }
+
+    /// The work of the levels 0..max_seeds of `db` that have no file yet.
+    static double work_to_do(const LevelDir& db, int max_seeds) {
+        double work_left = 0;
+        for (int n = 0; n <= max_seeds; ++n)
+            if (!std::filesystem::exists(db.path(n))) work_left += work(n);
+        return work_left;
+    }
 
     explicit ProgressDisplay(double total_work)
         : remaining_(total_work), tty_(stderr_is_terminal()), start_(Clock::now()) {}
@@ -94,6 +106,26 @@ class ProgressDisplay {
     int level_ = 0;
     uint64_t level_size_ = 0;
     LevelMode mode_ = LevelMode::InMemory;
+};
+
+/// The value of a child in a smaller level, for the start-position lines: from memory when
+/// the level is there (levels[0..]), else from its file.
+class ChildValues {
+  public:
+    ChildValues(const DatabaseDir& db, const std::vector<ValueArray>& levels)
+        : db_(db), levels_(levels) {}
+    int operator()(int level, const Position& child) {
+        if (level < int(levels_.size())) return levels_[level][rank(child)];
+        auto [it, added] = readers_.try_emplace(level, db_.path(level));
+        db::Result<int8_t> v = it->second.value(rank(child));
+        if (!v.ok()) throw std::runtime_error(v.status().message());
+        return *v;
+    }
+
+  private:
+    const DatabaseDir& db_;
+    const std::vector<ValueArray>& levels_;
+    std::map<int, db::LevelReader> readers_;
 };
 
 } // namespace owaredb::cli
