@@ -8,6 +8,10 @@
 #
 #   scripts/bench-mpi.sh DIR FROM TO [K list (default "1 2 4")] [threads per rank (1)]
 #   scripts/bench-mpi.sh owaredb-data 18 22
+#   MEMORY_1=330M MEMORY_2=240M MEMORY_4=195M scripts/bench-mpi.sh owaredb-data 22 22
+# MEMORY_<K>: the --memory (per rank) of the run with K ranks, e.g. the least it accepts,
+# to show how a rank's footprint shrinks with K (without it the request buffers take what
+# the default budget leaves).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$1 from=$2 to=$3 ks=${4:-1 2 4} threads=${5:-1}
@@ -39,13 +43,16 @@ awk -v f="$from" '$1 ~ /^[0-9]+$/ && $1 >= f && $2 == "streamed" {printf "  leve
 for k in $ks; do
   d="$work/np$k"
   link_smaller "$d"
+  memory_var=MEMORY_$k
+  extra=()
+  [[ -n "${!memory_var:-}" ]] && extra=(--memory "${!memory_var}")
   start=$(date +%s.%N)
   mpirun --oversubscribe -np "$k" "$owaredb" generate --rules "$rules" --max-seeds "$to" \
-    --dir "$d" --threads "$threads" >"$work/np$k.out" 2>"$work/np$k.err" ||
+    --dir "$d" --threads "$threads" "${extra[@]}" >"$work/np$k.out" 2>"$work/np$k.err" ||
     { echo "mpirun -np $k failed:"; tail -5 "$work/np$k.err"; exit 1; }
   wall=$(echo "$(date +%s.%N) - $start" | bc)
   echo
-  echo "mpirun -np $k ($threads thread(s) per rank), wall $wall s for levels $from..$to:"
+  echo "mpirun -np $k ($threads thread(s) per rank${extra[1]:+, --memory ${extra[1]}}), wall $wall s for levels $from..$to:"
   awk -v f="$from" '$1 ~ /^[0-9]+$/ && $1 >= f && $2 == "mpi" {
       printf "  level %s: %s s, %.3f messages/position (%.1f bytes/position), peak MiB rank 0 / other: %s / %s\n",
              $1, $6, $12, 8 * $12, $9, $11 }' "$work/np$k.out"

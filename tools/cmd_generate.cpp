@@ -339,8 +339,10 @@ int cmd_generate(const Args& args) {
     if (!(checkpoint_minutes >= 0 || checkpoint_minutes == -1))
         throw UsageError("--checkpoint-minutes must be >= 0, or -1 for no checkpoints");
     // Before anything is written: the top level must fit this machine's memory.
-    const uint64_t budget = memory_budget(memory.empty() ? 0 : parse_bytes("--memory", memory));
+    uint64_t budget = memory_budget(memory.empty() ? 0 : parse_bytes("--memory", memory));
     if (MpiJob* job = MpiJob::current()) {
+        // --memory is per rank; the default shares the node's memory between its ranks.
+        if (memory.empty()) budget /= uint64_t(job->ranks_on_node());
         // Under mpirun every level is streamed, split between the ranks.
         if (bounds || compact)
             throw UsageError(std::string(bounds ? "--bounds" : "--compact") +

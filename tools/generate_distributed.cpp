@@ -139,7 +139,6 @@ int generate_distributed(MpiJob& job, const Rules& rules, const std::string& dir
     const int rank = job.rank(), ranks = job.ranks();
     const bool lead = rank == 0;
     // Every rank checks its own memory before anything is written.
-    const uint64_t request = request_bytes_for(max_seeds, budget);
     check_level_fits(max_seeds, distributed_bytes(max_seeds, rank, ranks, kMinRequestBytes),
                      "distributed mode on rank " + std::to_string(rank) + " of " +
                          std::to_string(ranks) + (lead ? ", which writes each level" : ""),
@@ -188,6 +187,7 @@ int generate_distributed(MpiJob& job, const Rules& rules, const std::string& dir
             rows.push_back(std::move(row));
             continue;
         }
+        const uint64_t request = distributed_request_bytes(n, rank, ranks, budget);
         check_level_fits(n, distributed_bytes(n, rank, ranks, request), "distributed mode", 0, dir,
                          budget, budget_given);
         FileSmallerLevels smaller(db, n, threads);

@@ -94,6 +94,13 @@ uint64_t distributed_bytes(int n, int rank, int ranks, uint64_t request_bytes) {
     return streamed_bytes(n, request_bytes) - size + slice + (rank == 0 ? uint64_t(64) << 20 : 0);
 }
 
+uint64_t distributed_request_bytes(int n, int rank, int ranks, uint64_t budget) {
+    const uint64_t fixed = distributed_bytes(n, rank, ranks, 0);
+    const uint64_t left = budget > fixed ? budget - fixed : 0;
+    return std::clamp<uint64_t>(budget ? left : uint64_t(256) << 20, kMinRequestBytes,
+                                uint64_t(1) << 30);
+}
+
 uint64_t request_bytes_for(int n, uint64_t budget) {
     const uint64_t fixed = streamed_bytes(n, 0);
     const uint64_t left = budget > fixed ? budget - fixed : 0;

@@ -37,6 +37,10 @@ uint64_t streamed_bytes(int n, uint64_t request_bytes);
 /// slice (1 byte a position), the buffers and the margin, and on rank 0, which writes the
 /// level while fetching the other slices, the writer's window.
 uint64_t distributed_bytes(int n, int rank, int ranks, uint64_t request_bytes);
+/// The first-pass request buffer of rank `rank` for a distributed level n under `budget`
+/// (per rank; 0: none): what the budget leaves beside distributed_bytes(), between
+/// kMinRequestBytes and 1 GiB.
+uint64_t distributed_request_bytes(int n, int rank, int ranks, uint64_t budget);
 /// The smallest first-pass request buffer a streamed level runs with.
 inline constexpr uint64_t kMinRequestBytes = uint64_t(8) << 20;
 

@@ -37,6 +37,8 @@ class MpiJob {
 
     int rank() const { return rank_; }
     int ranks() const { return ranks_; }
+    /// The ranks of this job on this node (sharing its memory), this one included.
+    int ranks_on_node() const { return ranks_on_node_; }
     /// The engine's view of the ranks (exchange and sum are collective calls).
     RankLink& link();
 
@@ -62,6 +64,7 @@ class MpiJob {
   private:
     int rank_ = 0;
     int ranks_ = 1;
+    int ranks_on_node_ = 1;
     struct Link;
     Link* link_ = nullptr;
 };
