@@ -35,7 +35,7 @@ def main():
                         "i.e. (K-1)/K of 3.0-3.4)")
     p.add_argument("--message-us", type=float, default=0.05,
                    help="core-microseconds of extra work per message (sending, delivering; "
-                        "measured 0.02-0.03 on one machine: K = 2 and 4 took 4 %% more CPU "
+                        "measured 0.016-0.026 on one machine: K = 2 and 4 took 4 %% more CPU "
                         "than K = 1 for 0.77 and 1.09 G messages)")
     p.add_argument("--bits", type=float, default=3.8,
                    help="bits per position of a level file (awari 24..27: 3.72-3.78)")

@@ -320,7 +320,8 @@ int cmd_generate(const Args& args) {
         "level; 0: as often as that allows, -1: never")(
         "memory", po::value(&memory),
         "memory budget, e.g. 600M or 20G (default: 90 % of the available memory); a run "
-        "whose largest level does not fit stops before it starts")(
+        "whose largest level does not fit stops before it starts; under mpirun, per rank "
+        "(default: that share of the node's ranks)")(
         "mode", po::value(&mode)->default_value("auto"),
         "auto: each level in memory if it fits --memory, else streamed (smaller levels read "
         "from their files, 1 byte a position); in-memory or streamed: every level so");
