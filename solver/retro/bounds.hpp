@@ -138,6 +138,10 @@ template <RetroGame Game> class BoundsSolver {
     ValueArray solve(int n, const ProgressFn& progress = {}, LevelStats* stats = nullptr,
                      SweepCheckpoint* checkpoint = nullptr);
 
+    /// Tests only: propagation stacks of `limit` entries, so that small levels overflow them
+    /// and take the rescan path that only large levels take otherwise (same values).
+    void set_stack_limit(size_t limit) { stack_limit_ = limit; }
+
   private:
     static constexpr uint16_t kXMask = 0x3F;
     static constexpr int kYShift = 6;
@@ -170,6 +174,7 @@ template <RetroGame Game> class BoundsSolver {
     const Game& game_;
     std::vector<const int8_t*> smaller_;
     int threads_;
+    size_t stack_limit_ = sweep::kStackLimit;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -248,6 +253,7 @@ ValueArray BoundsSolver<Game>::solve(int n, const ProgressFn& progress, LevelSta
                                      SweepCheckpoint* checkpoint) {
     sweep::check_level("bounds", n, 62, smaller_.size());
     Sweep s;
+    s.stack_limit = stack_limit_;
     // Word i becomes bytes 2i (gM) and 2i + 1 (gN).
     ValueArray result = sweep::start(s, n, game_.level_size(n));
 

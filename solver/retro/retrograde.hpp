@@ -65,6 +65,10 @@ template <RetroGame Game> class RetrogradeSolver {
     ValueArray solve(int n, const ProgressFn& progress = {}, LevelStats* stats = nullptr,
                      SweepCheckpoint* checkpoint = nullptr);
 
+    /// Tests only: propagation stacks of `limit` entries, so that small levels overflow them
+    /// and take the rescan path that only large levels take otherwise (same values).
+    void set_stack_limit(size_t limit) { stack_limit_ = limit; }
+
     /// One forward pass over level n: every legal move generated, every child ranked,
     /// every capture child's value read. The yardstick for the analyser's cost.
     uint64_t forward_pass(int n) const;
@@ -92,6 +96,7 @@ template <RetroGame Game> class RetrogradeSolver {
     const Game& game_;
     std::vector<const int8_t*> smaller_;
     int threads_;
+    size_t stack_limit_ = sweep::kStackLimit;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -149,6 +154,7 @@ ValueArray RetrogradeSolver<Game>::solve(int n, const ProgressFn& progress, Leve
                                          SweepCheckpoint* checkpoint) {
     sweep::check_level("retrograde", n, 63, smaller_.size());
     Sweep s;
+    s.stack_limit = stack_limit_;
     // The result ends up holding the compacted values in its first half.
     ValueArray result = sweep::start(s, n, game_.level_size(n));
 

@@ -80,6 +80,10 @@ template <RetroGame Game> class StreamedRetrogradeSolver {
     ValueArray solve(int n, const ProgressFn& progress = {}, LevelStats* stats = nullptr,
                      SweepCheckpoint* checkpoint = nullptr);
 
+    /// Tests only: propagation stacks of `limit` entries, so that small levels overflow them
+    /// and take the rescan path that only large levels take otherwise (same values).
+    void set_stack_limit(size_t limit) { stack_limit_ = limit; }
+
     /// The positions of level n this process solves: [first, second).
     std::pair<uint64_t, uint64_t> slice(int n) const {
         if (!link_) return {0, game_.level_size(n)};
@@ -128,6 +132,7 @@ template <RetroGame Game> class StreamedRetrogradeSolver {
     const SmallerLevelValues& smaller_;
     ExitStore& exits_;
     int threads_;
+    size_t stack_limit_ = sweep::kStackLimit;
     uint64_t segment_chunks_;
     RankLink* link_;
 };
@@ -378,6 +383,7 @@ ValueArray StreamedRetrogradeSolver<Game>::solve(int n, const ProgressFn& progre
         throw std::invalid_argument("streamed retrograde: a distributed solve takes no checkpoint");
     const auto [first, last] = slice(n);
     Sweep s;
+    s.stack_limit = stack_limit_;
     ValueArray result = sweep::start(s, n, last - first);
     s.base = first;
     LevelStats tally;

@@ -61,6 +61,9 @@ template <class Word> struct BasicState {
     Word* words = nullptr; ///< words[i] is position base + i
     uint64_t size = 0;     ///< positions held: base .. base + size - 1
     uint64_t base = 0;     ///< 0, or where a rank's slice of the level starts (rank_link.hpp)
+    /// Propagation stack entries per thread before parents are left to a rescan (tests
+    /// lower it so that the rescans run on small levels).
+    size_t stack_limit = kStackLimit;
     std::atomic<bool> overflow{false};
     std::atomic<uint64_t> propagated{0};
     /// The word of position i of the level (base <= i < base + size).
@@ -119,7 +122,7 @@ void propagate(const Game& game, SweepState& s, uint64_t entry, std::vector<uint
         game.for_each_parent(child, [&](const auto& parent) {
             const uint64_t k = game.rank(parent);
             if (route(k, tag)) return;
-            const bool full = stack.size() >= kStackLimit;
+            const bool full = stack.size() >= s.stack_limit;
             if (!visit(tag, k, full)) return;
             if (full)
                 s.overflow.store(true, std::memory_order_relaxed); // a rescan enters it

@@ -121,6 +121,26 @@ TEST_CASE("bounds: byte-identical for 1 and 2 threads") {
     }
 }
 
+TEST_CASE("bounds: overflow rescans (propagation stacks of 2 entries) give the same bytes") {
+    const int max_n = test::quick() ? 8 : 10;
+    for (const Rules& rules : {Rules::abapa(), Rules::awari()}) {
+        OwareGame game(rules);
+        const auto ref = solve_bounds_in_memory(game, max_n, 2);
+        uint64_t rescans = 0;
+        for (int n = 0; n <= max_n; ++n) {
+            CAPTURE(n);
+            BoundsSolver<OwareGame> solver(game, level_pointers(ref, n), 2);
+            solver.set_stack_limit(2);
+            LevelStats stats;
+            const ValueArray b = solver.solve(n, {}, &stats);
+            REQUIRE(b.size() == ref[n].size());
+            CHECK(std::memcmp(b.data(), ref[n].data(), b.size()) == 0);
+            rescans += stats.scans - uint64_t(n);
+        }
+        CHECK(rescans > 0);
+    }
+}
+
 TEST_CASE("bounds: the even-split value lies in [2 gM - n, n - 2 gN], n <= 14") {
     const int max_n = test::quick() ? 10 : 14;
     for (const Rules& rules : {Rules::abapa(), Rules::awari()}) {

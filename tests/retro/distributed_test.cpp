@@ -30,7 +30,8 @@ struct RankResult {
 // Level n solved by `ranks` ranks (threads) over the reference's smaller levels.
 template <RetroGame Game>
 std::vector<RankResult> solve_distributed(const Game& game, const std::vector<ValueArray>& ref,
-                                          int n, int ranks, int threads) {
+                                          int n, int ranks, int threads,
+                                          size_t stack_limit = sweep::kStackLimit) {
     test::ThreadRanks link(ranks);
     InMemorySmallerLevels smaller(level_pointers(ref, n));
     std::vector<RankResult> results(static_cast<size_t>(ranks));
@@ -39,6 +40,7 @@ std::vector<RankResult> solve_distributed(const Game& game, const std::vector<Va
         workers.emplace_back([&, r] {
             InMemoryExitStore exits;
             StreamedRetrogradeSolver<Game> solver(game, smaller, exits, threads, 0, &link.link(r));
+            solver.set_stack_limit(stack_limit);
             RankResult& mine = results[size_t(r)];
             std::tie(mine.first, mine.last) = solver.slice(n);
             mine.slice = solver.solve(n, {}, &mine.stats);
@@ -48,13 +50,15 @@ std::vector<RankResult> solve_distributed(const Game& game, const std::vector<Va
 }
 
 template <RetroGame Game>
-void check_distributed(const Game& game, int max_n, int ranks, int threads) {
+void check_distributed(const Game& game, int max_n, int ranks, int threads,
+                       size_t stack_limit = sweep::kStackLimit) {
     const std::vector<ValueArray> ref =
         sweep::solve_levels_in_memory<RetrogradeSolver>(game, max_n, 2);
-    uint64_t messages = 0;
+    uint64_t messages = 0, rescans = 0;
     for (int n = 0; n <= max_n; ++n) {
         CAPTURE(n);
-        const std::vector<RankResult> results = solve_distributed(game, ref, n, ranks, threads);
+        const std::vector<RankResult> results =
+            solve_distributed(game, ref, n, ranks, threads, stack_limit);
         // The slices tile the level in rank order, and their bytes are the level's.
         uint64_t at = 0;
         for (const RankResult& r : results) {
@@ -64,12 +68,15 @@ void check_distributed(const Game& game, int max_n, int ranks, int threads) {
                   0);
             at = r.last;
             messages += r.stats.messages;
+            rescans += r.stats.scans - uint64_t(n);
             if (ranks == 1) CHECK(r.stats.messages == 0);
         }
         CHECK(at == game.level_size(n));
     }
     // Slices that share no propagation would prove nothing about the exchange.
     if (ranks > 1) CHECK(messages > 0);
+    // Every rank rescans when any rank overflowed (each counts its scans).
+    if (stack_limit < sweep::kStackLimit) CHECK(rescans > 0);
 }
 
 } // namespace
@@ -105,4 +112,12 @@ TEST_CASE("distributed engine: the one-process bytes, toy ring game") {
     const test::RingGame game(14);
     check_distributed(game, 14, 3, 1);
     check_distributed(game, 14, 2, 2);
+}
+
+TEST_CASE("distributed engine: overflow rescans agreed between the ranks") {
+    // Stacks of 2 entries overflow on small levels: a rank that overflowed makes every rank
+    // rescan the threshold (the overflow is summed over the ranks).
+    const int max_n = test::quick() ? 8 : 10;
+    check_distributed(OwareGame(Rules::abapa()), max_n, 3, 1, 2);
+    check_distributed(OwareGame(Rules::awari()), max_n, 2, 2, 2);
 }

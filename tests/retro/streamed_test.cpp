@@ -144,3 +144,31 @@ TEST_CASE("streamed engine: resumes from every safe point, and refuses a changed
     check_streamed_resume(OwareGame(Rules::awari()), quick ? 7 : 8, 1, sweep::kChunk);
     check_streamed_resume(test::RingGame(12), 12, 2, sweep::kChunk);
 }
+
+TEST_CASE("overflow rescans: propagation stacks of 2 entries give the same bytes") {
+    // Propagation that overflows its stack leaves parents to a rescan of the threshold;
+    // only large levels overflow the real limit, so a tiny one makes small levels take
+    // that path, in both value engines.
+    const int max_n = test::quick() ? 8 : 10;
+    for (const Rules& rules : {Rules::abapa(), Rules::awari()}) {
+        const OwareGame game(rules);
+        const std::vector<ValueArray> ref = reference(game, max_n);
+        uint64_t rescans = 0;
+        for (int n = 0; n <= max_n; ++n) {
+            CAPTURE(n);
+            RetrogradeSolver<OwareGame> in_memory(game, pointers(ref, n), 2);
+            in_memory.set_stack_limit(2);
+            LevelStats stats;
+            CHECK(same(in_memory.solve(n, {}, &stats), ref[n]));
+            rescans += stats.scans - uint64_t(n);
+            InMemorySmallerLevels smaller(pointers(ref, n));
+            InMemoryExitStore exits;
+            StreamedRetrogradeSolver<OwareGame> streamed(game, smaller, exits, 2);
+            streamed.set_stack_limit(2);
+            LevelStats streamed_stats;
+            CHECK(same(streamed.solve(n, {}, &streamed_stats), ref[n]));
+            rescans += streamed_stats.scans - uint64_t(n);
+        }
+        CHECK(rescans > 0); // the path was taken
+    }
+}
