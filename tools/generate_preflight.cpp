@@ -1,7 +1,9 @@
 #include "generate_preflight.hpp"
 
 #include "cli/command.hpp"
+#include "oware/oware_game.hpp"
 #include "oware/ranking.hpp"
+#include "retro/streamed_retrograde.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -90,8 +92,11 @@ uint64_t streamed_bytes(int n, uint64_t request_bytes) {
 uint64_t distributed_bytes(int n, int rank, int ranks, uint64_t request_bytes) {
     const uint64_t size = level_size(n);
     const uint64_t slice = (size + uint64_t(ranks) - 1) / uint64_t(ranks);
-    // Rank 0 also holds the writer's window of other ranks' values (64 Mi entries).
-    return streamed_bytes(n, request_bytes) - size + slice + (rank == 0 ? uint64_t(64) << 20 : 0);
+    // The message buffers of the scan rounds; rank 0 also holds the writer's window of other
+    // ranks' values (64 Mi entries).
+    return streamed_bytes(n, request_bytes) - size + slice +
+           StreamedRetrogradeSolver<OwareGame>::message_bytes(slice) +
+           (rank == 0 ? uint64_t(64) << 20 : 0);
 }
 
 uint64_t distributed_request_bytes(int n, int rank, int ranks, uint64_t budget) {

@@ -34,8 +34,8 @@ uint64_t in_memory_bytes(int n, int working, int stored);
 /// the compressor's chunk, one block per thread and level being read).
 uint64_t streamed_bytes(int n, uint64_t request_bytes);
 /// Bytes of memory rank `rank` of `ranks` needs for a distributed build of level n: its
-/// slice (1 byte a position), the buffers and the margin, and on rank 0, which writes the
-/// level while fetching the other slices, the writer's window.
+/// slice (1 byte a position), the request and message buffers and the margin, and on rank
+/// 0, which writes the level while fetching the other slices, the writer's window.
 uint64_t distributed_bytes(int n, int rank, int ranks, uint64_t request_bytes);
 /// The first-pass request buffer of rank `rank` for a distributed level n under `budget`
 /// (per rank; 0: none): what the budget leaves beside distributed_bytes(), between

@@ -63,6 +63,15 @@ template <RetroGame Game> class StreamedRetrogradeSolver {
     /// The scans' chunks count from a slice's start, so any unit would do; a small one
     /// splits even small levels between the ranks.
     static constexpr uint64_t kSliceUnit = 64;
+    /// Distributed: the most chunks a rank scans between two message exchanges (which
+    /// bounds the messages they make: message_bytes()).
+    static constexpr uint64_t kRoundChunks = 512;
+    /// Distributed: the bytes of message buffers (outboxes and what was received) of a rank
+    /// holding `slice` positions, as rounds of its scans produce them (about 3.5 messages
+    /// of 8 bytes a position scanned, sent and received).
+    static uint64_t message_bytes(uint64_t slice) {
+        return 2 * 8 * 4 * std::min(slice / 16, kRoundChunks * sweep::kChunk);
+    }
 
     /// `segment_positions`: positions per first-pass segment (rounded to whole chunks;
     /// 0: the sweep's default, about 1/256 of the level). Each thread holds one request per
@@ -314,9 +323,11 @@ uint64_t StreamedRetrogradeSolver<Game>::threshold_rounds(Sweep& s, int t, AddDo
     const std::vector<uint64_t> bounds = slice_bounds(game_.level_size(s.n), ranks, kSliceUnit);
     const uint64_t chunks = (s.size + kChunk - 1) / kChunk;
     // Chunks per round: enough to keep the threads busy and the exchanges few, few enough
-    // that the outboxes stay small (a round's messages are about its positions' parents
-    // that lie elsewhere).
-    const uint64_t per_round = std::max<uint64_t>(uint64_t(4) * uint64_t(threads_), chunks / 16);
+    // that the outboxes stay small: a round's messages are about its positions' parents
+    // that lie elsewhere (3-3.5 a position measured), so at most kRoundChunks chunks make
+    // about 30 M messages, 240 MB, whatever the slice's size (message_bytes()).
+    const uint64_t per_round =
+        std::max<uint64_t>(uint64_t(4) * uint64_t(threads_), std::min(chunks / 16, kRoundChunks));
     uint64_t scans = 0;
     std::exception_ptr failure;
     std::mutex failure_mutex;
