@@ -66,11 +66,16 @@ template <RetroGame Game> class StreamedRetrogradeSolver {
     /// Distributed: the most chunks a rank scans between two message exchanges (which
     /// bounds the messages they make: message_bytes()).
     static constexpr uint64_t kRoundChunks = 512;
-    /// Distributed: the bytes of message buffers (outboxes and what was received) of a rank
-    /// holding `slice` positions, as rounds of its scans produce them (about 3.5 messages
-    /// of 8 bytes a position scanned, sent and received).
-    static uint64_t message_bytes(uint64_t slice) {
-        return 2 * 8 * 4 * std::min(slice / 16, kRoundChunks * sweep::kChunk);
+    /// Distributed: a scan takes at least this many rounds (small rounds keep the message
+    /// buffers small; the exchanges cost little against a round's work).
+    static constexpr uint64_t kRoundsPerScan = 64;
+    /// Distributed: the bytes of message buffers (outboxes and what was received) of one of
+    /// `ranks` ranks holding `slice` positions, as a round of its scans fills them: 8 bytes
+    /// a message, sent and received, about 3.5 messages a position for a parent that lies
+    /// elsewhere, which it does (ranks - 1) / ranks of the time (3.0-3.4 measured).
+    static uint64_t message_bytes(uint64_t slice, int ranks) {
+        const uint64_t round = std::min(slice / kRoundsPerScan, kRoundChunks * sweep::kChunk);
+        return ranks < 2 ? 0 : 2 * 8 * 7 * round / 2 * uint64_t(ranks - 1) / uint64_t(ranks);
     }
 
     /// `segment_positions`: positions per first-pass segment (rounded to whole chunks;
@@ -325,9 +330,9 @@ uint64_t StreamedRetrogradeSolver<Game>::threshold_rounds(Sweep& s, int t, AddDo
     // Chunks per round: enough to keep the threads busy and the exchanges few, few enough
     // that the outboxes stay small: a round's messages are about its positions' parents
     // that lie elsewhere (3-3.5 a position measured), so at most kRoundChunks chunks make
-    // about 30 M messages, 240 MB, whatever the slice's size (message_bytes()).
-    const uint64_t per_round =
-        std::max<uint64_t>(uint64_t(4) * uint64_t(threads_), std::min(chunks / 16, kRoundChunks));
+    // about 30 M messages, 235 MB each way, whatever the slice's size (message_bytes()).
+    const uint64_t per_round = std::max<uint64_t>(uint64_t(4) * uint64_t(threads_),
+                                                  std::min(chunks / kRoundsPerScan, kRoundChunks));
     uint64_t scans = 0;
     std::exception_ptr failure;
     std::mutex failure_mutex;
