@@ -19,7 +19,6 @@
 #include "tablebase/streamed_files.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <map>
