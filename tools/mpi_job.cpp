@@ -1,5 +1,6 @@
-// MpiJob with Open MPI (mpi_job.hpp). Only the main thread calls MPI, between parallel
-// regions, so MPI_THREAD_FUNNELED is all the engine needs.
+// MpiJob with Open MPI (mpi_job.hpp). Only the main thread calls MPI (between parallel
+// regions, or as thread 0 of one: RankLink::progress), so MPI_THREAD_FUNNELED is all the
+// engine needs.
 #include "mpi_job.hpp"
 
 #include <mpi.h>
@@ -8,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace owaredb::cli {
@@ -34,38 +36,88 @@ int as_count(uint64_t n, const char* what) {
 
 } // namespace
 
+// The exchange of a round in two non-blocking collectives: MPI_Ialltoall of (messages for
+// you, my count) per rank, then, once every rank's numbers are in, MPI_Ialltoallv of the
+// messages. progress() tests the request in flight and posts the second call as soon as
+// it can, so the messages travel while the engine scans its next round.
 struct MpiJob::Link final : RankLink {
     MpiJob& job;
+    enum class Stage { idle, counting, sending } stage = Stage::idle;
+    std::vector<uint64_t> send_meta, receive_meta; // 2 a rank: messages, count
+    std::vector<int> sc, sd, rc, rd;
+    std::vector<uint64_t> out, in;
+    uint64_t count_sum = 0;
+    MPI_Request request = MPI_REQUEST_NULL;
+
     explicit Link(MpiJob& j) : job(j) {}
     int rank() const override { return job.rank_; }
     int ranks() const override { return job.ranks_; }
-    std::vector<uint64_t> exchange(const std::vector<std::vector<uint64_t>>& outboxes) override {
+
+    void start_exchange(std::vector<std::vector<uint64_t>> outboxes, uint64_t count) override {
+        if (stage != Stage::idle)
+            throw std::logic_error("MPI: an exchange started while another is in flight");
         const size_t k = size_t(job.ranks_);
-        std::vector<uint64_t> send_counts(k), receive_counts(k);
-        for (size_t r = 0; r < k; ++r) send_counts[r] = outboxes.at(r).size();
-        check(MPI_Alltoall(send_counts.data(), 1, MPI_UINT64_T, receive_counts.data(), 1,
-                           MPI_UINT64_T, MPI_COMM_WORLD),
-              "MPI_Alltoall");
-        std::vector<int> sc(k), sd(k), rc(k), rd(k);
+        send_meta.assign(2 * k, count);
+        receive_meta.assign(2 * k, 0);
+        uint64_t total = 0;
+        for (size_t r = 0; r < k; ++r) total += (send_meta[2 * r] = outboxes.at(r).size());
+        out.clear();
+        out.reserve(total);
+        for (auto& box : outboxes) {
+            out.insert(out.end(), box.begin(), box.end());
+            std::vector<uint64_t>().swap(box); // the flat copy is what travels
+        }
+        check(MPI_Ialltoall(send_meta.data(), 2, MPI_UINT64_T, receive_meta.data(), 2, MPI_UINT64_T,
+                            MPI_COMM_WORLD, &request),
+              "MPI_Ialltoall");
+        stage = Stage::counting;
+    }
+
+    // The counts are in: post the messages.
+    void send() {
+        const size_t k = size_t(job.ranks_);
+        sc.assign(k, 0), sd.assign(k, 0), rc.assign(k, 0), rd.assign(k, 0);
         uint64_t send_total = 0, receive_total = 0;
+        count_sum = 0;
         for (size_t r = 0; r < k; ++r) {
             sd[r] = as_count(send_total, "a message exchange");
-            sc[r] = as_count(send_counts[r], "a message exchange");
-            send_total += send_counts[r];
+            sc[r] = as_count(send_meta[2 * r], "a message exchange");
+            send_total += send_meta[2 * r];
             rd[r] = as_count(receive_total, "a message exchange");
-            rc[r] = as_count(receive_counts[r], "a message exchange");
-            receive_total += receive_counts[r];
+            rc[r] = as_count(receive_meta[2 * r], "a message exchange");
+            receive_total += receive_meta[2 * r];
+            count_sum += receive_meta[2 * r + 1];
         }
         as_count(send_total, "a message exchange");
         as_count(receive_total, "a message exchange");
-        std::vector<uint64_t> out;
-        out.reserve(send_total);
-        for (const auto& box : outboxes) out.insert(out.end(), box.begin(), box.end());
-        std::vector<uint64_t> in(receive_total);
-        check(MPI_Alltoallv(out.data(), sc.data(), sd.data(), MPI_UINT64_T, in.data(), rc.data(),
-                            rd.data(), MPI_UINT64_T, MPI_COMM_WORLD),
-              "MPI_Alltoallv");
-        return in;
+        in.assign(receive_total, 0);
+        check(MPI_Ialltoallv(out.data(), sc.data(), sd.data(), MPI_UINT64_T, in.data(), rc.data(),
+                             rd.data(), MPI_UINT64_T, MPI_COMM_WORLD, &request),
+              "MPI_Ialltoallv");
+        stage = Stage::sending;
+    }
+
+    void progress() override {
+        if (stage == Stage::idle) return;
+        int done = 0;
+        check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+        if (done && stage == Stage::counting) send();
+    }
+
+    Received finish_exchange() override {
+        if (stage == Stage::idle) throw std::logic_error("MPI: no exchange in flight to finish");
+        if (stage == Stage::counting) {
+            check(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait");
+            send();
+        }
+        check(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait");
+        stage = Stage::idle;
+        std::vector<uint64_t>().swap(out);
+        Received got;
+        got.messages = std::move(in);
+        got.count_sum = count_sum;
+        in = {};
+        return got;
     }
     uint64_t sum(uint64_t value) override { return job.sum(value); }
 };

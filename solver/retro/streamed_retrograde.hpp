@@ -65,17 +65,19 @@ template <RetroGame Game> class StreamedRetrogradeSolver {
     static constexpr uint64_t kSliceUnit = 64;
     /// Distributed: the most chunks a rank scans between two message exchanges (which
     /// bounds the messages they make: message_bytes()).
-    static constexpr uint64_t kRoundChunks = 512;
+    static constexpr uint64_t kRoundChunks = 256;
     /// Distributed: a scan takes at least this many rounds (small rounds keep the message
     /// buffers small; the exchanges cost little against a round's work).
     static constexpr uint64_t kRoundsPerScan = 64;
-    /// Distributed: the bytes of message buffers (outboxes and what was received) of one of
-    /// `ranks` ranks holding `slice` positions, as a round of its scans fills them: 8 bytes
-    /// a message, sent and received, about 3.5 messages a position for a parent that lies
-    /// elsewhere, which it does (ranks - 1) / ranks of the time (3.0-3.4 measured).
+    /// Distributed: the bytes of message buffers of one of `ranks` ranks holding `slice`
+    /// positions. Four rounds' worth are alive at once: the outboxes being filled, the
+    /// exchange in flight (sent and being received) and the messages being delivered; 8
+    /// bytes a message, at most about 3.5 messages a position scanned for a parent that
+    /// lies elsewhere, which it does (ranks - 1) / ranks of the time (3.0-3.4 measured
+    /// over whole levels).
     static uint64_t message_bytes(uint64_t slice, int ranks) {
         const uint64_t round = std::min(slice / kRoundsPerScan, kRoundChunks * sweep::kChunk);
-        return ranks < 2 ? 0 : 2 * 8 * 7 * round / 2 * uint64_t(ranks - 1) / uint64_t(ranks);
+        return ranks < 2 ? 0 : 4 * 8 * 7 * round / 2 * uint64_t(ranks - 1) / uint64_t(ranks);
     }
 
     /// `segment_positions`: positions per first-pass segment (rounded to whole chunks;
@@ -344,13 +346,38 @@ uint64_t StreamedRetrogradeSolver<Game>::threshold_rounds(Sweep& s, int t, AddDo
     do {
         ++scans;
         s.overflow.store(false);
-        std::vector<uint64_t> incoming;
-        std::vector<std::vector<uint64_t>> outboxes(static_cast<size_t>(ranks));
+        // While this rank has chunks to scan, round i's exchange travels during round
+        // i + 1's scan and is ended after it: what it brought is delivered in round i + 2.
+        // Once its chunks are done there is nothing to overlap with, so it ends each
+        // exchange at once and delivers in the next round. Termination
+        // (docs/distributed.md): each rank's count for an exchange is its chunks left, the
+        // messages it sends in it and the messages it holds undelivered; when the sum over
+        // the ranks is zero there is no work anywhere and nothing in flight.
+        std::vector<uint64_t> to_deliver; // received, not yet delivered
+        bool in_flight = false;
+        auto finish = [&](uint64_t sent, uint64_t next) {
+            auto got = link_->finish_exchange();
+            in_flight = false;
+            if (got.count_sum == 0) {
+                if (sent != 0 || !got.messages.empty() || !to_deliver.empty() || next != chunks)
+                    throw std::logic_error("distributed retrograde: work found after the "
+                                           "ranks agreed that a threshold was done");
+                return true;
+            }
+            to_deliver.insert(to_deliver.end(), got.messages.begin(), got.messages.end());
+            return false;
+        };
         for (uint64_t next = 0;;) {
             const uint64_t last = std::min(chunks, next + per_round);
+            std::vector<std::vector<uint64_t>> outboxes(static_cast<size_t>(ranks));
             std::mutex merge_mutex;
 #pragma omp parallel num_threads(threads_)
             {
+                // Thread 0 is the thread that started the exchange in flight.
+                const bool starter = omp_get_thread_num() == 0;
+                auto advance = [&] {
+                    if (starter && in_flight) link_->progress();
+                };
                 std::vector<uint64_t> stack;
                 std::vector<std::vector<uint64_t>> mine(static_cast<size_t>(ranks));
                 auto route = [&](uint64_t k, bool tag) {
@@ -363,28 +390,39 @@ uint64_t StreamedRetrogradeSolver<Game>::threshold_rounds(Sweep& s, int t, AddDo
                     const uint64_t end = std::min(s.size, (c + 1) * kChunk);
                     try {
                         scan_chunk(s, c * kChunk, end, t, stack, route);
+                        advance();
                     } catch (...) {
                         fail();
                     }
                     add_done(end - c * kChunk);
                 }
                 const auto update = visit(s);
-#pragma omp for schedule(dynamic, 256)
-                for (size_t m = 0; m < incoming.size(); ++m)
-                    sweep::deliver(game_, s, incoming[m], stack, update, route);
+                constexpr size_t kDeliverBatch = 4096;
+#pragma omp for schedule(dynamic, 1)
+                for (size_t b = 0; b < to_deliver.size(); b += kDeliverBatch) {
+                    try {
+                        for (size_t m = b; m < std::min(to_deliver.size(), b + kDeliverBatch); ++m)
+                            sweep::deliver(game_, s, to_deliver[m], stack, update, route);
+                        advance();
+                    } catch (...) {
+                        fail();
+                    }
+                }
                 std::lock_guard lock(merge_mutex);
                 for (size_t r = 0; r < mine.size(); ++r)
                     outboxes[r].insert(outboxes[r].end(), mine[r].begin(), mine[r].end());
             }
             if (failure) std::rethrow_exception(failure);
+            to_deliver.clear();
             next = last;
             uint64_t sent = 0;
             for (const auto& box : outboxes) sent += box.size();
+            if (in_flight && finish(sent, next)) break;
             tally.messages += sent;
             ++tally.rounds;
-            incoming = link_->exchange(outboxes);
-            for (auto& box : outboxes) box.clear();
-            if (link_->sum((chunks - next) + sent) == 0) break;
+            link_->start_exchange(std::move(outboxes), (chunks - next) + sent + to_deliver.size());
+            in_flight = true;
+            if (next == chunks && finish(sent, next)) break;
         }
         overflow = link_->sum(s.overflow.load() ? 1 : 0) > 0;
     } while (overflow);

@@ -6,6 +6,7 @@
 
 #include <barrier>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace owaredb::test {
@@ -14,7 +15,7 @@ class ThreadRanks {
   public:
     explicit ThreadRanks(int ranks)
         : ranks_(ranks), barrier_(ranks), boxes_(size_t(ranks) * size_t(ranks)),
-          values_(size_t(ranks)) {
+          values_(size_t(ranks)), counts_(size_t(ranks)) {
         for (int r = 0; r < ranks; ++r) links_.emplace_back(*this, r);
     }
     RankLink& link(int rank) { return links_[size_t(rank)]; }
@@ -25,18 +26,26 @@ class ThreadRanks {
         Link(ThreadRanks& all, int rank) : all_(all), rank_(rank) {}
         int rank() const override { return rank_; }
         int ranks() const override { return all_.ranks_; }
-        std::vector<uint64_t>
-        exchange(const std::vector<std::vector<uint64_t>>& outboxes) override {
+        // The boxes are handed over when the exchange starts, and read when it finishes:
+        // between the two, this rank works on as an MPI rank does while its messages
+        // travel, and the engine must not count on having received anything yet.
+        void start_exchange(std::vector<std::vector<uint64_t>> outboxes, uint64_t count) override {
             const size_t k = size_t(all_.ranks_), me = size_t(rank_);
-            for (size_t r = 0; r < k; ++r) all_.boxes_[me * k + r] = outboxes.at(r);
-            all_.barrier_.arrive_and_wait();
-            std::vector<uint64_t> in;
-            for (size_t r = 0; r < k; ++r)
+            for (size_t r = 0; r < k; ++r) all_.boxes_[me * k + r] = std::move(outboxes.at(r));
+            all_.counts_[me] = count;
+            all_.barrier_.arrive_and_wait(); // every box of this exchange is written
+        }
+        Received finish_exchange() override {
+            const size_t k = size_t(all_.ranks_), me = size_t(rank_);
+            Received got;
+            for (size_t r = 0; r < k; ++r) {
+                got.count_sum += all_.counts_[r];
                 if (r != me)
-                    in.insert(in.end(), all_.boxes_[r * k + me].begin(),
-                              all_.boxes_[r * k + me].end());
+                    got.messages.insert(got.messages.end(), all_.boxes_[r * k + me].begin(),
+                                        all_.boxes_[r * k + me].end());
+            }
             all_.barrier_.arrive_and_wait(); // nobody writes a box before all have read
-            return in;
+            return got;
         }
         uint64_t sum(uint64_t value) override {
             all_.values_[size_t(rank_)] = value;
@@ -55,7 +64,8 @@ class ThreadRanks {
     int ranks_;
     std::barrier<> barrier_;
     std::vector<std::vector<uint64_t>> boxes_; // boxes_[from * ranks + to]
-    std::vector<uint64_t> values_;
+    std::vector<uint64_t> values_;             // sum()
+    std::vector<uint64_t> counts_;             // the exchange's counts
     std::vector<Link> links_;
 };
 
