@@ -12,15 +12,22 @@
 //
 // Under mpirun (docs/distributed.md) the ranks share the work: the files' checksums are
 // split between them, and every level's consistency check too (each rank checks its slice
-// of the level, the first mismatch is the smallest of theirs). Each rank loads the levels
-// it needs, so a rank needs the memory of a one-process verify; rank 0 prints the report.
+// of the level, the first mismatch is the smallest of theirs); rank 0 prints the report.
+//
+// The value check runs level by level in one of two modes (--mode): in memory (levels
+// 0..n loaded, 1 byte a position each, on every rank), or streamed (no level in memory:
+// the moves of a batch of positions are sorted and their values read from the files in
+// order, tablebase/bellman_check.hpp), which needs memory for its batch only. auto: in
+// memory while levels 0..n fit --memory, streamed from the first level that does not.
 #include "cli/options.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
+#include "generate_preflight.hpp"
 #include "mpi_job.hpp"
 #include "tablebase/bellman_check.hpp"
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
+#include "tablebase/streamed_files.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -169,8 +176,44 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
     return files.damaged == 0 && checked >= 0;
 }
 
+// How verify checks values (--mode, --memory): which levels in memory, and the batch of a
+// streamed level.
+class ValueCheckPlan {
+  public:
+    ValueCheckPlan(const std::string& mode, uint64_t budget) : budget_(budget) {
+        if (mode == "in-memory")
+            forced_ = Forced::InMemory;
+        else if (mode == "streamed")
+            forced_ = Forced::Streamed;
+        else if (mode != "auto")
+            throw UsageError("--mode must be auto, in-memory or streamed, got '" + mode + "'");
+    }
+    /// Whether level n is checked streamed. In auto mode, once a level is streamed so are
+    /// all above it (they are larger).
+    bool streamed(int n) {
+        if (forced_ != Forced::None) return forced_ == Forced::Streamed;
+        if (!streaming_ && budget_ != 0 && in_memory_bytes(n) > budget_) streaming_ = true;
+        return streaming_;
+    }
+    /// Bytes an in-memory check of level n takes: levels 0..n and a margin.
+    static uint64_t in_memory_bytes(int n) { return cli::in_memory_bytes(n, 1, 1); }
+    /// Positions per streamed batch: what the budget leaves beside a margin (64 MiB), at
+    /// least 64 Ki; 4 Mi without a budget.
+    uint64_t batch_positions() const {
+        const uint64_t margin = uint64_t(64) << 20;
+        if (budget_ == 0) return uint64_t(1) << 22;
+        const uint64_t left = budget_ > margin ? budget_ - margin : 0;
+        return std::max<uint64_t>(uint64_t(1) << 16, left / kStreamedCheckBytesPerPosition);
+    }
+
+  private:
+    enum class Forced { None, InMemory, Streamed } forced_ = Forced::None;
+    uint64_t budget_;
+    bool streaming_ = false;
+};
+
 // Value files: checksums, then every value of levels 0..up_to against the Bellman equation.
-bool verify_values(const DatabaseDir& db, int threads, int up_to) {
+bool verify_values(const DatabaseDir& db, int threads, int up_to, ValueCheckPlan& plan) {
     const Checksums files = check_checksums(db, threads);
     if (!files.any())
         throw std::runtime_error("no " + db.rules().name + " level files in '" + db.dir().string() +
@@ -180,21 +223,40 @@ bool verify_values(const DatabaseDir& db, int threads, int up_to) {
     std::fflush(stdout);
     std::vector<ValueArray> levels;
     const int checked = check_consistency(files, "level", up_to, [&](int n) {
-        ValueArray values;
-        if (db::Status s = db.load(n, values, threads, levels); !s.ok())
-            throw std::runtime_error(s.message());
-        levels.push_back(std::move(values));
-        const uint64_t bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
-            return first_bellman_mismatch(db.game(), n, levels, threads, range);
-        });
+        const bool streamed = plan.streamed(n);
+        uint64_t bad = level_size(n);
+        int stored = 0;
+        if (streamed) {
+            std::vector<ValueArray>().swap(levels);             // levels above are streamed too
+            const FileSmallerLevels values(db, n + 1, threads); // levels 0..n
+            const uint64_t batch = plan.batch_positions();
+            bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
+                return first_streamed_bellman_mismatch(db.game(), n, values, threads, range, batch);
+            });
+            if (bad < level_size(n)) {
+                int8_t v = 0;
+                const uint64_t index = bad;
+                values.read(n, std::span(&index, 1), std::span(&v, 1));
+                stored = v;
+            }
+        } else {
+            ValueArray values;
+            if (db::Status s = db.load(n, values, threads, levels); !s.ok())
+                throw std::runtime_error(s.message());
+            levels.push_back(std::move(values));
+            bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
+                return first_bellman_mismatch(db.game(), n, levels, threads, range);
+            });
+            if (bad < level_size(n)) stored = levels[n][bad];
+        }
         if (bad < level_size(n)) {
             std::printf("MISMATCH level %d index %llu (%s): stored %d, but its moves give a "
                         "different value\n",
-                        n, (unsigned long long)bad, to_string(unrank(n, bad)).c_str(),
-                        levels[n][bad]);
+                        n, (unsigned long long)bad, to_string(unrank(n, bad)).c_str(), stored);
             return false;
         }
-        std::printf("level %2d: %llu values consistent\n", n, (unsigned long long)level_size(n));
+        std::printf("level %2d: %llu values consistent (%s)\n", n,
+                    (unsigned long long)level_size(n), streamed ? "streamed" : "in memory");
         return true;
     });
     return files.damaged == 0 && checked >= 0;
@@ -212,21 +274,32 @@ bool has_bound_files(const DatabaseDir& db) {
 int cmd_verify(const Args& args) {
     DatabaseOptions options;
     int threads = 0, values_up_to = kMaxSeeds;
+    std::string mode = "auto", memory;
     po::options_description opts("options");
     add_database_options(opts, options);
     add_threads_option(opts, threads);
     opts.add_options()("values-up-to", po::value(&values_up_to)->default_value(kMaxSeeds),
                        "check the values of levels 0..N against their moves (this needs levels "
                        "0..N in memory, 1 byte a position, on every rank); levels above N get "
-                       "their checksums checked only");
+                       "their checksums checked only")(
+        "mode", po::value(&mode)->default_value(mode),
+        "auto: check each level's values in memory (levels 0..n loaded) while that fits "
+        "--memory, else streamed (values read from the files in sorted batches; memory for "
+        "the batch only); in-memory or streamed: every level so")(
+        "memory", po::value(&memory),
+        "memory budget, e.g. 600M or 20G (default: 90 % of the available memory; under "
+        "mpirun per rank, the node's memory shared between its ranks)");
     po::variables_map vm;
     if (!parse_args(args,
                     "usage: owaredb verify [--dir DIR] [--rules R] [--threads T] "
-                    "[--values-up-to N]",
+                    "[--values-up-to N] [--mode auto|in-memory|streamed] [--memory SIZE]",
                     opts, {}, vm))
         return 0;
     if (values_up_to < 0)
         throw UsageError("--values-up-to must be >= 0, got " + std::to_string(values_up_to));
+    uint64_t budget = memory_budget(memory.empty() ? 0 : parse_bytes("--memory", memory));
+    if (memory.empty() && ranks() > 1) budget /= uint64_t(MpiJob::current()->ranks_on_node());
+    ValueCheckPlan plan(mode, budget);
     require_directory(options.dir);
     DatabaseDir db(options.dir, resolve_rules(options));
     if (rank() != 0 && !std::freopen("/dev/null", "w", stdout))
@@ -239,7 +312,7 @@ int cmd_verify(const Args& args) {
     // first (an empty directory is an error there).
     bool bound_files = false;
     const bool values_ok =
-        value_files || !has_bound_files(db) ? verify_values(db, threads, values_up_to) : true;
+        value_files || !has_bound_files(db) ? verify_values(db, threads, values_up_to, plan) : true;
     const bool bounds_ok = verify_bounds(BoundsDir(options.dir, db.rules()), threads, bound_files);
     const bool ok = values_ok && bounds_ok;
     std::printf("%s\n", ok ? "verify: OK" : "verify: FAILED");

@@ -1,7 +1,9 @@
-// The consistency check of `owaredb verify`: every stored value re-derived from its moves.
+// The consistency check of `owaredb verify`: every stored value re-derived from its moves,
+// from levels held in memory or, streamed, from the level files read in sorted batches.
 #pragma once
 
 #include "oware/oware_game.hpp"
+#include "retro/streamed_sources.hpp"
 #include "retro/value_array.hpp"
 #include "tablebase/level_dir.hpp"
 
@@ -16,5 +18,22 @@ namespace owaredb {
 /// not depend on them.
 uint64_t first_bellman_mismatch(const OwareGame& game, int n, const std::vector<ValueArray>& levels,
                                 int threads, IndexRange range = {});
+
+/// Bytes a streamed check (below) takes per position of its batch: a request of 16 bytes
+/// per move (at most 6), twice while they are gathered, and the best and stored values.
+inline constexpr uint64_t kStreamedCheckBytesPerPosition = 2 * 16 * 6 + 2;
+
+/// The same answer as first_bellman_mismatch, with no level in memory: `files` gives the
+/// values of levels 0..n (FileSmallerLevels over n + 1 levels, so level n's own file
+/// too). The range is taken `batch_positions` at a time: the moves of a batch become
+/// requests (child level, child index, position), sorted over the whole batch so that
+/// each block of a file is decoded about once per batch, read, and folded into each
+/// position's best move; then the batch's stored values are read in order and compared.
+/// Memory: about kStreamedCheckBytesPerPosition bytes a batch position, whatever the
+/// level's size; time: every batch reads (most of) level n once, so larger batches are
+/// cheaper.
+uint64_t first_streamed_bellman_mismatch(const OwareGame& game, int n,
+                                         const SmallerLevelValues& files, int threads,
+                                         IndexRange range, uint64_t batch_positions);
 
 } // namespace owaredb
