@@ -20,6 +20,7 @@
 // order, tablebase/bellman_check.hpp), which needs memory for its batch only. auto: in
 // memory while levels 0..n fit --memory, streamed from the first level that does not.
 #include "cli/options.hpp"
+#include "cli/system_stats.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
 #include "generate_preflight.hpp"
@@ -30,8 +31,11 @@
 #include "tablebase/streamed_files.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <string>
 
 namespace owaredb::cli {
 
@@ -176,6 +180,41 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
     return files.damaged == 0 && checked >= 0;
 }
 
+// The progress of a streamed level on stderr (rank 0's slice; one redrawn line on a
+// terminal, a line every 10 s otherwise): a level of billions of positions takes minutes.
+class LevelProgress {
+  public:
+    explicit LevelProgress(int n) : n_(n), tty_(stderr_is_terminal()), start_(Clock::now()) {}
+    void operator()(uint64_t done, uint64_t total) {
+        if (rank() != 0 || total == 0) return;
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+        const std::string eta = done > 0 && elapsed > 1
+                                    ? format_duration(elapsed * double(total - done) / double(done))
+                                    : "?";
+        char line[120];
+        std::snprintf(line, sizeof line, "level %2d (streamed): %3.0f%% of %llu positions | ETA %s",
+                      n_, 100.0 * double(done) / double(total), (unsigned long long)total,
+                      eta.c_str());
+        if (tty_) {
+            std::fprintf(stderr, "\r%-100s", line);
+        } else if (Clock::now() - last_line_ > std::chrono::seconds(10)) {
+            last_line_ = Clock::now();
+            std::fprintf(stderr, "%s\n", line);
+        }
+        std::fflush(stderr);
+    }
+    void clear() const {
+        if (tty_ && rank() == 0) std::fprintf(stderr, "\r%-100s\r", "");
+    }
+
+  private:
+    using Clock = std::chrono::steady_clock;
+    int n_;
+    bool tty_;
+    Clock::time_point start_;
+    Clock::time_point last_line_ = Clock::now(); // the first line after 10 s
+};
+
 // How verify checks values (--mode, --memory): which levels in memory, and the batch of a
 // streamed level.
 class ValueCheckPlan {
@@ -230,9 +269,12 @@ bool verify_values(const DatabaseDir& db, int threads, int up_to, ValueCheckPlan
             std::vector<ValueArray>().swap(levels);             // levels above are streamed too
             const FileSmallerLevels values(db, n + 1, threads); // levels 0..n
             const uint64_t batch = plan.batch_positions();
+            LevelProgress progress(n);
             bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
-                return first_streamed_bellman_mismatch(db.game(), n, values, threads, range, batch);
+                return first_streamed_bellman_mismatch(db.game(), n, values, threads, range, batch,
+                                                       std::ref(progress));
             });
+            progress.clear();
             if (bad < level_size(n)) {
                 int8_t v = 0;
                 const uint64_t index = bad;

@@ -222,18 +222,20 @@ class BatchCheck {
 
 } // namespace
 
-uint64_t first_streamed_bellman_mismatch(const OwareGame& game, int n,
-                                         const SmallerLevelValues& files, int threads,
-                                         IndexRange range, uint64_t batch_positions) {
+uint64_t first_streamed_bellman_mismatch(
+    const OwareGame& game, int n, const SmallerLevelValues& files, int threads, IndexRange range,
+    uint64_t batch_positions, const std::function<void(uint64_t done, uint64_t total)>& progress) {
     const uint64_t size = game.level_size(n);
-    const uint64_t end = std::min(range.end, size);
+    const uint64_t first = std::min(range.begin, size);
+    const uint64_t end = std::max(first, std::min(range.end, size));
     threads = std::max(1, threads);
     batch_positions = std::max<uint64_t>(batch_positions, 1);
     BatchCheck check(game, n, files, threads, batch_positions);
-    for (uint64_t begin = std::min(range.begin, size); begin < end; begin += batch_positions) {
-        const uint64_t bad =
-            check.first_mismatch(begin, std::min(end, begin + batch_positions), size);
+    for (uint64_t begin = first; begin < end; begin += batch_positions) {
+        const uint64_t last = std::min(end, begin + batch_positions);
+        const uint64_t bad = check.first_mismatch(begin, last, size);
         if (bad < size) return bad;
+        if (progress) progress(last - first, end - first);
     }
     return size;
 }

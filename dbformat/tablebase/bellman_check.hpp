@@ -8,6 +8,7 @@
 #include "tablebase/level_dir.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace owaredb {
@@ -31,9 +32,11 @@ inline constexpr uint64_t kStreamedCheckBytesPerPosition = 2 * 16 * 6 + 2;
 /// position's best move; then the batch's stored values are read in order and compared.
 /// Memory: about kStreamedCheckBytesPerPosition bytes a batch position, whatever the
 /// level's size; time: every batch reads (most of) level n once, so larger batches are
-/// cheaper.
-uint64_t first_streamed_bellman_mismatch(const OwareGame& game, int n,
-                                         const SmallerLevelValues& files, int threads,
-                                         IndexRange range, uint64_t batch_positions);
+/// cheaper. `progress(done, total)`, if given, is called on the calling thread after each
+/// batch with the positions of the range checked so far.
+uint64_t first_streamed_bellman_mismatch(
+    const OwareGame& game, int n, const SmallerLevelValues& files, int threads, IndexRange range,
+    uint64_t batch_positions,
+    const std::function<void(uint64_t done, uint64_t total)>& progress = {});
 
 } // namespace owaredb

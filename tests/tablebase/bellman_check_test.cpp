@@ -106,6 +106,25 @@ TEST_CASE("streamed consistency check: planted wrong values are found where the 
     }
 }
 
+TEST_CASE("streamed consistency check: progress after every batch, up to the range's size") {
+    const OwareGame game(*Rules::by_name("awari"));
+    const auto levels = solve_in_memory(game, 9, 1);
+    const auto files = as_files(levels, 9);
+    const IndexRange range{100, game.level_size(9) - 5};
+    std::vector<uint64_t> seen;
+    uint64_t reported_total = 0;
+    CHECK(first_streamed_bellman_mismatch(game, 9, files, 2, range, 10000,
+                                          [&](uint64_t done, uint64_t total) {
+                                              seen.push_back(done);
+                                              reported_total = total;
+                                          }) == game.level_size(9));
+    const uint64_t total = range.end - range.begin;
+    CHECK(reported_total == total);
+    REQUIRE(seen.size() == (total + 9999) / 10000);
+    for (size_t i = 0; i + 1 < seen.size(); ++i) CHECK(seen[i] == 10000 * (i + 1));
+    CHECK(seen.back() == total);
+}
+
 TEST_CASE("streamed consistency check: an unreadable level file is an error, not a pass") {
     const OwareGame game(*Rules::by_name("abapa"));
     const auto levels = solve_in_memory(game, 8, 1);
