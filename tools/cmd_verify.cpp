@@ -263,6 +263,7 @@ bool verify_values(const DatabaseDir& db, int threads, int up_to, ValueCheckPlan
     std::vector<ValueArray> levels;
     const int checked = check_consistency(files, "level", up_to, [&](int n) {
         const bool streamed = plan.streamed(n);
+        const auto started = std::chrono::steady_clock::now();
         uint64_t bad = level_size(n);
         int stored = 0;
         if (streamed) {
@@ -297,8 +298,10 @@ bool verify_values(const DatabaseDir& db, int threads, int up_to, ValueCheckPlan
                         n, (unsigned long long)bad, to_string(unrank(n, bad)).c_str(), stored);
             return false;
         }
-        std::printf("level %2d: %llu values consistent (%s)\n", n,
-                    (unsigned long long)level_size(n), streamed ? "streamed" : "in memory");
+        std::printf(
+            "level %2d: %llu values consistent (%s, %.1f s)\n", n,
+            (unsigned long long)level_size(n), streamed ? "streamed" : "in memory",
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
         return true;
     });
     return files.damaged == 0 && checked >= 0;
