@@ -25,6 +25,7 @@
 #include "database_options.hpp"
 #include "generate_preflight.hpp"
 #include "mpi_job.hpp"
+#include "progress_line.hpp"
 #include "tablebase/bellman_check.hpp"
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
@@ -184,7 +185,7 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
 // terminal, a line every 10 s otherwise): a level of billions of positions takes minutes.
 class LevelProgress {
   public:
-    explicit LevelProgress(int n) : n_(n), tty_(stderr_is_terminal()), start_(Clock::now()) {}
+    explicit LevelProgress(int n) : n_(n), start_(Clock::now()) {}
     void operator()(uint64_t done, uint64_t total) {
         if (rank() != 0 || total == 0) return;
         const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
@@ -195,24 +196,17 @@ class LevelProgress {
         std::snprintf(line, sizeof line, "level %2d (streamed): %3.0f%% of %llu positions | ETA %s",
                       n_, 100.0 * double(done) / double(total), (unsigned long long)total,
                       eta.c_str());
-        if (tty_) {
-            std::fprintf(stderr, "\r%-100s", line);
-        } else if (Clock::now() - last_line_ > std::chrono::seconds(10)) {
-            last_line_ = Clock::now();
-            std::fprintf(stderr, "%s\n", line);
-        }
-        std::fflush(stderr);
+        line_.show(line);
     }
     void clear() const {
-        if (tty_ && rank() == 0) std::fprintf(stderr, "\r%-100s\r", "");
+        if (rank() == 0) line_.clear();
     }
 
   private:
     using Clock = std::chrono::steady_clock;
     int n_;
-    bool tty_;
     Clock::time_point start_;
-    Clock::time_point last_line_ = Clock::now(); // the first line after 10 s
+    ProgressLine line_;
 };
 
 // How verify checks values (--mode, --memory): which levels in memory, and the batch of a

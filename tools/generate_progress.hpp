@@ -6,6 +6,7 @@
 #include "cli/system_stats.hpp"
 #include "generate_preflight.hpp"
 #include "oware/ranking.hpp"
+#include "progress_line.hpp"
 #include "retro/sweep.hpp"
 #include "retro/value_array.hpp"
 #include "tablebase/database_dir.hpp"
@@ -49,8 +50,7 @@ class ProgressDisplay {
         return work_left;
     }
 
-    explicit ProgressDisplay(double total_work)
-        : remaining_(total_work), tty_(stderr_is_terminal()), start_(Clock::now()) {}
+    explicit ProgressDisplay(double total_work) : remaining_(total_work), start_(Clock::now()) {}
 
     void level_started(int n, uint64_t size, LevelMode mode) {
         level_ = n;
@@ -68,19 +68,13 @@ class ProgressDisplay {
         std::snprintf(line, sizeof line, "level %2d (%s): %-13s %3.0f%% of %llu positions | ETA %s",
                       level_, mode_name(mode_), phase.c_str(), 100 * p.pass_fraction,
                       (unsigned long long)level_size_, eta.c_str());
-        if (tty_) {
-            std::fprintf(stderr, "\r%-100s", line);
-        } else if (Clock::now() - last_line_ > std::chrono::seconds(10)) {
-            last_line_ = Clock::now();
-            std::fprintf(stderr, "%s\n", line);
-        }
-        std::fflush(stderr);
+        line_.show(line);
     }
     // Compressing a large level takes a while; say so instead of going quiet.
     void writing() {
         char line[120];
         std::snprintf(line, sizeof line, "level %2d: compressing and writing the file", level_);
-        if (tty_)
+        if (line_.terminal())
             std::fprintf(stderr, "\r%-100s", line);
         else
             std::fprintf(stderr, "%s\n", line);
@@ -88,21 +82,20 @@ class ProgressDisplay {
     }
     // A line about level n that stays on screen (checkpoint news).
     void note(int n, const std::string& what) {
-        if (tty_) std::fprintf(stderr, "\r%-100s\r", "");
+        line_.clear();
         std::fprintf(stderr, "level %2d: %s\n", n, what.c_str());
         std::fflush(stderr);
     }
     void level_finished() {
         finished_ += work(level_);
-        if (tty_) std::fprintf(stderr, "\r%-100s\r", "");
+        line_.clear();
     }
 
   private:
     double remaining_;
     double finished_ = 0;
-    bool tty_;
+    ProgressLine line_;
     Clock::time_point start_;
-    Clock::time_point last_line_{};
     int level_ = 0;
     uint64_t level_size_ = 0;
     LevelMode mode_ = LevelMode::InMemory;

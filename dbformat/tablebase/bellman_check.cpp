@@ -30,8 +30,7 @@ uint64_t first_bellman_mismatch(const OwareGame& game, int n, const std::vector<
 
 namespace {
 
-constexpr int kLevelShift = 40; // request key: child level << 40 | child index
-constexpr uint64_t kIndexMask = (uint64_t(1) << kLevelShift) - 1;
+constexpr int kLevelShift = kRequestLevelShift; // request key: child level << 40 | child index
 constexpr int8_t kNoMoveYet = INT8_MIN;
 
 struct Request {
@@ -97,6 +96,8 @@ class BatchCheck {
     static constexpr uint64_t kPartitionRequests = uint64_t(1) << 18;
     static constexpr uint64_t kChunk = 1 << 14;
 
+    std::span<int8_t> best_span() { return {best_.data(), best_.size()}; }
+
     size_t partition_of(int level, uint64_t index) const {
         return size_t((level_offset_[size_t(level)] + index) * partitions_ / total_);
     }
@@ -146,36 +147,11 @@ class BatchCheck {
                     for (const auto& thread_parts : parts_)
                         run.insert(run.end(), thread_parts[p].begin(), thread_parts[p].end());
                     std::sort(run.begin(), run.end());
-                    resolve_run(run, indices, values);
+                    fold_child_values(files_, n_, std::span<const Request>(run), best_span(),
+                                      indices, values);
                 });
         }
         failure.rethrow();
-    }
-
-    void resolve_run(const std::vector<Request>& run, std::vector<uint64_t>& indices,
-                     std::vector<int8_t>& values) {
-        constexpr size_t kRead = 4096;
-        for (size_t i = 0; i < run.size();) {
-            const int level = int(run[i].key >> kLevelShift);
-            indices.clear();
-            size_t j = i;
-            for (; j < run.size() && indices.size() < kRead &&
-                   int(run[j].key >> kLevelShift) == level;
-                 ++j)
-                indices.push_back(run[j].key & kIndexMask);
-            values.resize(indices.size());
-            files_.read(level, indices, values);
-            for (size_t k = i; k < j; ++k) {
-                const int candidate = (n_ - level) - values[k - i];
-                std::atomic_ref<int8_t> slot(best_[run[k].slot]);
-                int8_t old = slot.load(std::memory_order_relaxed);
-                while (candidate > old &&
-                       !slot.compare_exchange_weak(old, static_cast<int8_t>(candidate),
-                                                   std::memory_order_relaxed)) {
-                }
-            }
-            i = j;
-        }
     }
 
     // The stored values of the batch, read in order, a chunk per thread at a time.

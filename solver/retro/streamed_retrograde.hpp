@@ -112,7 +112,7 @@ template <RetroGame Game> class StreamedRetrogradeSolver {
     static constexpr int kNoExit = ExitStore::kNoExit;
     static constexpr uint8_t kEligible = 8;
     static constexpr uint8_t kAssigned = 16;
-    static constexpr int kLevelShift = 40; // request key: level << 40 | index
+    static constexpr int kLevelShift = kRequestLevelShift; // request key: level << 40 | index
     static_assert(Game::kMaxMoves <= 7, "the move counter has 3 bits");
 
     struct Request {
@@ -231,31 +231,9 @@ void StreamedRetrogradeSolver<Game>::first_segment(Sweep& s, uint64_t begin, uin
 template <RetroGame Game>
 void StreamedRetrogradeSolver<Game>::resolve(int n, std::vector<Request>& requests,
                                              std::span<int8_t> exits) const {
-    constexpr size_t kBatch = 4096;
-    constexpr uint64_t kIndexMask = (uint64_t(1) << kLevelShift) - 1;
     std::vector<uint64_t> indices;
     std::vector<int8_t> values;
-    indices.reserve(kBatch);
-    for (size_t i = 0; i < requests.size();) {
-        const int level = static_cast<int>(requests[i].key >> kLevelShift);
-        indices.clear();
-        size_t j = i;
-        for (; j < requests.size() && indices.size() < kBatch &&
-               static_cast<int>(requests[j].key >> kLevelShift) == level;
-             ++j)
-            indices.push_back(requests[j].key & kIndexMask);
-        values.resize(indices.size());
-        smaller_.read(level, indices, values);
-        for (size_t k = i; k < j; ++k) {
-            const int exit = (n - level) - values[k - i];
-            std::atomic_ref<int8_t> best(exits[requests[k].slot]);
-            int8_t old = best.load(std::memory_order_relaxed);
-            while (exit > old && !best.compare_exchange_weak(old, static_cast<int8_t>(exit),
-                                                             std::memory_order_relaxed)) {
-            }
-        }
-        i = j;
-    }
+    fold_child_values(smaller_, n, std::span<const Request>(requests), exits, indices, values);
     std::vector<Request>().swap(requests); // give the memory back before the next step
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
@@ -23,6 +24,43 @@ class SmallerLevelValues {
     virtual void read(int level, std::span<const uint64_t> indices,
                       std::span<int8_t> values) const = 0;
 };
+
+/// A request for a child's value, as the streamed engine's first pass and verify's streamed
+/// check make them: `key` = child level << kRequestLevelShift | child index (so sorting by
+/// key reads each level file in order), `slot` = where the answer goes.
+inline constexpr int kRequestLevelShift = 40;
+
+/// For `requests` sorted by key: best[slot] = max(best[slot], (n - level) - value of the
+/// child), the Bellman term of the move to that child (it captured n - level). Reads
+/// `files` in runs of one level of at most 4096 indices, through the caller's buffers.
+/// The update is atomic, so several threads may fold into the same `best`.
+template <class Request>
+void fold_child_values(const SmallerLevelValues& files, int n, std::span<const Request> requests,
+                       std::span<int8_t> best, std::vector<uint64_t>& indices,
+                       std::vector<int8_t>& values) {
+    constexpr size_t kRun = 4096;
+    constexpr uint64_t kIndexMask = (uint64_t(1) << kRequestLevelShift) - 1;
+    for (size_t i = 0; i < requests.size();) {
+        const int level = static_cast<int>(requests[i].key >> kRequestLevelShift);
+        indices.clear();
+        size_t j = i;
+        for (; j < requests.size() && indices.size() < kRun &&
+               static_cast<int>(requests[j].key >> kRequestLevelShift) == level;
+             ++j)
+            indices.push_back(requests[j].key & kIndexMask);
+        values.resize(indices.size());
+        files.read(level, indices, values);
+        for (size_t k = i; k < j; ++k) {
+            const int term = (n - level) - values[k - i];
+            std::atomic_ref<int8_t> slot(best[requests[k].slot]);
+            int8_t old = slot.load(std::memory_order_relaxed);
+            while (term > old && !slot.compare_exchange_weak(old, static_cast<int8_t>(term),
+                                                             std::memory_order_relaxed)) {
+            }
+        }
+        i = j;
+    }
+}
 
 /// The best capture exit of every position of the level being solved (kNoExit: none):
 /// appended in index order by the first pass, read by the scans.
