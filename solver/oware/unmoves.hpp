@@ -18,7 +18,12 @@ namespace owaredb {
 inline constexpr int kMaxParents = kPitsPerSide * kMaxSeeds;
 
 struct ParentList {
-    std::array<Position, kMaxParents> parents;
+    // The entries are left uninitialised: only the first `count` are ever read, and zeroing
+    // all 3.5 KB on every call cost about 5 % of a level's solve (perf, abapa level 21).
+    ParentList() {}
+    union {
+        std::array<Position, kMaxParents> parents;
+    };
     int count = 0;
     const Position* begin() const { return parents.data(); }
     const Position* end() const { return parents.data() + count; }

@@ -169,7 +169,9 @@ template <RetroGame Game> class BoundsSolver {
     uint16_t first_pass_word(int n, uint64_t index) const;
     bool enter_x(Sweep& s, uint64_t index) const;
     bool enter_y(Sweep& s, uint64_t index) const;
-    void propagate(Sweep& s, uint64_t entry, std::vector<uint64_t>& stack) const;
+    using Stack = sweep::StackFor<Game>;
+    auto visit(Sweep& s) const;
+    void propagate(Sweep& s, uint64_t entry, Stack& stack) const;
 
     const Game& game_;
     std::vector<const int8_t*> smaller_;
@@ -220,11 +222,10 @@ template <RetroGame Game> bool BoundsSolver<Game>::enter_y(Sweep& s, uint64_t in
     return false;
 }
 
-template <RetroGame Game>
-void BoundsSolver<Game>::propagate(Sweep& s, uint64_t entry, std::vector<uint64_t>& stack) const {
+template <RetroGame Game> auto BoundsSolver<Game>::visit(Sweep& s) const {
     // Tag 1: the state entered Y_t, 0: it entered X_t.
     const int t = s.t;
-    sweep::propagate(game_, s, entry, stack, [&](bool entered_y, uint64_t k, bool full) {
+    return [&s, t](bool entered_y, uint64_t k, bool full) {
         auto w = s.word(k);
         uint16_t old = w.load(std::memory_order_relaxed);
         if (entered_y) {
@@ -245,7 +246,12 @@ void BoundsSolver<Game>::propagate(Sweep& s, uint64_t entry, std::vector<uint64_
             if (w.compare_exchange_weak(old, nw, std::memory_order_relaxed)) return joins;
         }
         return false;
-    });
+    };
+}
+
+template <RetroGame Game>
+void BoundsSolver<Game>::propagate(Sweep& s, uint64_t entry, Stack& stack) const {
+    sweep::propagate(game_, s, entry, stack, visit(s));
 }
 
 template <RetroGame Game>
@@ -257,14 +263,15 @@ ValueArray BoundsSolver<Game>::solve(int n, const ProgressFn& progress, LevelSta
     // Word i becomes bytes 2i (gM) and 2i + 1 (gN).
     ValueArray result = sweep::start(s, n, game_.level_size(n));
 
-    sweep::run(
+    sweep::run<Stack>(
         s, threads_, progress, 0.4, 0.6, stats, checkpoint,
         [&](uint64_t i) { return first_pass_word(n, i); },
-        [&](uint64_t i, int t, std::vector<uint64_t>& stack) {
+        [&](uint64_t i, int t, Stack& stack) {
             const uint16_t w = s.word(i).load(std::memory_order_relaxed);
             if (!(w & kInX) && xf(w) == t && enter_x(s, i)) propagate(s, i << 1, stack);
             if (counter(w) == 0 && yf(w) == t && enter_y(s, i)) propagate(s, i << 1 | 1, stack);
         },
+        [&](Stack& stack) { sweep::drain(game_, s, stack, visit(s)); },
         [&] {
             // Word i -> bytes 2i (gM) and 2i + 1 (gN), in place.
             int8_t* out = result.data();

@@ -91,7 +91,9 @@ template <RetroGame Game> class RetrogradeSolver {
 
     uint16_t first_pass_word(int n, uint64_t index) const;
     bool try_assign(Sweep& s, uint64_t index, int value, bool pending) const;
-    void propagate(Sweep& s, uint64_t index, int value, std::vector<uint64_t>& stack) const;
+    using Stack = sweep::StackFor<Game>;
+    auto visit(Sweep& s) const;
+    void propagate(Sweep& s, uint64_t index, int value, Stack& stack) const;
 
     const Game& game_;
     std::vector<const int8_t*> smaller_;
@@ -129,17 +131,15 @@ bool RetrogradeSolver<Game>::try_assign(Sweep& s, uint64_t index, int value, boo
                         [](uint16_t w) { return (w & kAssigned) != 0; });
 }
 
-template <RetroGame Game>
-void RetrogradeSolver<Game>::propagate(Sweep& s, uint64_t index, int value,
-                                       std::vector<uint64_t>& stack) const {
+template <RetroGame Game> auto RetrogradeSolver<Game>::visit(Sweep& s) const {
     // Values at threshold t are exactly +-t.
     const int t = s.t;
-    sweep::propagate_values(
-        game_, s, index, value, stack, [](uint16_t w) { return (w & kAssigned) != 0; },
-        [&](bool full) {
+    return sweep::value_visit(
+        s, [](uint16_t w) { return (w & kAssigned) != 0; },
+        [t](bool full) {
             return static_cast<uint16_t>(kAssigned | code(t) | (full ? kPending : 0));
         },
-        [&](uint16_t old, bool full) {
+        [t](uint16_t old, bool full) {
             const int left = counter(old) - 1;
             const bool lost = left == 0 && decode(old) <= -t;
             const uint16_t nw =
@@ -147,6 +147,12 @@ void RetrogradeSolver<Game>::propagate(Sweep& s, uint64_t index, int value,
                      : static_cast<uint16_t>((old & ~kCounterMask) | (left << kCounterShift));
             return std::pair{nw, lost};
         });
+}
+
+template <RetroGame Game>
+void RetrogradeSolver<Game>::propagate(Sweep& s, uint64_t index, int value, Stack& stack) const {
+    // Tag 1: the position is lost (-t), 0: won (+t).
+    sweep::propagate(game_, s, index << 1 | (value < 0), stack, visit(s));
 }
 
 template <RetroGame Game>
@@ -160,10 +166,10 @@ ValueArray RetrogradeSolver<Game>::solve(int n, const ProgressFn& progress, Leve
 
     // Progress: the first pass costs about as much as the whole sweep, which is spread over
     // the n thresholds; the estimate weights them so.
-    sweep::run(
+    sweep::run<Stack>(
         s, threads_, progress, 0.5, 0.5, stats, checkpoint,
         [&](uint64_t i) { return first_pass_word(n, i); },
-        [&](uint64_t i, int t, std::vector<uint64_t>& stack) {
+        [&](uint64_t i, int t, Stack& stack) {
             const uint16_t w = s.word(i).load(std::memory_order_relaxed);
             if (!(w & kAssigned)) {
                 const int best = decode(w);
@@ -179,6 +185,7 @@ ValueArray RetrogradeSolver<Game>::solve(int n, const ProgressFn& progress, Leve
                     propagate(s, i, decode(w), stack);
             }
         },
+        [&](Stack& stack) { sweep::drain(game_, s, stack, visit(s)); },
         [&] {
             // Compact the 2-byte words into 1-byte values in place (byte i <= word i's
             // offset, so a forward sequential pass never overwrites a word it has yet to

@@ -109,6 +109,7 @@ template <RetroGame Game> class StreamedRetrogradeSolver {
 
   private:
     using Sweep = sweep::BasicState<uint8_t>;
+    using Stack = sweep::StackFor<Game>;
     static constexpr int kNoExit = ExitStore::kNoExit;
     static constexpr uint8_t kEligible = 8;
     static constexpr uint8_t kAssigned = 16;
@@ -134,13 +135,12 @@ template <RetroGame Game> class StreamedRetrogradeSolver {
     void first_segment(Sweep& s, uint64_t begin, uint64_t end) const;
     void resolve(int n, std::vector<Request>& requests, std::span<int8_t> exits) const;
     template <class Route>
-    void scan_chunk(Sweep& s, uint64_t begin, uint64_t end, int t, std::vector<uint64_t>& stack,
+    void scan_chunk(Sweep& s, uint64_t begin, uint64_t end, int t, Stack& stack,
                     Route&& route) const;
     bool try_assign(Sweep& s, uint64_t index, int value, bool pending) const;
     auto visit(Sweep& s) const;
     template <class Route>
-    void propagate(Sweep& s, uint64_t index, int value, std::vector<uint64_t>& stack,
-                   Route&& route) const;
+    void propagate(Sweep& s, uint64_t index, int value, Stack& stack, Route&& route) const;
     template <class AddDone>
     uint64_t threshold_rounds(Sweep& s, int t, AddDone&& add_done, LevelStats& tally) const;
 
@@ -256,15 +256,15 @@ template <RetroGame Game> auto StreamedRetrogradeSolver<Game>::visit(Sweep& s) c
 
 template <RetroGame Game>
 template <class Route>
-void StreamedRetrogradeSolver<Game>::propagate(Sweep& s, uint64_t index, int value,
-                                               std::vector<uint64_t>& stack, Route&& route) const {
+void StreamedRetrogradeSolver<Game>::propagate(Sweep& s, uint64_t index, int value, Stack& stack,
+                                               Route&& route) const {
     sweep::propagate(game_, s, index << 1 | (value < 0), stack, visit(s), route);
 }
 
 template <RetroGame Game>
 template <class Route>
 void StreamedRetrogradeSolver<Game>::scan_chunk(Sweep& s, uint64_t begin, uint64_t end, int t,
-                                                std::vector<uint64_t>& stack, Route&& route) const {
+                                                Stack& stack, Route&& route) const {
     // begin, end: offsets in this process's words; i: the position's index in the level.
     thread_local std::vector<int8_t> exits;
     exits.resize(end - begin);
@@ -297,6 +297,7 @@ void StreamedRetrogradeSolver<Game>::scan_chunk(Sweep& s, uint64_t begin, uint64
             }
         }
     }
+    sweep::drain(game_, s, stack, visit(s), route); // the roots still waiting for a batch
 }
 
 template <RetroGame Game>
@@ -356,7 +357,7 @@ uint64_t StreamedRetrogradeSolver<Game>::threshold_rounds(Sweep& s, int t, AddDo
                 auto advance = [&] {
                     if (starter && in_flight) link_->progress();
                 };
-                std::vector<uint64_t> stack;
+                Stack stack;
                 std::vector<std::vector<uint64_t>> mine(static_cast<size_t>(ranks));
                 auto route = [&](uint64_t k, bool tag) {
                     if (k - s.base < s.size) return false;
@@ -381,6 +382,7 @@ uint64_t StreamedRetrogradeSolver<Game>::threshold_rounds(Sweep& s, int t, AddDo
                     try {
                         for (size_t m = b; m < std::min(to_deliver.size(), b + kDeliverBatch); ++m)
                             sweep::deliver(game_, s, to_deliver[m], stack, update, route);
+                        sweep::drain(game_, s, stack, update, route);
                         advance();
                     } catch (...) {
                         fail();
@@ -419,14 +421,14 @@ ValueArray StreamedRetrogradeSolver<Game>::solve(int n, const ProgressFn& progre
     ValueArray result = sweep::start(s, n, last - first);
     s.base = first;
     LevelStats tally;
-    sweep::run_segments(
+    sweep::run_segments<Stack>(
         s, threads_, progress, 0.5, 0.5, stats, checkpoint, segment_chunks_,
         [&](uint64_t begin, uint64_t end, auto&& add_done) {
             if (begin == 0) exits_.reset(); // a level from its start
             first_segment(s, begin, end);
             add_done(end - begin);
         },
-        [&](uint64_t begin, uint64_t end, int t, std::vector<uint64_t>& stack) {
+        [&](uint64_t begin, uint64_t end, int t, Stack& stack) {
             scan_chunk(s, begin, end, t, stack, sweep::OwnsAll{});
         },
         [&] {
