@@ -265,7 +265,9 @@ ValueArray BoundsSolver<Game>::solve(int n, const ProgressFn& progress, LevelSta
 
     sweep::run<Stack>(
         s, threads_, progress, 0.4, 0.6, stats, checkpoint,
-        [&](uint64_t i) { return first_pass_word(n, i); },
+        [&](uint64_t begin, uint64_t end) {
+            for (uint64_t i = begin; i < end; ++i) s.words[i] = first_pass_word(n, i);
+        },
         [&](uint64_t i, int t, Stack& stack) {
             const uint16_t w = s.word(i).load(std::memory_order_relaxed);
             if (!(w & kInX) && xf(w) == t && enter_x(s, i)) propagate(s, i << 1, stack);

@@ -39,6 +39,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <span>
@@ -89,7 +90,7 @@ template <RetroGame Game> class RetrogradeSolver {
 
     using Sweep = sweep::State; // per-level shared state
 
-    uint16_t first_pass_word(int n, uint64_t index) const;
+    void first_pass_words(int n, uint64_t begin, uint64_t end, uint16_t* words) const;
     bool try_assign(Sweep& s, uint64_t index, int value, bool pending) const;
     using Stack = sweep::StackFor<Game>;
     auto visit(Sweep& s) const;
@@ -104,24 +105,54 @@ template <RetroGame Game> class RetrogradeSolver {
 // ---------------------------------------------------------------------------------------
 
 template <RetroGame Game>
-uint16_t RetrogradeSolver<Game>::first_pass_word(int n, uint64_t index) const {
-    const auto s = game_.unrank(n, index);
-    BestMove exits; // the best capture exit
-    int quiet = 0;
-    const int moves = game_.for_each_move(s, [&](int captured, const auto& child) {
-        if (captured == 0)
-            ++quiet;
-        else
-            exits.add(captured, smaller_[n - captured][game_.rank(child)]);
-    });
-    if (moves == 0 || quiet == 0) {
-        // Terminal, or every move captures: the value is known now; it propagates when
-        // the sweep reaches its threshold.
-        const int v = moves == 0 ? game_.terminal_value(s) : exits.value();
-        return static_cast<uint16_t>(kAssigned | code(v) | (v != 0 ? kPending : 0));
+void RetrogradeSolver<Game>::first_pass_words(int n, uint64_t begin, uint64_t end,
+                                              uint16_t* words) const {
+    // A batch of positions at a time: their moves are generated first, with a prefetch of
+    // each capture child's value (a random byte of a smaller level, gigabytes at large n),
+    // and the best exits are taken after, so that the loads overlap (as in propagation,
+    // sweep::drain).
+    constexpr int kBatch = 16;
+    struct Capture {
+        const int8_t* value;
+        int captured;
+        int position; // in the batch
+    };
+    std::array<Capture, kBatch * Game::kMaxMoves> captures;
+    std::array<int, kBatch> quiet, moves, terminal;
+    for (uint64_t first = begin; first < end; first += kBatch) {
+        const int count = static_cast<int>(std::min<uint64_t>(kBatch, end - first));
+        int captures_made = 0;
+        for (int j = 0; j < count; ++j) {
+            const auto s = game_.unrank(n, first + static_cast<uint64_t>(j));
+            int q = 0;
+            moves[j] = game_.for_each_move(s, [&](int captured, const auto& child) {
+                if (captured == 0) {
+                    ++q;
+                    return;
+                }
+                const int8_t* value = smaller_[n - captured] + game_.rank(child);
+                __builtin_prefetch(value);
+                captures[captures_made++] = {value, captured, j};
+            });
+            quiet[j] = q;
+            terminal[j] = moves[j] == 0 ? game_.terminal_value(s) : 0;
+        }
+        std::array<BestMove, kBatch> exits; // the best capture exit of each position
+        for (int c = 0; c < captures_made; ++c)
+            exits[captures[c].position].add(captures[c].captured, *captures[c].value);
+        for (int j = 0; j < count; ++j) {
+            uint16_t& w = words[first + static_cast<uint64_t>(j)];
+            if (moves[j] == 0 || quiet[j] == 0) {
+                // Terminal, or every move captures: the value is known now; it propagates
+                // when the sweep reaches its threshold.
+                const int v = moves[j] == 0 ? terminal[j] : exits[j].value();
+                w = static_cast<uint16_t>(kAssigned | code(v) | (v != 0 ? kPending : 0));
+            } else {
+                w = static_cast<uint16_t>(code(exits[j].empty() ? kNoExit : exits[j].value()) |
+                                          (quiet[j] << kCounterShift));
+            }
+        }
     }
-    return static_cast<uint16_t>(code(exits.empty() ? kNoExit : exits.value()) |
-                                 (quiet << kCounterShift));
 }
 
 template <RetroGame Game>
@@ -168,7 +199,7 @@ ValueArray RetrogradeSolver<Game>::solve(int n, const ProgressFn& progress, Leve
     // the n thresholds; the estimate weights them so.
     sweep::run<Stack>(
         s, threads_, progress, 0.5, 0.5, stats, checkpoint,
-        [&](uint64_t i) { return first_pass_word(n, i); },
+        [&](uint64_t begin, uint64_t end) { first_pass_words(n, begin, end, s.words); },
         [&](uint64_t i, int t, Stack& stack) {
             const uint16_t w = s.word(i).load(std::memory_order_relaxed);
             if (!(w & kAssigned)) {

@@ -363,12 +363,13 @@ inline constexpr auto run_threshold_here = [](int t, auto&& scan_here, auto&&, a
     return scan_here(t);
 };
 
-/// run_segments for the in-memory engines: the first pass sets word i to `first_word(i)`
-/// in parallel chunks (a std::logic_error it throws is rethrown after the segment), and
-/// a scan calls `scan(i, t, stack)` for every position of a chunk, then `drain(stack)`.
-template <class Stack, class FirstWord, class Scan, class Drain, class Finish>
+/// run_segments for the in-memory engines: the first pass calls `first_words(begin, end)`,
+/// which sets words [begin, end), on parallel chunks (a std::logic_error it throws is
+/// rethrown after the segment), and a scan calls `scan(i, t, stack)` for every position of
+/// a chunk, then `drain(stack)`.
+template <class Stack, class FirstWords, class Scan, class Drain, class Finish>
 void run(State& s, int threads, const ProgressFn& progress, double first_share, double sweep_share,
-         LevelStats* stats, SweepCheckpoint* checkpoint, FirstWord&& first_word, Scan&& scan,
+         LevelStats* stats, SweepCheckpoint* checkpoint, FirstWords&& first_words, Scan&& scan,
          Drain&& drain, Finish&& finish) {
     run_segments<Stack>(
         s, threads, progress, first_share, sweep_share, stats, checkpoint, 0,
@@ -380,7 +381,7 @@ void run(State& s, int threads, const ProgressFn& progress, double first_share, 
             for (uint64_t c = begin / kChunk; c < (end + kChunk - 1) / kChunk; ++c) {
                 const uint64_t last = std::min(end, (c + 1) * kChunk);
                 try {
-                    for (uint64_t i = c * kChunk; i < last; ++i) s.words[i] = first_word(i);
+                    first_words(c * kChunk, last);
                 } catch (const std::logic_error& e) {
                     std::lock_guard lock(failure_mutex);
                     failed = true;
