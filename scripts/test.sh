@@ -37,7 +37,7 @@ OWAREDB_QUICK=1 ctest --test-dir build-asan --output-on-failure -j "$jobs" -E in
 # tells TSan about OpenMP's synchronisation.
 echo "== TSan build (clang, libomp + Archer) and parallel tests"
 # Only the test programs of the parallel code are built here (ctest -L parallel).
-build build-tsan --target retrograde_tests bounds_tests checkpoint_tests streamed_tests distributed_tests tablebase_tests bellman_check_tests bounds_dir_tests probe_tests bounds_probe_tests dbformat_parallel_tests omweso_tests \
+build build-tsan --target retrograde_tests propagation_tests bounds_tests checkpoint_tests streamed_tests distributed_tests tablebase_tests bellman_check_tests bounds_dir_tests probe_tests bounds_probe_tests dbformat_parallel_tests omweso_tests \
   -- -DOWAREDB_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
 archer=$(ls /usr/lib/llvm-*/lib/libarcher.so 2>/dev/null | sort -V | tail -n 1)

@@ -1,0 +1,139 @@
+// The propagation mechanics every engine shares (retro/sweep.hpp): roots wait on a
+// thread's stack for a batch, drain() visits every parent of every position it pops, once
+// per un-move, with the state the stack carried, and a scan that leaves roots waiting is an
+// error rather than a level with positions whose parents never heard of them.
+#include "retro/sweep.hpp"
+#include "toy_game.hpp"
+
+#include <doctest/doctest.h>
+
+#include <map>
+#include <stdexcept>
+#include <vector>
+
+using namespace owaredb;
+using test::RingGame;
+
+namespace {
+
+// The parents of position `index` of level n, as the game lists them (with repeats).
+std::vector<uint64_t> parents_of(const RingGame& game, int n, uint64_t index) {
+    std::vector<uint64_t> out;
+    game.for_each_parent(game.unrank(n, index),
+                         [&](const RingGame::State& p) { out.push_back(game.rank(p)); });
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("propagate: roots wait for a batch; drain visits each parent of each, nothing else") {
+    const int n = 6;
+    const RingGame game(n);
+    sweep::State s;
+    ValueArray words = sweep::start(s, n, game.level_size(n));
+    std::fill(s.words, s.words + s.size, uint16_t(0));
+    REQUIRE(s.size > sweep::kPropagationBatch + 3);
+
+    std::map<uint64_t, int> visits_expected; // parent index -> times, from the roots' lists
+    std::map<uint64_t, int> lost_expected;
+    std::map<uint64_t, int> visits;
+    std::map<uint64_t, int> lost_children; // visits that came from a root with tag 1
+    // A visit that never lets a parent join: propagation stops at the roots' parents.
+    auto visit = [&](bool tag, uint64_t k, bool full) {
+        CHECK_FALSE(full);
+        ++visits[k];
+        lost_children[k] += tag;
+        return false;
+    };
+    sweep::StackFor<RingGame> stack;
+    const size_t roots = sweep::kPropagationBatch - 1;
+    for (uint64_t i = 0; i < roots; ++i) {
+        for (uint64_t k : parents_of(game, n, i)) {
+            ++visits_expected[k];
+            lost_expected[k] += static_cast<int>(i % 2);
+        }
+        sweep::propagate(game, s, i << 1 | (i % 2), stack, visit);
+    }
+    // Fewer roots than a batch: nothing visited yet, every root on the stack with its state.
+    CHECK(visits.empty());
+    REQUIRE(stack.entries.size() == roots);
+    for (size_t r = 0; r < roots; ++r) {
+        CHECK(stack.entries[r].entry == (r << 1 | (r % 2)));
+        CHECK(stack.entries[r].state == game.unrank(n, r));
+    }
+    sweep::drain(game, s, stack, visit);
+    CHECK(stack.empty());
+    CHECK(visits == visits_expected);
+    CHECK(lost_children == lost_expected); // each visit with its own root's tag
+    CHECK(s.propagated.load() == roots);
+
+    // One more root than a batch holds: propagate() drains by itself.
+    visits.clear();
+    for (uint64_t i = 0; i < sweep::kPropagationBatch; ++i)
+        sweep::propagate(game, s, i << 1, stack, visit);
+    CHECK(stack.empty());
+    CHECK_FALSE(visits.empty());
+    CHECK(s.propagated.load() == roots + sweep::kPropagationBatch);
+}
+
+TEST_CASE("drain: a parent that joins propagates further, carrying its state") {
+    const int n = 5;
+    const RingGame game(n);
+    sweep::State s;
+    ValueArray words = sweep::start(s, n, game.level_size(n));
+    std::fill(s.words, s.words + s.size, uint16_t(0));
+    // Every parent joins the first time it is visited (word 0 -> 1), so drain() reaches the
+    // whole ancestry of the root: compare with a plain breadth-first search.
+    auto visit = [&](bool, uint64_t k, bool) {
+        if (s.words[k]) return false;
+        s.words[k] = 1;
+        return true;
+    };
+    const uint64_t root = game.level_size(n) / 2;
+    s.words[root] = 1;
+    sweep::StackFor<RingGame> stack;
+    sweep::propagate(game, s, root << 1, stack, visit);
+    sweep::drain(game, s, stack, visit);
+
+    std::vector<bool> reached(s.size, false);
+    std::vector<uint64_t> queue{root};
+    reached[root] = true;
+    for (size_t q = 0; q < queue.size(); ++q)
+        for (uint64_t k : parents_of(game, n, queue[q]))
+            if (!reached[k]) {
+                reached[k] = true;
+                queue.push_back(k);
+            }
+    uint64_t joined = 0;
+    for (uint64_t i = 0; i < s.size; ++i) {
+        CHECK(bool(s.words[i]) == reached[i]);
+        joined += s.words[i];
+    }
+    CHECK(joined == queue.size());
+    CHECK(s.propagated.load() == queue.size()); // each joined position propagated once
+}
+
+TEST_CASE("run_segments: a scan that leaves roots on the stack is an error, not a quiet loss") {
+    const int n = 4;
+    const RingGame game(n);
+    using Stack = sweep::StackFor<RingGame>;
+    for (int threads : {1, 2}) {
+        CAPTURE(threads);
+        sweep::State s;
+        ValueArray words = sweep::start(s, n, game.level_size(n));
+        auto never = [](bool, uint64_t, bool) { return false; };
+        CHECK_THROWS_AS(sweep::run_segments<Stack>(
+                            s, threads, {}, 0.5, 0.5, nullptr, nullptr, 0,
+                            [&](uint64_t begin, uint64_t end, auto&&) {
+                                std::fill(s.words + begin, s.words + end, uint16_t(0));
+                            },
+                            [&](uint64_t begin, uint64_t, int, Stack& stack) {
+                                // A scan that propagates from its first position and forgets to
+                                // drain.
+                                sweep::propagate(game, s, begin << 1, stack, never);
+                            },
+                            [] {}, [](SweepPoint&) {}, [](SweepPoint&) { return true; },
+                            sweep::run_threshold_here),
+                        std::logic_error);
+    }
+}
