@@ -24,14 +24,20 @@ std::vector<uint64_t> parents_of(const RingGame& game, int n, uint64_t index) {
     return out;
 }
 
+// Sets `s` up for level n of `game` with every word 0; the result owns the words.
+ValueArray zeroed_level(sweep::State& s, const RingGame& game, int n) {
+    ValueArray words = sweep::start(s, n, game.level_size(n));
+    std::fill(s.words, s.words + s.size, uint16_t(0));
+    return words;
+}
+
 } // namespace
 
 TEST_CASE("propagate: roots wait for a batch; drain visits each parent of each, nothing else") {
     const int n = 6;
     const RingGame game(n);
     sweep::State s;
-    ValueArray words = sweep::start(s, n, game.level_size(n));
-    std::fill(s.words, s.words + s.size, uint16_t(0));
+    const ValueArray words = zeroed_level(s, game, n);
     REQUIRE(s.size > sweep::kPropagationBatch + 3);
 
     std::map<uint64_t, int> visits_expected; // parent index -> times, from the roots' lists
@@ -80,8 +86,7 @@ TEST_CASE("drain: a parent that joins propagates further, carrying its state") {
     const int n = 5;
     const RingGame game(n);
     sweep::State s;
-    ValueArray words = sweep::start(s, n, game.level_size(n));
-    std::fill(s.words, s.words + s.size, uint16_t(0));
+    const ValueArray words = zeroed_level(s, game, n);
     // Every parent joins the first time it is visited (word 0 -> 1), so drain() reaches the
     // whole ancestry of the root: compare with a plain breadth-first search.
     auto visit = [&](bool, uint64_t k, bool) {
