@@ -77,8 +77,9 @@ int cmd_bench_generate(const Args& args) {
     std::vector<const int8_t*> smaller;
     for (const auto& l : solved) smaller.push_back(l.data());
 
-    std::printf("%5s %12s %9s %9s %9s %9s %8s %8s %12s %10s\n", "level", "positions", "fwd 1t s",
-                "gen 1t s", "gen Tt s", "fwd Tt s", "gen/fwd", "speedup", "pos/s/core", "cost/pos");
+    std::printf("%5s %12s %9s %9s %9s %9s %8s %8s %12s %10s %8s %8s\n", "level", "positions",
+                "fwd 1t s", "gen 1t s", "gen Tt s", "fwd Tt s", "gen/fwd", "speedup", "pos/s/core",
+                "cost/pos", "first s", "sweep s");
     uint64_t sink = 0;
     double first_cost = 0; // T-thread seconds per position of the first level measured
     for (int n : levels) {
@@ -90,23 +91,28 @@ int cmd_bench_generate(const Args& args) {
             f1 = seconds([&] { sink += one.forward_pass(n); });
             g1 = seconds([&] { sink += one.solve(n).size(); });
         }
-        double gt = seconds([&] { sink += many.solve(n).size(); });
+        LevelStats stats;
+        double gt = seconds([&] { sink += many.solve(n, {}, &stats).size(); });
         double ft = seconds([&] { sink += many.forward_pass(n); });
         if (first_cost == 0) first_cost = gt / size;
         const double ratio = gt / size / first_cost;
         if (threads_only)
-            std::printf("%5d %12.0f %9s %9s %9.2f %9.2f %8.2f %8s %12.0f %10.2f\n", n, size, "-",
-                        "-", gt, ft, gt / ft, "-", size / gt / threads, ratio);
+            std::printf("%5d %12.0f %9s %9s %9.2f %9.2f %8.2f %8s %12.0f %10.2f %8.2f %8.2f\n", n,
+                        size, "-", "-", gt, ft, gt / ft, "-", size / gt / threads, ratio,
+                        stats.first_pass_seconds, stats.sweep_seconds);
         else
-            std::printf("%5d %12.0f %9.2f %9.2f %9.2f %9.2f %8.2f %8.2f %12.0f %10.2f\n", n, size,
-                        f1, g1, gt, ft, g1 / f1, g1 / gt, size / g1, ratio);
+            std::printf(
+                "%5d %12.0f %9.2f %9.2f %9.2f %9.2f %8.2f %8.2f %12.0f %10.2f %8.2f %8.2f\n", n,
+                size, f1, g1, gt, ft, g1 / f1, g1 / gt, size / g1, ratio, stats.first_pass_seconds,
+                stats.sweep_seconds);
         std::fflush(stdout);
     }
-    std::printf("\n(checksum %llu; gen/fwd: 1-thread generation time over 1-thread forward pass"
-                " (with --threads-only: %d-thread over %d-thread); speedup: 1-thread over "
-                "%d-thread generation; cost/pos: %d-thread seconds per position over the first "
-                "level's)\n",
-                static_cast<unsigned long long>(sink), threads, threads, threads, threads);
+    std::printf(
+        "\n(checksum %llu; gen/fwd: 1-thread generation time over 1-thread forward pass"
+        " (with --threads-only: %d-thread over %d-thread); speedup: 1-thread over "
+        "%d-thread generation; cost/pos: %d-thread seconds per position over the first "
+        "level's; first s, sweep s: the %d-thread generation's first pass and threshold sweep)\n",
+        static_cast<unsigned long long>(sink), threads, threads, threads, threads, threads);
     return 0;
 }
 
