@@ -26,6 +26,7 @@ class OwareGame {
     uint64_t level_size(int n) const { return owaredb::level_size(n); }
     State unrank(int n, uint64_t index) const { return owaredb::unrank(n, index); }
     uint64_t rank(const State& s) const { return owaredb::rank(s); }
+    State next(const State& s) const { return next_in_level(s); }
 
     /// Calls f(captured, child) for every legal move; returns the number of moves. Zero
     /// means the game is over and terminal_value applies. A move capturing c seeds leads

@@ -88,4 +88,25 @@ Position unrank(int n, uint64_t index) {
     return p;
 }
 
+Position next_in_level(Position p) {
+    // Rank order is lexicographic in pits 0..11 over the valid positions, and the smallest
+    // way to finish a prefix puts every remaining seed into pit 11. So the successor raises
+    // the pit before the last non-empty pit k >= 1 by one and moves what is left of pit k
+    // into pit 11: (..., a, b) -> (..., a+1, b-1), (..., a, b, 0, .., 0) -> (..., a+1, 0,
+    // .., b-1).
+    int k = kPits - 1;
+    while (p.pits[k] == 0) --k; // k >= 1: p is not the last position (n, 0, ..., 0)
+    const uint8_t rest = static_cast<uint8_t>(p.pits[k] - 1);
+    p.pits[k] = 0;
+    ++p.pits[k - 1];
+    p.pits[kPits - 1] = static_cast<uint8_t>(p.pits[kPits - 1] + rest);
+    // Invalid (pits 6..11 all non-empty): pits 6..10 are then non-empty, and the next
+    // valid position with the same pits 0..9 is the one that moves pit 11 into pit 10.
+    if (!p.in_database()) {
+        p.pits[kPits - 2] = static_cast<uint8_t>(p.pits[kPits - 2] + p.pits[kPits - 1]);
+        p.pits[kPits - 1] = 0;
+    }
+    return p;
+}
+
 } // namespace owaredb

@@ -166,7 +166,7 @@ template <RetroGame Game> class BoundsSolver {
 
     using Sweep = sweep::State; // per-level shared state
 
-    uint16_t first_pass_word(int n, uint64_t index) const;
+    uint16_t first_pass_word(int n, const typename Game::State& s) const;
     bool enter_x(Sweep& s, uint64_t index) const;
     bool enter_y(Sweep& s, uint64_t index) const;
     using Stack = sweep::StackFor<Game>;
@@ -182,8 +182,7 @@ template <RetroGame Game> class BoundsSolver {
 // ---------------------------------------------------------------------------------------
 
 template <RetroGame Game>
-uint16_t BoundsSolver<Game>::first_pass_word(int n, uint64_t index) const {
-    const auto s = game_.unrank(n, index);
+uint16_t BoundsSolver<Game>::first_pass_word(int n, const typename Game::State& s) const {
     int best = 0, worst = kNoExit, quiet = 0;
     const int moves = game_.for_each_move(s, [&](int captured, const auto& child) {
         if (captured == 0) {
@@ -266,7 +265,12 @@ ValueArray BoundsSolver<Game>::solve(int n, const ProgressFn& progress, LevelSta
     sweep::run<Stack>(
         s, threads_, progress, 0.4, 0.6, stats, checkpoint,
         [&](uint64_t begin, uint64_t end) {
-            for (uint64_t i = begin; i < end; ++i) s.words[i] = first_pass_word(n, i);
+            // In rank order: one unrank, then successors (game.next).
+            auto state = game_.unrank(n, begin);
+            for (uint64_t i = begin; i < end; ++i) {
+                if (i != begin) state = game_.next(state);
+                s.words[i] = first_pass_word(n, state);
+            }
         },
         [&](uint64_t i, int t, Stack& stack) {
             const uint16_t w = s.word(i).load(std::memory_order_relaxed);

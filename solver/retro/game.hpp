@@ -26,6 +26,9 @@ concept RetroGame = requires(const G& game, const typename G::State& s, int n, u
     { game.unrank(n, index) } -> std::same_as<typename G::State>;
     /// Rank of a state within its own level.
     { game.rank(s) } -> std::same_as<uint64_t>;
+    /// The state ranked one after s in its level (s is not the last): what a pass over a
+    /// level in rank order uses instead of unranking every index.
+    { game.next(s) } -> std::same_as<typename G::State>;
     /// Calls f(captured, child) for every legal move and returns their number (0: over).
     {
         game.for_each_move(s, [](int, const typename G::State&) {})

@@ -119,11 +119,14 @@ void RetrogradeSolver<Game>::first_pass_words(int n, uint64_t begin, uint64_t en
     };
     std::array<Capture, kBatch * Game::kMaxMoves> captures;
     std::array<int, kBatch> quiet, moves, terminal;
+    // The positions in rank order: one unrank, then successors (game.next is a few steps,
+    // unrank a search per pit).
+    auto s = game_.unrank(n, begin);
     for (uint64_t first = begin; first < end; first += kBatch) {
         const int count = static_cast<int>(std::min<uint64_t>(kBatch, end - first));
         int captures_made = 0;
         for (int j = 0; j < count; ++j) {
-            const auto s = game_.unrank(n, first + static_cast<uint64_t>(j));
+            if (first + static_cast<uint64_t>(j) != begin) s = game_.next(s);
             int q = 0;
             moves[j] = game_.for_each_move(s, [&](int captured, const auto& child) {
                 if (captured == 0) {
@@ -237,8 +240,9 @@ template <RetroGame Game> uint64_t RetrogradeSolver<Game>::forward_pass(int n) c
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads_) reduction(+ : checksum)
     for (uint64_t c = 0; c < (size + kChunk - 1) / kChunk; ++c) {
         const uint64_t end = std::min(size, (c + 1) * kChunk);
+        auto s = game_.unrank(n, c * kChunk);
         for (uint64_t i = c * kChunk; i < end; ++i) {
-            const auto s = game_.unrank(n, i);
+            if (i != c * kChunk) s = game_.next(s); // rank order, as the first pass goes
             game_.for_each_move(s, [&](int captured, const auto& child) {
                 const uint64_t k = game_.rank(child);
                 checksum += captured ? static_cast<uint64_t>(smaller_[n - captured][k]) : k;

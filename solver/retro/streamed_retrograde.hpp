@@ -173,8 +173,10 @@ void StreamedRetrogradeSolver<Game>::first_segment(Sweep& s, uint64_t begin, uin
 #pragma omp for schedule(dynamic, 1)
         for (uint64_t c = begin / kChunk; c < (end + kChunk - 1) / kChunk; ++c) {
             try {
+                // In rank order: one unrank, then successors (game.next).
+                auto state = game_.unrank(n, s.base + c * kChunk);
                 for (uint64_t i = c * kChunk; i < std::min(end, (c + 1) * kChunk); ++i) {
-                    const auto state = game_.unrank(n, s.base + i);
+                    if (i != c * kChunk) state = game_.next(state);
                     int quiet = 0;
                     const int moves =
                         game_.for_each_move(state, [&](int captured, const auto& child) {

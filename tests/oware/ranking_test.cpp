@@ -1,5 +1,5 @@
-#include "quick.hpp"
 #include "oware/ranking.hpp"
+#include "quick.hpp"
 
 #include <doctest/doctest.h>
 
@@ -69,6 +69,44 @@ TEST_CASE("rank/unrank round trip on random indices for n up to 48") {
             REQUIRE(p.seeds() == n);
             REQUIRE(p.in_database());
             REQUIRE(rank(p) == i);
+        }
+    }
+}
+
+TEST_CASE("next_in_level steps through every level in rank order, n <= 12") {
+    const int max_n = test::quick() ? 8 : 12;
+    for (int n = 1; n <= max_n; ++n) {
+        Position p = unrank(n, 0);
+        uint64_t wrong = 0;
+        for (uint64_t i = 1; i < level_size(n); ++i) {
+            p = next_in_level(p);
+            wrong += p != unrank(n, i);
+        }
+        CHECK_MESSAGE(wrong == 0, "n = " << n);
+        CHECK(p == unrank(n, level_size(n) - 1)); // the last: every seed in pit 0
+        CHECK(p.pits[0] == n);
+    }
+}
+
+TEST_CASE("next_in_level on hand-checked positions and on random runs up to n = 48") {
+    // A step inside the last two pits, a carry into an earlier pit, and the skip over the
+    // positions where pits 6..11 all hold seeds (not in the databases).
+    CHECK(next_in_level(parse_position_or_throw("0 0 0 0 0 0 0 0 0 0 2 3")) ==
+          parse_position_or_throw("0 0 0 0 0 0 0 0 0 0 3 2"));
+    CHECK(next_in_level(parse_position_or_throw("0 0 0 0 0 0 0 0 1 0 4 0")) ==
+          parse_position_or_throw("0 0 0 0 0 0 0 0 1 1 0 3"));
+    CHECK(next_in_level(parse_position_or_throw("0 0 0 0 0 1 1 1 1 1 0 2")) ==
+          parse_position_or_throw("0 0 0 0 0 1 1 1 1 1 2 0")); // skips 1 1 1 1 1 1 1
+    std::mt19937_64 rng(2026);
+    for (int n = 1; n <= kMaxSeeds; ++n) {
+        const uint64_t size = level_size(n);
+        for (int run = 0; run < 20; ++run) {
+            uint64_t i = rng() % (size - 1);
+            Position p = unrank(n, i);
+            for (int k = 0; k < 200 && i + 1 < size; ++k, ++i) {
+                p = next_in_level(p);
+                REQUIRE(rank(p) == i + 1);
+            }
         }
     }
 }

@@ -40,6 +40,7 @@ class RingGame {
     uint64_t level_size(int n) const { return states_.at(n).size(); }
     State unrank(int n, uint64_t index) const { return states_.at(n).at(index); }
     uint64_t rank(const State& s) const { return ranks_.at(s); }
+    State next(const State& s) const { return unrank(s[0] + s[1] + s[2] + s[3], rank(s) + 1); }
 
     template <class F> int for_each_move(const State& s, F&& f) const {
         int moves = 0;
