@@ -44,11 +44,16 @@ struct WriterOptions {
     static constexpr int kLevelBySize = 1000;
     int level = kLevelBySize;
     // Chosen so that writing costs at most ~20 % of solving the level (dbformat/README.md,
-    // "Writing time"): a level's solve costs ~0.5 CPU us/entry at n <= 14 and more above,
-    // while zstd 13 on 2^16-entry blocks costs ~0.09 us/entry (as small as or smaller than
-    // zstd 14 on the 2^14..2^18-entry blocks it used to measure, and faster) and zstd 6 on
-    // 2^18-entry blocks ~0.016 us/entry for files 2.6-3.5 % larger (abapa levels 12..15).
-    std::vector<SizeTier> size_tiers = {{0, 6, 1u << 18}, {6u << 20, 13, 1u << 16}};
+    // "Writing time", measured on abapa levels 12..28): zstd 6 costs 0.27-0.34 of zstd 13's
+    // time for files 2.6-4.5 % larger. Solving costs 0.5-0.9 CPU us/entry up to level 26,
+    // too little for zstd 13 (~0.13 CPU us/entry with counting and the self-check), so
+    // levels under 1 Gi entries (abapa n <= 26) get zstd 6: on 2^18-entry blocks under 24 Mi
+    // (n <= 17; smaller blocks cost more there) and on 2^14 above (within 3 % of the best
+    // block there, and the cheapest cold probe). From 1 Gi on solving costs over 0.8 CPU
+    // us/entry and zstd 13 on 2^16-entry blocks fits, for the smaller files that matter most
+    // at gigabytes a level.
+    std::vector<SizeTier> size_tiers = {
+        {0, 6, 1u << 18}, {24u << 20, 6, 1u << 14}, {1u << 30, 13, 1u << 16}};
     // Entries per block: a power of two in [kMinBlockEntries, kMaxBlockEntries]. Larger blocks
     // compress better; smaller ones make a cold probe cheaper. 0 = the tier's, or, with an
     // explicit level or a tier without one, chosen among block_candidates by measurement:

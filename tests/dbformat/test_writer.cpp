@@ -145,15 +145,22 @@ TEST_CASE("default options: zstd level and block size by level size, no dictiona
     CHECK(o.block_entries == 0);
     CHECK(o.symbol_bits == 0);
     CHECK(o.sample_one_in == 8);
-    // Small levels (abapa n <= 14): zstd 6 on 2^18-entry blocks; larger: zstd 13 on 2^16.
+    // Levels under 24 Mi entries (abapa n <= 17): zstd 6 on 2^18-entry blocks; under 1 Gi
+    // (n <= 26): zstd 6 on 2^14; larger: zstd 13 on 2^16 (writer.hpp, dbformat/README.md).
     CHECK(encoding_for(o, 0).level == 6);
     CHECK(encoding_for(o, 1339702).level == 6); // abapa level 12
     CHECK(encoding_for(o, 1339702).block_entries == 1u << 18);
-    CHECK(encoding_for(o, 4381818).level == 6); // abapa level 14
-    CHECK(encoding_for(o, (6u << 20) - 1).level == 6);
-    CHECK(encoding_for(o, 6u << 20).level == 13);
-    CHECK(encoding_for(o, 7558200).level == 13); // abapa level 15
-    CHECK(encoding_for(o, 7558200).block_entries == 1u << 16);
+    CHECK(encoding_for(o, 20768748).level == 6); // abapa level 17
+    CHECK(encoding_for(o, 20768748).block_entries == 1u << 18);
+    CHECK(encoding_for(o, (24u << 20) - 1).block_entries == 1u << 18);
+    CHECK(encoding_for(o, 24u << 20).block_entries == 1u << 14);
+    CHECK(encoding_for(o, 33245212).level == 6); // abapa level 18
+    CHECK(encoding_for(o, 33245212).block_entries == 1u << 14);
+    CHECK(encoding_for(o, 770319837).level == 6); // abapa level 26
+    CHECK(encoding_for(o, (uint64_t(1) << 30) - 1).level == 6);
+    CHECK(encoding_for(o, uint64_t(1) << 30).level == 13);
+    CHECK(encoding_for(o, 1074297808).level == 13); // abapa level 27
+    CHECK(encoding_for(o, 1074297808).block_entries == 1u << 16);
     CHECK(encoding_for(o, uint64_t(1) << 34).level == 13);
     auto values = sample_values(300000, 12);
     WriteReport rep;
