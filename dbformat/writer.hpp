@@ -44,16 +44,17 @@ struct WriterOptions {
     static constexpr int kLevelBySize = 1000;
     int level = kLevelBySize;
     // Chosen so that writing costs at most ~20 % of solving the level (dbformat/README.md,
-    // "Writing time", measured on abapa levels 12..28): zstd 6 costs 0.27-0.34 of zstd 13's
-    // time for files 2.6-4.5 % larger. Solving costs 0.5-0.9 CPU us/entry up to level 26,
-    // too little for zstd 13 (~0.13 CPU us/entry with counting and the self-check), so
-    // levels under 1 Gi entries (abapa n <= 26) get zstd 6: on 2^18-entry blocks under 24 Mi
-    // (n <= 17; smaller blocks cost more there) and on 2^14 above (within 3 % of the best
-    // block there, and the cheapest cold probe). From 1 Gi on solving costs over 0.8 CPU
-    // us/entry and zstd 13 on 2^16-entry blocks fits, for the smaller files that matter most
-    // at gigabytes a level.
+    // "Writing time", measured on abapa levels 12..28): zstd 6 costs 0.23-0.32 of zstd 13's
+    // time for files 2.6-4.5 % larger. Solving costs 0.5-0.8 CPU us/entry up to level 28,
+    // too little for zstd 13 (~0.13 CPU us/entry with counting and the self-check: 18-19 %
+    // at levels 27-28, too close to the limit), so levels under 2 Gi entries (abapa n <= 29)
+    // get zstd 6: on 2^18-entry blocks under 24 Mi (n <= 17; smaller blocks cost more
+    // there) and on 2^14 above (within 3 % of the best block there, and the cheapest cold
+    // probe). Solving grows ~1.09x a level while writing does not, so from 2 Gi on (n >= 30,
+    // ~15 % projected) zstd 13 on 2^16-entry blocks fits, for the smaller files that matter
+    // most at gigabytes a level.
     std::vector<SizeTier> size_tiers = {
-        {0, 6, 1u << 18}, {24u << 20, 6, 1u << 14}, {1u << 30, 13, 1u << 16}};
+        {0, 6, 1u << 18}, {24u << 20, 6, 1u << 14}, {uint64_t(1) << 31, 13, 1u << 16}};
     // Entries per block: a power of two in [kMinBlockEntries, kMaxBlockEntries]. Larger blocks
     // compress better; smaller ones make a cold probe cheaper. 0 = the tier's, or, with an
     // explicit level or a tier without one, chosen among block_candidates by measurement:
