@@ -4,6 +4,8 @@
 // indices, unranked) and times, one pass over the whole sample each, with one thread:
 //   unrank   index -> position, for random indices and for a run of consecutive ones (the
 //            order a generation pass scans a level in)
+//   next     the same run of consecutive positions by next_in_level (what the first passes
+//            use since 2026-12)
 //   rank     position -> index
 //   moves    legal move generation with move application (children and captures)
 //   parents  un-move generation (all quiet parents in D_n)
@@ -64,7 +66,7 @@ double ns_per(Clock::time_point start, Clock::time_point stop, uint64_t count) {
 struct LevelResult {
     int n = 0;
     uint64_t size = 0;
-    double unrank_ns = 0, unrank_seq_ns = 0, rank_ns = 0, moves_ns = 0, parents_ns = 0;
+    double unrank_ns = 0, unrank_seq_ns = 0, next_ns = 0, rank_ns = 0, moves_ns = 0, parents_ns = 0;
     double avg_moves = 0, avg_parents = 0;
 };
 
@@ -95,6 +97,23 @@ LevelResult bench_level(const Rules& rules, int n, uint64_t samples, uint64_t se
     t1 = Clock::now();
     checksum = checksum * 31 + seq_sum;
     r.unrank_seq_ns = ns_per(t0, t1, samples);
+
+    // The same run of positions by next_in_level, as the generator's first passes walk it.
+    uint64_t next_sum = 0;
+    t0 = Clock::now();
+    Position p = unrank(n, first);
+    for (uint64_t k = 0, i = first; k < samples; ++k) {
+        next_sum += p.pits[k % kPits];
+        if (++i == r.size) {
+            i = 0;
+            p = unrank(n, 0);
+        } else {
+            p = next_in_level(p);
+        }
+    }
+    t1 = Clock::now();
+    checksum = checksum * 31 + next_sum;
+    r.next_ns = ns_per(t0, t1, samples);
 
     uint64_t rank_sum = 0;
     t0 = Clock::now();
@@ -143,11 +162,12 @@ int cmd_bench(const Args& args) {
         "samples", po::value(&samples)->default_value(1000000), "random positions per seed count")(
         "rng-seed", po::value(&seed)->default_value(1), "seed of the random sample");
     po::variables_map vm;
-    if (!parse_args(args,
-                    "usage: owaredb bench [--rules R] [--seeds 24,40] [--samples N]\n"
-                    "Times unrank, rank, legal move generation and un-move generation\n"
-                    "(parents) on random positions of D_n, one thread, ns per call.",
-                    opts, {}, vm))
+    if (!parse_args(
+            args,
+            "usage: owaredb bench [--rules R] [--seeds 24,40] [--samples N]\n"
+            "Times unrank, next_in_level, rank, legal move generation and un-move generation\n"
+            "(parents) on random positions of D_n, one thread, ns per call.",
+            opts, {}, vm))
         return 0;
     const Rules rules = rules_from_name(rules_name);
     const std::vector<int> levels = parse_seed_list(seeds_text);
@@ -156,17 +176,18 @@ int cmd_bench(const Args& args) {
 
     std::printf("owaredb bench: rules %s, %" PRIu64 " random positions per level, 1 thread\n",
                 rules.name.c_str(), samples);
-    std::printf("%4s %16s %10s %10s %10s %10s %10s %8s %8s\n", "n", "|D_n|", "unrank ns",
-                "(seq) ns", "rank ns", "moves ns", "parents ns", "moves", "parents");
+    std::printf("%4s %16s %10s %10s %10s %10s %10s %10s %8s %8s\n", "n", "|D_n|", "unrank ns",
+                "(seq) ns", "next ns", "rank ns", "moves ns", "parents ns", "moves", "parents");
     uint64_t checksum = 0;
     for (int n : levels) {
         const LevelResult r = bench_level(rules, n, samples, seed, checksum);
-        std::printf("%4d %16" PRIu64 " %10.1f %10.1f %10.1f %10.1f %10.1f %8.2f %8.2f\n", r.n,
-                    r.size, r.unrank_ns, r.unrank_seq_ns, r.rank_ns, r.moves_ns, r.parents_ns,
-                    r.avg_moves, r.avg_parents);
+        std::printf("%4d %16" PRIu64 " %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %8.2f %8.2f\n",
+                    r.n, r.size, r.unrank_ns, r.unrank_seq_ns, r.next_ns, r.rank_ns, r.moves_ns,
+                    r.parents_ns, r.avg_moves, r.avg_parents);
         std::fflush(stdout);
     }
-    std::printf("unrank: random indices; (seq): consecutive indices. moves, parents: average\n"
+    std::printf("unrank: random indices; (seq): consecutive indices; next: the same consecutive\n"
+                "positions by next_in_level. moves, parents: average\n"
                 "count per position. checksum %016" PRIx64 "\n",
                 checksum);
     return 0;
