@@ -9,7 +9,11 @@ time, then the projected wall time of levels 0..--total-up-to (the measured leve
 measured, the others projected).
 
     scripts/project-levels.py GENERATE_LOG [--fit-from 22] [--streamed-ratio 1.0]
-        [--total-up-to 36] [--memory-gib 21.6]
+        [--total-up-to 36] [--memory-gib 21.6] [--write-ns NS]
+
+--write-ns replaces the writing fit by a measured cost per position, for when the fitted
+levels were written at another zstd level than the projected ones will be (the writer's
+tiers, dbformat/writer.hpp).
 
 Memory per mode (README, Design; docs/results.md): in memory, 2 bytes a position of D_n
 plus 1 byte a position of every smaller level; streamed, 1 byte a position of D_n plus the
@@ -65,6 +69,8 @@ def main():
     ap.add_argument("--total-up-to", type=int, default=36)
     ap.add_argument("--memory-gib", type=float, default=21.6,
                     help="what --memory allows by default here (90 %% of available)")
+    ap.add_argument("--write-ns", type=float, default=None,
+                    help="writing ns per position for projected levels (default: the fit)")
     args = ap.parse_args()
     rows = read_table(args.log)
     solved = {n: r for n, r in rows.items() if r["mode"] != "loaded" and n >= args.fit_from}
@@ -78,10 +84,13 @@ def main():
           f"a position at n = {last}, x{math.exp(b):.3f} a level; writing "
           f"{1e9 * math.exp(wa + wb * last):.0f} ns at n = {last}, x{math.exp(wb):.3f} a level; "
           f"file {bits:.2f} bits/position (n = {last})")
+    if args.write_ns is not None:
+        print(f"projected levels: writing {args.write_ns:g} ns a position (--write-ns)")
 
     def seconds(n, streamed=False):
         solve = level_size(n) * math.exp(a + b * n) * (args.streamed_ratio if streamed else 1)
-        return solve + level_size(n) * math.exp(wa + wb * n)
+        write = args.write_ns * 1e-9 if args.write_ns is not None else math.exp(wa + wb * n)
+        return solve + level_size(n) * write
 
     print()
     print("| n | positions | in memory: RAM | streamed: RAM | file | checkpoint (in memory / "
