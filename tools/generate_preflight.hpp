@@ -30,8 +30,9 @@ const char* mode_name(LevelMode mode); // "in-memory", "streamed", "distributed"
 uint64_t in_memory_bytes(int n, int working, int stored);
 
 /// Bytes of memory a streamed build of level n needs with `request_bytes` of first-pass
-/// request buffers: 1 byte per position of D_n, the buffers, and a margin (the process,
-/// the compressor's chunk, one block per thread and level being read).
+/// request buffers (0 in one process; a distributed rank's, distributed_request_bytes()):
+/// 1 byte per position of D_n, the buffers, and a margin (the process, the compressor's
+/// chunk, one block per thread and level being read).
 uint64_t streamed_bytes(int n, uint64_t request_bytes);
 /// Bytes of memory rank `rank` of `ranks` needs for a distributed build of level n: its
 /// slice (1 byte a position), the request and message buffers and the margin, and on rank
@@ -44,10 +45,6 @@ uint64_t distributed_request_bytes(int n, int rank, int ranks, uint64_t budget);
 /// The smallest first-pass request buffer a streamed level runs with.
 inline constexpr uint64_t kMinRequestBytes = uint64_t(8) << 20;
 
-/// The first-pass request buffer for a streamed level n under `budget` (0: none): what the
-/// budget leaves, between kMinRequestBytes and 1 GiB (larger segments read the smaller
-/// levels fewer times).
-uint64_t request_bytes_for(int n, uint64_t budget);
 /// Positions per first-pass segment for `request_bytes` of buffers (about 0.6 capture
 /// moves a position at n = 20, counted as 1, and room for the vectors' growth).
 uint64_t segment_positions_for(uint64_t request_bytes);

@@ -62,8 +62,9 @@ class ProgressDisplay {
         const double done = finished_ + p.pass_fraction * work(level_);
         std::string eta = "?";
         if (done > 0 && elapsed > 1) eta = format_duration(elapsed * (remaining_ - done) / done);
-        const std::string phase =
-            p.threshold == 0 ? "first pass" : "threshold " + std::to_string(p.threshold);
+        const std::string phase = p.gathering         ? "capture exits"
+                                  : p.threshold == 0 ? "first pass"
+                                                     : "threshold " + std::to_string(p.threshold);
         char line[200];
         std::snprintf(line, sizeof line, "level %2d (%s): %-13s %3.0f%% of %llu positions | ETA %s",
                       level_, mode_name(mode_), phase.c_str(), 100 * p.pass_fraction,

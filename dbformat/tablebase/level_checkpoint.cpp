@@ -54,7 +54,10 @@ std::optional<SweepPoint> LevelCheckpoint::restore(std::span<uint8_t> words) {
         return std::nullopt;
     }
     char line[160];
-    std::snprintf(line, sizeof line,
+    if (p.first_pass_done == 0 && p.thresholds_done == 0)
+        std::snprintf(line, sizeof line, "resuming from its checkpoint, before the first pass");
+    else
+        std::snprintf(line, sizeof line,
                   "resuming from its checkpoint: first pass %.0f%% done, %d of %u thresholds",
                   positions_ == 0 ? 100.0 : 100.0 * double(p.first_pass_done) / double(positions_),
                   p.thresholds_done, meta_.n);

@@ -1,9 +1,10 @@
 // Oware as the retrograde engine sees it (docs/values.md, Generation): levels by seed count,
-// their sizes, rank/unrank, legal moves with the seeds they capture, un-moves within a level
-// and terminal values. The engine (retrograde.hpp) knows nothing else about the game, so
+// their sizes, rank/unrank, legal moves with the seeds they capture, un-moves within a level,
+// un-captures into it and terminal values. The engine (retrograde.hpp) knows nothing else about the game, so
 // another sowing game plugs in by providing a class with these members.
 #pragma once
 
+#include "oware/capture_unmoves.hpp"
 #include "oware/moves.hpp"
 #include "oware/ranking.hpp"
 #include "oware/rules.hpp"
@@ -19,6 +20,9 @@ class OwareGame {
     using State = Position;
     /// At most this many moves per position (the engine keeps a 3-bit move counter).
     static constexpr int kMaxMoves = kPitsPerSide;
+    /// A capture takes a chain of one to six opponent pits of 2 or 3 seeds.
+    static constexpr int kMinCapture = owaredb::kMinCapture;
+    static constexpr int kMaxCapture = owaredb::kMaxCapture;
 
     explicit OwareGame(Rules rules) : rules_(std::move(rules)) {}
     const Rules& rules() const { return rules_; }
@@ -42,6 +46,12 @@ class OwareGame {
         ParentList list;
         parents(rules_, s, list);
         for (const Position& q : list) f(q);
+    }
+
+    /// Calls f(parent) for every position of level s.seeds() + captured with a legal move
+    /// capturing `captured` seeds into s (capture_unmoves.hpp).
+    template <class F> void for_each_capture_parent(const State& s, int captured, F&& f) const {
+        owaredb::for_each_capture_parent(rules_, s, captured, f);
     }
 
     int terminal_value(const State& s) const { return owaredb::terminal_value(s); }

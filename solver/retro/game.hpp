@@ -4,7 +4,9 @@
 // ranked 0..level_size(n)-1. Each state has at most kMaxMoves legal moves; a move that
 // captures c > 0 units leads into level n - c (solved earlier), a move that captures
 // nothing stays in level n. Un-moves enumerate the parents of a state within its level
-// (the states with a quiet legal move into it). A state without legal moves is over and
+// (the states with a quiet legal move into it); un-captures enumerate its parents in a
+// larger level (the states with a legal move capturing a given amount into it), for the
+// streamed engine, which pushes smaller levels' values to their parents. A state without legal moves is over and
 // worth terminal_value to its side to move. Values are margins for the side to move,
 // in -n..n; endless play is worth 0.
 //
@@ -35,6 +37,11 @@ concept RetroGame = requires(const G& game, const typename G::State& s, int n, u
         } -> std::same_as<int>;
     /// Calls f(parent) for every parent within the level.
     game.for_each_parent(s, [](const typename G::State&) {});
+    /// Every move that captures takes between kMinCapture and kMaxCapture units.
+    requires G::kMinCapture >= 1 && G::kMaxCapture >= G::kMinCapture;
+    /// Calls f(parent) for every state of level (s's level + n) with a legal move that
+    /// captures exactly n units into s, once per such move.
+    game.for_each_capture_parent(s, n, [](const typename G::State&) {});
     { game.terminal_value(s) } -> std::same_as<int>;
 };
 

@@ -20,13 +20,32 @@
 // end with the position in L_t, so the sets, and the values, are those of the 2-byte
 // engine: the files are byte-identical (tests/retro/streamed_test.cpp, tests/tools).
 //
-// The first pass needs the values of capture children, which lie in smaller levels on
-// disk. It goes a segment at a time: every thread generates the moves of its chunks,
-// keeps a request (child level, child index, position) per capture, sorts its requests
-// and reads the values in that order (each block of a level file is decompressed once per
-// run of requests that falls in it), and takes the best exit per position; then the
-// segment's words are set and its exits appended to the store. The segment size bounds
-// the requests' memory (16 bytes a capture).
+// The first pass needs the best capture exit of every position: the values of capture
+// children, which lie in smaller levels on disk. One process gathers them before the first
+// pass by pushing: every smaller level k that a capture can reach (n - k between the
+// game's kMinCapture and kMaxCapture) is read once, in index order, and each of its
+// positions gives (n - k) - its value to its capture parents in level n (the game's
+// un-captures), which keep the best, in the bytes that become the words afterwards. The
+// exits then go to the store in one sequential write, and the first pass proper (quiet
+// move counts, terminal and all-capture positions) turns each exit into its word in place.
+// Each smaller file is thus decompressed once per level; asking for the children instead
+// decompresses every block of every smaller level once per batch of requests, and the
+// batches that fit in memory shrink against the levels as n grows (at level 36, about 400
+// reads of 44 G smaller positions with 1 GiB of requests).
+//
+// A distributed rank still asks (its slice of the level is small, so its batches are few,
+// and pushing would make every rank read every smaller level whole): it goes a segment at
+// a time; every thread generates the moves of its chunks, keeps a request (child level,
+// child index, position) per capture, sorts its requests and reads the values in that
+// order (each block of a level file is decompressed once per run of requests that falls
+// in it), and takes the best exit per position; then the segment's words are set and its
+// exits appended to the store. The segment size bounds the requests' memory (16 bytes a
+// capture).
+//
+// Checkpoints: the gathering has safe points of its own, after each run of chunks of a
+// smaller level: the bytes then hold the exits found so far, and the point says how many
+// smaller positions have given theirs (first_pass_done 0, engine_data that count); max is
+// commutative, so going on from there ends with the same exits.
 #pragma once
 
 #include "retro/bellman.hpp"
@@ -39,10 +58,13 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -54,7 +76,7 @@ namespace owaredb {
 template <RetroGame Game> class StreamedRetrogradeSolver {
   public:
     /// Identifies this engine's working bytes in checkpoint files.
-    static constexpr uint32_t kCheckpointFormat = 3;
+    static constexpr uint32_t kCheckpointFormat = 4;
     /// The largest level the byte encoding holds.
     static constexpr int kMaxLevel = 59;
     /// Bytes of first-pass request buffer per capture move (for the segment size).
@@ -133,6 +155,10 @@ template <RetroGame Game> class StreamedRetrogradeSolver {
     static int counter(uint8_t w) { return w & 7; }
 
     void first_segment(Sweep& s, uint64_t begin, uint64_t end) const;
+    uint64_t gather_positions(int n) const;
+    void gather_exits(Sweep& s, uint64_t from, const ProgressFn& progress, double share,
+                      SweepCheckpoint* checkpoint) const;
+    void words_from_exits(Sweep& s, uint64_t begin, uint64_t end) const;
     void resolve(int n, std::vector<Request>& requests, std::span<int8_t> exits) const;
     template <class Route>
     void scan_chunk(Sweep& s, uint64_t begin, uint64_t end, int t, Stack& stack,
@@ -228,6 +254,151 @@ void StreamedRetrogradeSolver<Game>::first_segment(Sweep& s, uint64_t begin, uin
         throw std::logic_error("streamed retrograde: a position whose every move captures has "
                                "no capture exit (the game's moves are inconsistent)");
     exits_.append(exits);
+}
+
+template <RetroGame Game> uint64_t StreamedRetrogradeSolver<Game>::gather_positions(int n) const {
+    uint64_t total = 0;
+    for (int c = Game::kMinCapture; c <= Game::kMaxCapture && c <= n; ++c)
+        total += game_.level_size(n - c);
+    return total;
+}
+
+template <RetroGame Game>
+void StreamedRetrogradeSolver<Game>::gather_exits(Sweep& s, uint64_t from,
+                                                  const ProgressFn& progress, double share,
+                                                  SweepCheckpoint* checkpoint) const {
+    using Clock = std::chrono::steady_clock;
+    constexpr uint64_t kChunk = sweep::kChunk;
+    // A safe point after each segment of a smaller level: the first pass's segment size if
+    // one was given (tests), else 4096 chunks (64 Mi positions).
+    const uint64_t segment_chunks = segment_chunks_ ? segment_chunks_ : 4096;
+    // Parent updates wait in a batch of this many, prefetched, before they are applied:
+    // the parents lie anywhere in the level, so each update is a cache (and TLB) miss.
+    constexpr size_t kBatch = 32;
+    const int n = s.n;
+    const uint64_t total = gather_positions(n);
+    int8_t* exits = reinterpret_cast<int8_t*>(s.words);
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+    std::mutex report_mutex;
+    auto last_report = Clock::now();
+    std::atomic<uint64_t> done{from};
+    auto report = [&](uint64_t finished) {
+        if (!progress) return;
+        std::unique_lock lock(report_mutex, std::try_to_lock);
+        if (!lock.owns_lock() || Clock::now() - last_report < std::chrono::seconds(1)) return;
+        last_report = Clock::now();
+        const double pass = double(finished) / double(std::max<uint64_t>(1, total));
+        LevelProgress p{n, 0, finished, total, share * pass};
+        p.gathering = true;
+        progress(p);
+    };
+    // Smaller levels from the largest; `at` counts the smaller positions before level k's.
+    uint64_t at = 0;
+    for (int c = Game::kMinCapture; c <= Game::kMaxCapture && c <= n; ++c) {
+        const int k = n - c;
+        const uint64_t size = game_.level_size(k);
+        const uint64_t chunks = (size + kChunk - 1) / kChunk;
+        // (`from` is a multiple of kChunk within its level, or a level's end.)
+        const uint64_t first_chunk = from >= at + size ? chunks : from > at ? (from - at) / kChunk : 0;
+        for (uint64_t seg = first_chunk; seg < chunks; seg += segment_chunks) {
+            const uint64_t seg_end = std::min(chunks, seg + segment_chunks);
+#pragma omp parallel num_threads(threads_)
+            {
+                std::vector<int8_t> values(kChunk);
+                std::array<std::pair<uint64_t, int8_t>, kBatch> batch;
+                size_t pending = 0;
+                auto apply = [&] {
+                    for (size_t b = 0; b < pending; ++b) {
+                        std::atomic_ref<int8_t> slot(exits[batch[b].first]);
+                        int8_t old = slot.load(std::memory_order_relaxed);
+                        while (batch[b].second > old &&
+                               !slot.compare_exchange_weak(old, batch[b].second,
+                                                           std::memory_order_relaxed)) {
+                        }
+                    }
+                    pending = 0;
+                };
+#pragma omp for schedule(dynamic, 1)
+                for (uint64_t ch = seg; ch < seg_end; ++ch) {
+                    try {
+                        const uint64_t begin = ch * kChunk;
+                        const uint64_t end = std::min(size, begin + kChunk);
+                        values.resize(end - begin);
+                        smaller_.read_range(k, begin, values);
+                        auto child = game_.unrank(k, begin);
+                        for (uint64_t j = begin; j < end; ++j) {
+                            if (j != begin) child = game_.next(child);
+                            const auto term = static_cast<int8_t>(c - values[j - begin]);
+                            game_.for_each_capture_parent(child, c, [&](const auto& parent) {
+                                const uint64_t i = game_.rank(parent) - s.base;
+                                if (i >= s.size) return; // another rank's (distributed)
+                                __builtin_prefetch(exits + i, 1);
+                                batch[pending++] = {i, term};
+                                if (pending == kBatch) apply();
+                            });
+                        }
+                        apply();
+                        done.fetch_add(end - begin, std::memory_order_relaxed);
+                        report(done.load(std::memory_order_relaxed));
+                    } catch (...) {
+                        std::lock_guard lock(failure_mutex);
+                        if (!failure) failure = std::current_exception();
+                    }
+                }
+            }
+            if (failure) std::rethrow_exception(failure);
+            if (checkpoint) {
+                SweepPoint point; // first_pass_done 0: a point of the gathering
+                point.engine_data = at + std::min(size, seg_end * kChunk);
+                checkpoint->reached(point, std::span<const uint8_t>(s.words, s.size));
+            }
+        }
+        at += size;
+    }
+}
+
+template <RetroGame Game>
+void StreamedRetrogradeSolver<Game>::words_from_exits(Sweep& s, uint64_t begin,
+                                                      uint64_t end) const {
+    // In place: the byte of position i holds its exit (gather_exits) until it gets its word.
+    const int n = s.n;
+    constexpr uint64_t kChunk = sweep::kChunk;
+    bool missing_exit = false;
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_) reduction(|| : missing_exit)
+    for (uint64_t c = begin / kChunk; c < (end + kChunk - 1) / kChunk; ++c) {
+        try {
+            auto state = game_.unrank(n, s.base + c * kChunk);
+            for (uint64_t i = c * kChunk; i < std::min(end, (c + 1) * kChunk); ++i) {
+                if (i != c * kChunk) state = game_.next(state);
+                const int e = static_cast<int8_t>(s.words[i]);
+                int quiet = 0;
+                const int moves = game_.for_each_move(state, [&](int captured, const auto&) {
+                    if (captured == 0) ++quiet;
+                });
+                if (moves == 0) {
+                    const int v = game_.terminal_value(state);
+                    s.words[i] = assigned_word(v, v != 0);
+                } else if (quiet == 0) {
+                    // Every move captures: the value is the best exit; it propagates when
+                    // the sweep reaches its threshold.
+                    missing_exit = missing_exit || e == kNoExit;
+                    s.words[i] = assigned_word(e, e != 0);
+                } else {
+                    s.words[i] = static_cast<uint8_t>(quiet | (e == kNoExit ? kEligible : 0));
+                }
+            }
+        } catch (...) {
+            std::lock_guard lock(failure_mutex);
+            if (!failure) failure = std::current_exception();
+        }
+    }
+    if (failure) std::rethrow_exception(failure);
+    if (missing_exit)
+        throw std::logic_error("streamed retrograde: a position whose every move captures has "
+                               "no capture exit (the game's moves and un-captures disagree)");
 }
 
 template <RetroGame Game>
@@ -411,6 +582,27 @@ uint64_t StreamedRetrogradeSolver<Game>::threshold_rounds(Sweep& s, int t, AddDo
     return scans;
 }
 
+namespace streamed_detail {
+
+/// The checkpoint as run_segments sees it once the streamed engine has restored it: the
+/// words are in place already, so restore() only hands back the point.
+class Restored final : public SweepCheckpoint {
+  public:
+    Restored(SweepCheckpoint* inner, std::optional<SweepPoint> point)
+        : inner_(inner), point_(point) {}
+    std::optional<SweepPoint> restore(std::span<uint8_t>) override { return point_; }
+    void reached(const SweepPoint& point, std::span<const uint8_t> words) override {
+        inner_->reached(point, words);
+    }
+    void note(const std::string& what) override { inner_->note(what); }
+
+  private:
+    SweepCheckpoint* inner_;
+    std::optional<SweepPoint> point_;
+};
+
+} // namespace streamed_detail
+
 template <RetroGame Game>
 ValueArray StreamedRetrogradeSolver<Game>::solve(int n, const ProgressFn& progress,
                                                  LevelStats* stats, SweepCheckpoint* checkpoint) {
@@ -423,11 +615,63 @@ ValueArray StreamedRetrogradeSolver<Game>::solve(int n, const ProgressFn& progre
     ValueArray result = sweep::start(s, n, last - first);
     s.base = first;
     LevelStats tally;
+    const std::span<uint8_t> bytes(s.words, s.size);
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
+
+    // One process: the exits are gathered first (pushed from the smaller levels), unless a
+    // checkpoint is past that.
+    const bool push = link_ == nullptr;
+    // Shares of the level's time, for progress (abapa level 28 here: gathering ~15 %, the
+    // first pass ~10 %, the thresholds the rest).
+    const double gather_share = push ? 0.15 : 0.0;
+    const double first_share = push ? 0.10 : 0.5;
+    std::optional<SweepPoint> saved;
+    if (checkpoint) saved = checkpoint->restore(bytes);
+    if (saved && saved->first_pass_done == 0 && !push) saved.reset();
+    if (saved && saved->first_pass_done == 0 && saved->engine_data > gather_positions(n)) {
+        checkpoint->note("the checkpoint's capture-exit count is past the level's; the level "
+                         "starts afresh");
+        saved.reset();
+    }
+    if (saved && saved->first_pass_done > 0 && push && !exits_.resume(s.size, saved->engine_data)) {
+        checkpoint->note("the exit file does not match the checkpoint (missing, short or "
+                         "changed); the level starts afresh");
+        saved.reset();
+    }
+    if (push && (!saved || saved->first_pass_done == 0)) {
+        uint64_t from = 0;
+        if (saved)
+            from = saved->engine_data; // the bytes hold the exits gathered so far
+        else
+            std::fill(bytes.begin(), bytes.end(), static_cast<uint8_t>(kNoExit));
+        gather_exits(s, from, progress, gather_share, checkpoint);
+        exits_.reset();
+        exits_.append(std::span<const int8_t>(reinterpret_cast<const int8_t*>(s.words), s.size));
+        exits_.sync();
+        saved.reset(); // the first pass from its start
+    }
+    const auto t1 = Clock::now();
+
+    ProgressFn rest = progress;
+    if (progress && gather_share > 0)
+        rest = [&progress, gather_share](const LevelProgress& p) {
+            LevelProgress q = p;
+            q.pass_fraction = gather_share + (1 - gather_share) * p.pass_fraction;
+            progress(q);
+        };
+    streamed_detail::Restored restored(checkpoint, saved);
     sweep::run_segments<Stack>(
-        s, threads_, progress, 0.5, 0.5, stats, checkpoint, segment_chunks_,
+        s, threads_, rest, first_share / (1 - gather_share),
+        1 - first_share / (1 - gather_share), stats, checkpoint ? &restored : nullptr,
+        segment_chunks_,
         [&](uint64_t begin, uint64_t end, auto&& add_done) {
-            if (begin == 0) exits_.reset(); // a level from its start
-            first_segment(s, begin, end);
+            if (push) {
+                words_from_exits(s, begin, end);
+            } else {
+                if (begin == 0) exits_.reset(); // a level from its start
+                first_segment(s, begin, end);
+            }
             add_done(end - begin);
         },
         [&](uint64_t begin, uint64_t end, int t, Stack& stack) {
@@ -442,6 +686,7 @@ ValueArray StreamedRetrogradeSolver<Game>::solve(int n, const ProgressFn& progre
         },
         [&](SweepPoint& point) { point.engine_data = exits_.sync(); },
         [&](SweepPoint& point) {
+            if (push) return true; // checked above
             if (exits_.resume(point.first_pass_done, point.engine_data)) return true;
             checkpoint->note("the exit file does not match the checkpoint (missing, short or "
                              "changed); the level starts afresh");
@@ -453,6 +698,8 @@ ValueArray StreamedRetrogradeSolver<Game>::solve(int n, const ProgressFn& progre
             return threshold_rounds(s, t, add_done, tally);
         });
     if (stats) {
+        // The gathering is part of the first pass (it finds the capture exits).
+        stats->first_pass_seconds += std::chrono::duration<double>(t1 - t0).count();
         stats->messages = tally.messages;
         stats->rounds = tally.rounds;
     }

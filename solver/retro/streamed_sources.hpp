@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <numeric>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -23,6 +24,15 @@ class SmallerLevelValues {
     /// std::runtime_error, naming the file, when a value cannot be read.
     virtual void read(int level, std::span<const uint64_t> indices,
                       std::span<int8_t> values) const = 0;
+    /// values[i] = the value of position begin + i of `level`: a run in index order, as
+    /// the streamed engine's exit gathering reads every level it needs from its start to
+    /// its end. Thread-safe, throws as read().
+    virtual void read_range(int level, uint64_t begin, std::span<int8_t> values) const {
+        thread_local std::vector<uint64_t> indices;
+        indices.resize(values.size());
+        std::iota(indices.begin(), indices.end(), begin);
+        read(level, indices, values);
+    }
 };
 
 /// A request for a child's value, as the streamed engine's first pass and verify's streamed

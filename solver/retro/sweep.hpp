@@ -35,6 +35,9 @@ struct LevelProgress {
     uint64_t done = 0;        ///< positions scanned in the current pass
     uint64_t total = 0;       ///< positions in the level
     double pass_fraction = 0; ///< estimated fraction of the whole level done
+    /// The streamed engine's step before the first pass: reading the smaller levels for
+    /// the capture exits (threshold is 0; done and total count smaller positions).
+    bool gathering = false;
 };
 using ProgressFn = std::function<void(const LevelProgress&)>;
 

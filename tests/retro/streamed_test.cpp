@@ -1,7 +1,8 @@
 // The streamed engine (retro/streamed_retrograde.hpp) against the in-memory one
 // (retro/retrograde.hpp): the same bytes for every level, whatever the thread count and
 // the first-pass segment size, on Oware (both rule sets) and on the toy ring game; and
-// resumed from every safe point, including with an exit store that no longer matches.
+// resumed from every safe point (the gathering of capture exits, the first pass, the
+// thresholds), including with an exit store that no longer matches.
 #include "oware/oware_game.hpp"
 #include "quick.hpp"
 #include "retro/checkpoint.hpp"
@@ -13,6 +14,7 @@
 
 #include <cstring>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 using namespace owaredb;
@@ -89,19 +91,26 @@ void check_streamed_resume(const Game& game, int n, int threads, uint64_t segmen
     REQUIRE(same(straight, ref[n]));
     REQUIRE(recorder.saved.size() >= size_t(n) + 1);
     const std::vector<int8_t> all_exits = exits.exits();
-    int inside_first_pass = 0;
+    // Safe points come in order: the gathering's (first_pass_done 0, engine_data the
+    // smaller positions read), then the first pass's, then the thresholds'.
+    auto order = [](const SweepPoint& p) {
+        return std::tuple(p.first_pass_done > 0, p.first_pass_done == 0 ? p.engine_data : 0,
+                          p.first_pass_done, p.thresholds_done);
+    };
+    int gathering = 0, inside_first_pass = 0;
     for (const RecordingCheckpoint::Saved& at : recorder.saved) {
         CAPTURE(at.point.first_pass_done);
         CAPTURE(at.point.thresholds_done);
-        inside_first_pass += at.point.first_pass_done < game.level_size(n);
+        CAPTURE(at.point.engine_data);
+        gathering += at.point.first_pass_done == 0;
+        inside_first_pass +=
+            at.point.first_pass_done > 0 && at.point.first_pass_done < game.level_size(n);
         exits.exits() = all_exits; // the store holds more than the checkpoint says
         RecordingCheckpoint resumed(exits);
         resumed.to_restore = at;
         CHECK(same(solver.solve(n, {}, nullptr, &resumed), straight));
         CHECK(resumed.notes == 0);
-        for (const auto& next : resumed.saved)
-            CHECK((next.point.thresholds_done > at.point.thresholds_done ||
-                   next.point.first_pass_done > at.point.first_pass_done));
+        for (const auto& next : resumed.saved) CHECK(order(next.point) > order(at.point));
         // A changed exit store is refused: the level starts afresh and ends the same.
         if (at.point.first_pass_done > 0) {
             exits.exits() = all_exits;
@@ -112,10 +121,29 @@ void check_streamed_resume(const Game& game, int n, int threads, uint64_t segmen
             CHECK(refused.notes == 1);
         }
     }
-    // One safe point inside the first pass per segment but the last.
-    const uint64_t chunks = (game.level_size(n) + sweep::kChunk - 1) / sweep::kChunk;
+    // One safe point per segment of each smaller level a capture reaches, then one inside
+    // the first pass per segment but the last.
     const uint64_t per_segment = std::max<uint64_t>(1, segment_positions / sweep::kChunk);
-    CHECK(uint64_t(inside_first_pass) == (chunks + per_segment - 1) / per_segment - 1);
+    auto segments = [&](int level) {
+        const uint64_t chunks = (game.level_size(level) + sweep::kChunk - 1) / sweep::kChunk;
+        return (chunks + per_segment - 1) / per_segment;
+    };
+    uint64_t gather_segments = 0;
+    for (int c = Game::kMinCapture; c <= Game::kMaxCapture && c <= n; ++c)
+        gather_segments += segments(n - c);
+    CHECK(uint64_t(gathering) == gather_segments);
+    CHECK(gathering > 0);
+    CHECK(uint64_t(inside_first_pass) == segments(n) - 1);
+    // A gathering point that claims more smaller positions than there are is refused.
+    for (const RecordingCheckpoint::Saved& at : recorder.saved) {
+        if (at.point.first_pass_done != 0) continue;
+        RecordingCheckpoint bogus(exits);
+        bogus.to_restore = at;
+        bogus.to_restore->point.engine_data = uint64_t(1) << 50;
+        CHECK(same(solver.solve(n, {}, nullptr, &bogus), straight));
+        CHECK(bogus.notes == 1);
+        break;
+    }
 }
 
 } // namespace

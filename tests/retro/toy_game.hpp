@@ -26,6 +26,8 @@ class RingGame {
   public:
     using State = std::array<int, 4>;
     static constexpr int kMaxMoves = 4;
+    static constexpr int kMinCapture = 2;
+    static constexpr int kMaxCapture = 3;
 
     explicit RingGame(int max_n) {
         for (int n = 0; n <= max_n; ++n) {
@@ -75,6 +77,17 @@ class RingGame {
         for (const State& q : states_.at(n))
             for_each_move(q, [&](int captured, const State& child) {
                 if (captured == 0 && child == s) f(q);
+            });
+    }
+
+    /// Every state of level (s's) + captured with a move capturing `captured` into s, once
+    /// per such move (brute force again).
+    template <class F> void for_each_capture_parent(const State& s, int captured, F&& f) const {
+        const size_t n = size_t(s[0] + s[1] + s[2] + s[3] + captured);
+        if (n >= states_.size()) return;
+        for (const State& q : states_[n])
+            for_each_move(q, [&](int c, const State& child) {
+                if (c == captured && child == s) f(q);
             });
     }
 
