@@ -129,8 +129,8 @@ SolvedLevel solve_level(const LevelDir& db, int n, const std::vector<ValueArray>
 // Solves level n in streamed mode: the smaller levels are read from their files in `db`
 // (each once, in order: the engine pushes their values to their capture parents), the
 // exits go to the scratch file beside the level's.
-SolvedLevel solve_streamed(const DatabaseDir& db, int n, int threads, uint64_t push_buffer_bytes,
-                           double checkpoint_minutes, ProgressDisplay& display) {
+SolvedLevel solve_streamed(const DatabaseDir& db, int n, int threads, double checkpoint_minutes,
+                           ProgressDisplay& display) {
     FileSmallerLevels smaller(db, n, threads);
     SolvedLevel solved{ValueArray(),
                        level_checkpoint(db, n,
@@ -138,7 +138,6 @@ SolvedLevel solve_streamed(const DatabaseDir& db, int n, int threads, uint64_t p
                                         checkpoint_minutes, display),
                        std::make_unique<ExitFile>(ExitFile::beside(db.path(n)))};
     StreamedRetrogradeSolver<OwareGame> solver(db.game(), smaller, *solved.exits, threads);
-    solver.set_push_buffer(push_buffer_bytes);
     display.level_started(n, level_size(n), LevelMode::Streamed);
     solved.entries = solver.solve(
         n, [&](const LevelProgress& p) { display.update(p); }, nullptr,
@@ -275,7 +274,6 @@ class ModePlan {
         return budget_ == 0 || in_memory_bytes(n, 2, 1) <= budget_ ? LevelMode::InMemory
                                                                    : LevelMode::Streamed;
     }
-    uint64_t push_buffer_bytes(int n) const { return push_buffer_bytes_for(n, budget_); }
     // Throws when level n does not fit in the mode it would be built in.
     void check(int n) const {
         if (mode(n) == LevelMode::InMemory)
@@ -284,7 +282,7 @@ class ModePlan {
                                  (forced_ ? "; --mode streamed needs less" : "") + ")",
                              0, ".", budget_, budget_given_);
         else
-            check_level_fits(n, streamed_bytes(n, kMinRequestBytes), "streamed mode", 0, ".",
+            check_level_fits(n, streamed_bytes(n, 0), "streamed mode", 0, ".",
                              budget_, budget_given_);
     }
 
@@ -432,8 +430,7 @@ int cmd_generate(const Args& args) {
                                          "memory: drop --compact, or give more --memory");
             SolvedLevel solved =
                 streaming
-                    ? solve_streamed(db, n, threads, plan.push_buffer_bytes(n), checkpoint_minutes,
-                                     display)
+                    ? solve_streamed(db, n, threads, checkpoint_minutes, display)
                     : solve_level<RetrogradeSolver>(db, n, levels, threads, checkpoint_minutes,
                                                     display);
             values = std::move(solved.entries);

@@ -85,8 +85,8 @@ uint64_t in_memory_bytes(int n, int working, int stored) {
 uint64_t streamed_bytes(int n, uint64_t request_bytes) {
     // The process and its libraries take about 12 MB, the compressor's chunk of blocks up to
     // about 40 MB, and a block per thread and level is read (docs/results.md, Streamed
-    // mode: 155 MiB peak at level 20 under --memory 160M). In one process the buffers are
-    // those of the exit gathering's sorted parent updates (push_buffer_bytes_for).
+    // mode: 155 MiB peak at level 20 under --memory 160M). One process needs no request
+    // buffers (request_bytes 0: it pushes exits from the smaller levels).
     return level_size(n) + request_bytes + (uint64_t(56) << 20);
 }
 
@@ -104,13 +104,6 @@ uint64_t distributed_bytes(int n, int rank, int ranks, uint64_t request_bytes) {
 
 uint64_t distributed_request_bytes(int n, int rank, int ranks, uint64_t budget) {
     const uint64_t fixed = distributed_bytes(n, rank, ranks, 0);
-    const uint64_t left = budget > fixed ? budget - fixed : 0;
-    return std::clamp<uint64_t>(budget ? left : uint64_t(256) << 20, kMinRequestBytes,
-                                uint64_t(1) << 30);
-}
-
-uint64_t push_buffer_bytes_for(int n, uint64_t budget) {
-    const uint64_t fixed = streamed_bytes(n, 0);
     const uint64_t left = budget > fixed ? budget - fixed : 0;
     return std::clamp<uint64_t>(budget ? left : uint64_t(256) << 20, kMinRequestBytes,
                                 uint64_t(1) << 30);

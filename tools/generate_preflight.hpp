@@ -30,8 +30,7 @@ const char* mode_name(LevelMode mode); // "in-memory", "streamed", "distributed"
 uint64_t in_memory_bytes(int n, int working, int stored);
 
 /// Bytes of memory a streamed build of level n needs with `request_bytes` of first-pass
-/// buffers (in one process the gathering's, push_buffer_bytes_for(); a distributed rank's
-/// requests, distributed_request_bytes()):
+/// request buffers (0 in one process; a distributed rank's, distributed_request_bytes()):
 /// 1 byte per position of D_n, the buffers, and a margin (the process, the compressor's
 /// chunk, one block per thread and level being read).
 uint64_t streamed_bytes(int n, uint64_t request_bytes);
@@ -46,10 +45,6 @@ uint64_t distributed_request_bytes(int n, int rank, int ranks, uint64_t budget);
 /// The smallest first-pass request buffer a streamed level runs with.
 inline constexpr uint64_t kMinRequestBytes = uint64_t(8) << 20;
 
-/// The exit gathering's buffer of parent updates for a streamed level n in one process
-/// under `budget` (0: none): what the budget leaves, between kMinRequestBytes and 1 GiB
-/// (larger buffers sort more updates at once: fewer passes over the level's bytes).
-uint64_t push_buffer_bytes_for(int n, uint64_t budget);
 /// Positions per first-pass segment for `request_bytes` of buffers (about 0.6 capture
 /// moves a position at n = 20, counted as 1, and room for the vectors' growth).
 uint64_t segment_positions_for(uint64_t request_bytes);

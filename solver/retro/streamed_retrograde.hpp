@@ -121,9 +121,6 @@ template <RetroGame Game> class StreamedRetrogradeSolver {
     /// Tests only: propagation stacks of `limit` entries, so that small levels overflow them
     /// and take the rescan path that only large levels take otherwise (same values).
     void set_stack_limit(size_t limit) { stack_limit_ = limit; }
-    /// One process: the bytes of the buffers in which the gathering's parent updates are
-    /// sorted before they are applied (all threads together; default 256 MiB).
-    void set_push_buffer(uint64_t bytes) { push_buffer_bytes_ = bytes; }
 
     /// The positions of level n this process solves: [first, second).
     std::pair<uint64_t, uint64_t> slice(int n) const {
@@ -178,7 +175,6 @@ template <RetroGame Game> class StreamedRetrogradeSolver {
     ExitStore& exits_;
     int threads_;
     size_t stack_limit_ = sweep::kStackLimit;
-    uint64_t push_buffer_bytes_ = uint64_t(256) << 20;
     uint64_t segment_chunks_;
     RankLink* link_;
 };
@@ -276,13 +272,9 @@ void StreamedRetrogradeSolver<Game>::gather_exits(Sweep& s, uint64_t from,
     // A safe point after each segment of a smaller level: the first pass's segment size if
     // one was given (tests), else 4096 chunks (64 Mi positions).
     const uint64_t segment_chunks = segment_chunks_ ? segment_chunks_ : 4096;
-    // Parent updates (index << 8 | the exit's byte) wait in a buffer per thread, which is
-    // sorted and applied in index order when full and at each safe point: the parents lie
-    // anywhere in the level, so applied as they come each would be a cache and TLB miss
-    // (at level 28, most of the gathering's time), and sorted they are a pass in order.
-    const size_t buffer_entries =
-        std::max<size_t>(1024, push_buffer_bytes_ / sizeof(uint64_t) / size_t(threads_));
-    std::vector<std::vector<uint64_t>> buffers(static_cast<size_t>(threads_));
+    // Parent updates wait in a batch of this many, prefetched, before they are applied:
+    // the parents lie anywhere in the level, so each update is a cache (and TLB) miss.
+    constexpr size_t kBatch = 32;
     const int n = s.n;
     const uint64_t total = gather_positions(n);
     int8_t* exits = reinterpret_cast<int8_t*>(s.words);
@@ -314,19 +306,18 @@ void StreamedRetrogradeSolver<Game>::gather_exits(Sweep& s, uint64_t from,
 #pragma omp parallel num_threads(threads_)
             {
                 std::vector<int8_t> values(kChunk);
-                std::vector<uint64_t>& buffer = buffers[size_t(omp_get_thread_num())];
-                buffer.reserve(buffer_entries);
+                std::array<std::pair<uint64_t, int8_t>, kBatch> batch;
+                size_t pending = 0;
                 auto apply = [&] {
-                    std::sort(buffer.begin(), buffer.end());
-                    for (const uint64_t entry : buffer) {
-                        const auto term = static_cast<int8_t>(entry & 0xff);
-                        std::atomic_ref<int8_t> slot(exits[entry >> 8]);
+                    for (size_t b = 0; b < pending; ++b) {
+                        std::atomic_ref<int8_t> slot(exits[batch[b].first]);
                         int8_t old = slot.load(std::memory_order_relaxed);
-                        while (term > old && !slot.compare_exchange_weak(
-                                                 old, term, std::memory_order_relaxed)) {
+                        while (batch[b].second > old &&
+                               !slot.compare_exchange_weak(old, batch[b].second,
+                                                           std::memory_order_relaxed)) {
                         }
                     }
-                    buffer.clear();
+                    pending = 0;
                 };
 #pragma omp for schedule(dynamic, 1)
                 for (uint64_t ch = seg; ch < seg_end; ++ch) {
@@ -342,10 +333,12 @@ void StreamedRetrogradeSolver<Game>::gather_exits(Sweep& s, uint64_t from,
                             game_.for_each_capture_parent(child, c, [&](const auto& parent) {
                                 const uint64_t i = game_.rank(parent) - s.base;
                                 if (i >= s.size) return; // another rank's (distributed)
-                                buffer.push_back(i << 8 | static_cast<uint8_t>(term));
-                                if (buffer.size() == buffer_entries) apply();
+                                __builtin_prefetch(exits + i, 1);
+                                batch[pending++] = {i, term};
+                                if (pending == kBatch) apply();
                             });
                         }
+                        apply();
                         done.fetch_add(end - begin, std::memory_order_relaxed);
                         report(done.load(std::memory_order_relaxed));
                     } catch (...) {
@@ -353,7 +346,6 @@ void StreamedRetrogradeSolver<Game>::gather_exits(Sweep& s, uint64_t from,
                         if (!failure) failure = std::current_exception();
                     }
                 }
-                apply(); // everything before the safe point
             }
             if (failure) std::rethrow_exception(failure);
             if (checkpoint) {

@@ -37,15 +37,13 @@ std::vector<const int8_t*> pointers(const std::vector<ValueArray>& levels, int n
 // Every level 0..max_n solved by the streamed engine over the reference's smaller levels
 // equals the reference level.
 template <RetroGame Game>
-void check_streamed_levels(const Game& game, int max_n, int threads, uint64_t segment_positions,
-                           uint64_t push_buffer = uint64_t(256) << 20) {
+void check_streamed_levels(const Game& game, int max_n, int threads, uint64_t segment_positions) {
     const std::vector<ValueArray> ref = reference(game, max_n);
     for (int n = 0; n <= max_n; ++n) {
         CAPTURE(n);
         InMemorySmallerLevels smaller(pointers(ref, n));
         InMemoryExitStore exits;
         StreamedRetrogradeSolver<Game> solver(game, smaller, exits, threads, segment_positions);
-        solver.set_push_buffer(push_buffer);
         LevelStats stats;
         const ValueArray v = solver.solve(n, {}, &stats);
         CHECK(same(v, ref[n]));
@@ -88,7 +86,6 @@ void check_streamed_resume(const Game& game, int n, int threads, uint64_t segmen
     InMemorySmallerLevels smaller(pointers(ref, n));
     InMemoryExitStore exits;
     StreamedRetrogradeSolver<Game> solver(game, smaller, exits, threads, segment_positions);
-    solver.set_push_buffer(0);
     RecordingCheckpoint recorder(exits);
     const ValueArray straight = solver.solve(n, {}, nullptr, &recorder);
     REQUIRE(same(straight, ref[n]));
@@ -154,14 +151,13 @@ void check_streamed_resume(const Game& game, int n, int threads, uint64_t segmen
 TEST_CASE("streamed engine: the in-memory engine's bytes, Oware abapa") {
     const int max_n = test::quick() ? 9 : 12;
     check_streamed_levels(OwareGame(Rules::abapa()), max_n, 1, 0);
-    // The smallest gathering buffers (1024 updates a thread): many sorted flushes a segment.
-    check_streamed_levels(OwareGame(Rules::abapa()), max_n, 2, sweep::kChunk, 0);
+    check_streamed_levels(OwareGame(Rules::abapa()), max_n, 2, sweep::kChunk);
 }
 
 TEST_CASE("streamed engine: the in-memory engine's bytes, Oware awari") {
     const int max_n = test::quick() ? 9 : 12;
     check_streamed_levels(OwareGame(Rules::awari()), max_n, 2, 0);
-    check_streamed_levels(OwareGame(Rules::awari()), max_n, 1, 3 * sweep::kChunk, 0);
+    check_streamed_levels(OwareGame(Rules::awari()), max_n, 1, 3 * sweep::kChunk);
 }
 
 TEST_CASE("streamed engine: the in-memory engine's bytes, toy ring game") {
