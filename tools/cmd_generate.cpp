@@ -282,8 +282,8 @@ class ModePlan {
                                  (forced_ ? "; --mode streamed needs less" : "") + ")",
                              0, ".", budget_, budget_given_);
         else
-            check_level_fits(n, streamed_bytes(n, 0), "streamed mode", 0, ".",
-                             budget_, budget_given_);
+            check_level_fits(n, streamed_bytes(n, 0), "streamed mode", 0, ".", budget_,
+                             budget_given_);
     }
 
   private:
@@ -428,11 +428,10 @@ int cmd_generate(const Args& args) {
                 throw std::runtime_error("level " + std::to_string(n) +
                                          " is streamed, and --compact needs every level in "
                                          "memory: drop --compact, or give more --memory");
-            SolvedLevel solved =
-                streaming
-                    ? solve_streamed(db, n, threads, checkpoint_minutes, display)
-                    : solve_level<RetrogradeSolver>(db, n, levels, threads, checkpoint_minutes,
-                                                    display);
+            SolvedLevel solved = streaming
+                                     ? solve_streamed(db, n, threads, checkpoint_minutes, display)
+                                     : solve_level<RetrogradeSolver>(db, n, levels, threads,
+                                                                     checkpoint_minutes, display);
             values = std::move(solved.entries);
             row.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
             if (row.positions > (1u << 24)) display.writing();

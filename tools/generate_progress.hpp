@@ -62,7 +62,7 @@ class ProgressDisplay {
         const double done = finished_ + p.pass_fraction * work(level_);
         std::string eta = "?";
         if (done > 0 && elapsed > 1) eta = format_duration(elapsed * (remaining_ - done) / done);
-        const std::string phase = p.gathering         ? "capture exits"
+        const std::string phase = p.gathering        ? "capture exits"
                                   : p.threshold == 0 ? "first pass"
                                                      : "threshold " + std::to_string(p.threshold);
         char line[200];

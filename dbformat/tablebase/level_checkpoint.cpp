@@ -58,9 +58,10 @@ std::optional<SweepPoint> LevelCheckpoint::restore(std::span<uint8_t> words) {
         std::snprintf(line, sizeof line, "resuming from its checkpoint, before the first pass");
     else
         std::snprintf(line, sizeof line,
-                  "resuming from its checkpoint: first pass %.0f%% done, %d of %u thresholds",
-                  positions_ == 0 ? 100.0 : 100.0 * double(p.first_pass_done) / double(positions_),
-                  p.thresholds_done, meta_.n);
+                      "resuming from its checkpoint: first pass %.0f%% done, %d of %u thresholds",
+                      positions_ == 0 ? 100.0
+                                      : 100.0 * double(p.first_pass_done) / double(positions_),
+                      p.thresholds_done, meta_.n);
     report_(line);
     return p;
 }

@@ -62,16 +62,18 @@ void for_each_capture_parent(const Rules& rules, const Position& p, int captured
     int z = kPitsPerSide - 1; // the origin: the last empty pit of q's row
     while (z >= 0 && after.pits[z] != 0) --z;
     if (z < 0) return;
-    constexpr int kNone = 255; // the minimum of no pits
+    constexpr int kNone = 255;                     // the minimum of no pits
     int mover_after = kNone, mover_before = kNone; // pits z + 1..5 and 0..z - 1
-    for (int k = z + 1; k < kPitsPerSide; ++k) mover_after = std::min<int>(mover_after, after.pits[k]);
+    for (int k = z + 1; k < kPitsPerSide; ++k)
+        mover_after = std::min<int>(mover_after, after.pits[k]);
     for (int k = 0; k < z; ++k) mover_before = std::min<int>(mover_before, after.pits[k]);
     // upto[j]: the fewest seeds in opponent pits 6..j (kNone for j = 5); from[j]: in j..11.
     std::array<int, kPits + 1> upto{}, from{};
     upto[kPitsPerSide - 1] = kNone;
     for (int j = kPitsPerSide; j < kPits; ++j) upto[j] = std::min<int>(upto[j - 1], after.pits[j]);
     from[kPits] = kNone;
-    for (int j = kPits - 1; j >= kPitsPerSide; --j) from[j] = std::min<int>(from[j + 1], after.pits[j]);
+    for (int j = kPits - 1; j >= kPitsPerSide; --j)
+        from[j] = std::min<int>(from[j + 1], after.pits[j]);
     for (int last = kPitsPerSide; last < kPits; ++last) {
         for (int r = 1; last - r + 1 >= kPitsPerSide && after.pits[last - r + 1] == 0; ++r) {
             const int threes = captured - 2 * r;

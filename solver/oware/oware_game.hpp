@@ -1,7 +1,7 @@
 // Oware as the retrograde engine sees it (docs/values.md, Generation): levels by seed count,
 // their sizes, rank/unrank, legal moves with the seeds they capture, un-moves within a level,
-// un-captures into it and terminal values. The engine (retrograde.hpp) knows nothing else about the game, so
-// another sowing game plugs in by providing a class with these members.
+// un-captures into it and terminal values. The engine (retrograde.hpp) knows nothing else about the
+// game, so another sowing game plugs in by providing a class with these members.
 #pragma once
 
 #include "oware/capture_unmoves.hpp"

@@ -6,9 +6,9 @@
 // nothing stays in level n. Un-moves enumerate the parents of a state within its level
 // (the states with a quiet legal move into it); un-captures enumerate its parents in a
 // larger level (the states with a legal move capturing a given amount into it), for the
-// streamed engine, which pushes smaller levels' values to their parents. A state without legal moves is over and
-// worth terminal_value to its side to move. Values are margins for the side to move,
-// in -n..n; endless play is worth 0.
+// streamed engine, which pushes smaller levels' values to their parents. A state without legal
+// moves is over and worth terminal_value to its side to move. Values are margins for the side to
+// move, in -n..n; endless play is worth 0.
 //
 // Oware (oware/oware_game.hpp) and the toy game of tests/retro model this concept; the
 // engine (retrograde.hpp, bellman.hpp, solve_in_memory.hpp) is written against it alone.

@@ -300,7 +300,9 @@ void StreamedRetrogradeSolver<Game>::gather_exits(Sweep& s, uint64_t from,
         const uint64_t size = game_.level_size(k);
         const uint64_t chunks = (size + kChunk - 1) / kChunk;
         // (`from` is a multiple of kChunk within its level, or a level's end.)
-        const uint64_t first_chunk = from >= at + size ? chunks : from > at ? (from - at) / kChunk : 0;
+        const uint64_t first_chunk = from >= at + size ? chunks
+                                     : from > at       ? (from - at) / kChunk
+                                                       : 0;
         for (uint64_t seg = first_chunk; seg < chunks; seg += segment_chunks) {
             const uint64_t seg_end = std::min(chunks, seg + segment_chunks);
 #pragma omp parallel num_threads(threads_)
@@ -662,9 +664,8 @@ ValueArray StreamedRetrogradeSolver<Game>::solve(int n, const ProgressFn& progre
         };
     streamed_detail::Restored restored(checkpoint, saved);
     sweep::run_segments<Stack>(
-        s, threads_, rest, first_share / (1 - gather_share),
-        1 - first_share / (1 - gather_share), stats, checkpoint ? &restored : nullptr,
-        segment_chunks_,
+        s, threads_, rest, first_share / (1 - gather_share), 1 - first_share / (1 - gather_share),
+        stats, checkpoint ? &restored : nullptr, segment_chunks_,
         [&](uint64_t begin, uint64_t end, auto&& add_done) {
             if (push) {
                 words_from_exits(s, begin, end);

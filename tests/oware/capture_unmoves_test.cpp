@@ -2,10 +2,10 @@
 // and c = n - k, the capture parents it generates are exactly the positions of D_n with a
 // legal move capturing c seeds into p, found by brute force over D_n with the forward
 // move generator; plus hand-checked positions, grand slams among them.
-#include "quick.hpp"
 #include "oware/capture_unmoves.hpp"
 #include "oware/moves.hpp"
 #include "oware/ranking.hpp"
+#include "quick.hpp"
 
 #include <doctest/doctest.h>
 
@@ -51,10 +51,9 @@ void check_level(const Rules& rules, int n) {
             std::vector<uint64_t>& want = expected[size_t(k)][j];
             std::sort(want.begin(), want.end());
             if (got != want) {
-                FAIL_CHECK("capture parents differ for " << to_string(p) << ", " << n - k
-                                                         << " seeds (" << rules.name << "): got "
-                                                         << got.size() << ", expected "
-                                                         << want.size());
+                FAIL_CHECK("capture parents differ for "
+                           << to_string(p) << ", " << n - k << " seeds (" << rules.name << "): got "
+                           << got.size() << ", expected " << want.size());
                 return;
             }
             found += got.size();
