@@ -90,10 +90,12 @@ void for_each_capture_parent(const Rules& rules, const Position& p, int captured
             for (int m = 0; m <= laps; ++m) {
                 for (unsigned mask = 0; mask < (1u << r); ++mask) {
                     if (detail::kOnes[mask] != threes) continue;
-                    Position q = after;
+                    // Every pit but z less m, those of z + 1..last one more (one loop: GCC's
+                    // -Wstringop-overflow cannot see that `last` stays below 12).
+                    Position q;
                     for (int k = 0; k < kPits; ++k)
-                        if (k != z) q.pits[k] = static_cast<uint8_t>(q.pits[k] - m);
-                    for (int k = z + 1; k <= last; ++k) --q.pits[k];
+                        q.pits[k] = static_cast<uint8_t>(after.pits[k] - (k == z ? 0 : m) -
+                                                         (k > z && k <= last ? 1 : 0));
                     for (int j = 0; j < r; ++j)
                         q.pits[last - j] = static_cast<uint8_t>((mask >> j & 1 ? 3 : 2) - m - 1);
                     q.pits[z] = static_cast<uint8_t>(last - z + (kPits - 1) * m);
