@@ -16,9 +16,9 @@ levels were written at another zstd level than the projected ones will be (the w
 tiers, dbformat/writer.hpp).
 
 Memory per mode (README, Design; docs/results.md): in memory, 2 bytes a position of D_n
-plus 1 byte a position of every smaller level; streamed, 1 byte a position of D_n plus the
-request buffers (at most 1 GiB) and about 56 MB. Disk: the file at the bits/position of
-the fit's last level, plus during the level the checkpoint (2 bytes a position in memory,
+plus 1 byte a position of every smaller level; streamed, 1 byte a position of D_n and
+about 56 MB (one process pushes capture exits from the smaller levels: no request
+buffers). Disk: the file at the bits/position of the fit's last level, plus during the level the checkpoint (2 bytes a position in memory,
 1 streamed) and, streamed, the exit file (1 byte a position).
 """
 import argparse
@@ -100,7 +100,7 @@ def main():
         size = level_size(n)
         smaller = sum(level_size(k) for k in range(n))
         ram_in = 2 * size + smaller
-        ram_st = size + min(2 ** 30, 32 * size // 256) + 56e6
+        ram_st = size + 56e6  # one process: no request buffers (exits pushed)
         mark_in = "" if gib(ram_in) <= args.memory_gib else " (over)"
         mark_st = "" if gib(ram_st) <= args.memory_gib else " (over)"
         print(f"| {n} | {size / 1e9:.2f} G | {gib(ram_in):.1f} GiB{mark_in} | "
