@@ -153,6 +153,18 @@ template <RetroGame Game> class StreamedRetrogradeSolver {
     static int value(uint8_t w) { return ((w - kAssigned) >> 1) - kMaxLevel; }
     static bool pending(uint8_t w) { return (w - kAssigned) & 1; }
     static int counter(uint8_t w) { return w & 7; }
+    /// A position's first-pass word from its moves' word (terminal: assigned; else its quiet
+    /// moves) and its best exit e. Every move captures: the value is e, known now, which
+    /// propagates when the sweep reaches its threshold (`missing`: no exit, which the game's
+    /// moves make impossible). No exit: eligible at once (below every -t).
+    static uint8_t with_exit(uint8_t w, int e, bool& missing) {
+        if (assigned(w)) return w;
+        if (counter(w) == 0) {
+            missing = missing || e == kNoExit;
+            return assigned_word(e, e != 0);
+        }
+        return e == kNoExit ? static_cast<uint8_t>(w | kEligible) : w;
+    }
 
     void first_segment(Sweep& s, uint64_t begin, uint64_t end) const;
     uint64_t gather_positions(int n) const;
@@ -237,19 +249,8 @@ void StreamedRetrogradeSolver<Game>::first_segment(Sweep& s, uint64_t begin, uin
     // The words, now that the exits are known.
     bool missing_exit = false;
 #pragma omp parallel for schedule(static) num_threads(threads_) reduction(|| : missing_exit)
-    for (uint64_t i = begin; i < end; ++i) {
-        const uint8_t w = s.words[i];
-        if (assigned(w)) continue; // terminal
-        const int e = exits[i - begin];
-        if (counter(w) == 0) {
-            // Every move captures: the value is the best exit, known now; it propagates when
-            // the sweep reaches its threshold.
-            missing_exit = missing_exit || e == kNoExit;
-            s.words[i] = assigned_word(e, e != 0);
-        } else if (e == kNoExit) {
-            s.words[i] = static_cast<uint8_t>(w | kEligible); // no exit: below every -t
-        }
-    }
+    for (uint64_t i = begin; i < end; ++i)
+        s.words[i] = with_exit(s.words[i], exits[i - begin], missing_exit);
     if (missing_exit)
         throw std::logic_error("streamed retrograde: a position whose every move captures has "
                                "no capture exit (the game's moves are inconsistent)");
@@ -334,7 +335,7 @@ void StreamedRetrogradeSolver<Game>::gather_exits(Sweep& s, uint64_t from,
                             const auto term = static_cast<int8_t>(c - values[j - begin]);
                             game_.for_each_capture_parent(child, c, [&](const auto& parent) {
                                 const uint64_t i = game_.rank(parent) - s.base;
-                                if (i >= s.size) return; // another rank's (distributed)
+                                if (i >= s.size) return; // outside this process's slice
                                 __builtin_prefetch(exits + i, 1);
                                 batch[pending++] = {i, term};
                                 if (pending == kBatch) apply();
@@ -380,17 +381,12 @@ void StreamedRetrogradeSolver<Game>::words_from_exits(Sweep& s, uint64_t begin,
                 const int moves = game_.for_each_move(state, [&](int captured, const auto&) {
                     if (captured == 0) ++quiet;
                 });
+                uint8_t w = static_cast<uint8_t>(quiet);
                 if (moves == 0) {
                     const int v = game_.terminal_value(state);
-                    s.words[i] = assigned_word(v, v != 0);
-                } else if (quiet == 0) {
-                    // Every move captures: the value is the best exit; it propagates when
-                    // the sweep reaches its threshold.
-                    missing_exit = missing_exit || e == kNoExit;
-                    s.words[i] = assigned_word(e, e != 0);
-                } else {
-                    s.words[i] = static_cast<uint8_t>(quiet | (e == kNoExit ? kEligible : 0));
+                    w = assigned_word(v, v != 0);
                 }
+                s.words[i] = with_exit(w, e, missing_exit);
             }
         } catch (...) {
             std::lock_guard lock(failure_mutex);
