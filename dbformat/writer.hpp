@@ -43,16 +43,15 @@ struct WriterOptions {
     // (unless block_entries is set). Decompression speed hardly depends on the level.
     static constexpr int kLevelBySize = 1000;
     int level = kLevelBySize;
-    // Chosen so that writing costs at most ~20 % of solving the level (dbformat/README.md,
-    // "Writing time", measured on abapa levels 12..28): zstd 6 costs 0.23-0.32 of zstd 13's
-    // time for files 2.6-4.5 % larger. Solving costs 0.5-0.8 CPU us/entry up to level 28,
-    // too little for zstd 13 (~0.13 CPU us/entry with counting and the self-check: 18-19 %
-    // at levels 27-28, too close to the limit), so levels under 2 Gi entries (abapa n <= 29)
-    // get zstd 6: on 2^18-entry blocks under 24 Mi (n <= 17; smaller blocks cost more
-    // there) and on 2^14 above (within 3 % of the best block there, and the cheapest cold
-    // probe). Solving grows ~1.09x a level while writing does not, so from 2 Gi on (n >= 30,
-    // ~15 % projected) zstd 13 on 2^16-entry blocks fits, for the smaller files that matter
-    // most at gigabytes a level.
+    // Chosen so that writing costs at most a fifth of solving the level (the measurements:
+    // dbformat/README.md, "Writing time"). zstd 6 takes a fraction of zstd 13's time for
+    // files a few percent larger. Below 2 Gi entries (abapa n <= 29) a level's solve per
+    // entry is too cheap for zstd 13 to stay clearly under the fifth, so those levels get
+    // zstd 6: on 2^18-entry blocks under 24 Mi (n <= 17; smaller blocks cost more there) and
+    // on 2^14 above (close to the best block there, and the cheapest cold probe). Solving
+    // per entry grows with the level while writing does not, so from 2 Gi on (n >= 30) zstd
+    // 13 on 2^16-entry blocks fits, for the smaller files that matter most at gigabytes a
+    // level.
     std::vector<SizeTier> size_tiers = {
         {0, 6, 1u << 18}, {24u << 20, 6, 1u << 14}, {uint64_t(1) << 31, 13, 1u << 16}};
     // Entries per block: a power of two in [kMinBlockEntries, kMaxBlockEntries]. Larger blocks
@@ -65,9 +64,10 @@ struct WriterOptions {
     // Bits per stored symbol: 1, 2, 4 or 8 (must hold every distinct value), or 0 = measure
     // the narrowest width against whole bytes and keep the smaller.
     uint8_t symbol_bits = 0;
-    // Off by default: on real levels (abapa 12..20) a dictionary never made a file smaller by
-    // more than 0.1 %, and Auto, judging on half the sample, sometimes kept one that made it
-    // larger, while training and judging cost about a sample compression (dbformat/README.md).
+    // Off by default: on real levels a dictionary never made a file noticeably smaller, and
+    // Auto, judging on half the sample, sometimes kept one that made it larger, while
+    // training and judging cost about a sample compression (dbformat/README.md, "Writing
+    // time").
     DictionaryMode dictionary = DictionaryMode::Off;
     std::size_t dictionary_bytes = 16 << 10; // capacity given to the trainer, <= 1 MiB
     // Upper bound on the entries compressed while measuring (evenly spaced sample regions of

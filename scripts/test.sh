@@ -36,8 +36,9 @@ OWAREDB_QUICK=1 ctest --test-dir build-asan --output-on-failure -j "$jobs" -E in
 # false reports, so this build uses clang with LLVM's libomp and its Archer tool, which
 # tells TSan about OpenMP's synchronisation.
 echo "== TSan build (clang, libomp + Archer) and parallel tests"
-# Only the test programs of the parallel code are built here (ctest -L parallel).
-build build-tsan --target retrograde_tests propagation_tests bounds_tests checkpoint_tests streamed_tests distributed_tests tablebase_tests bellman_check_tests bounds_dir_tests probe_tests bounds_probe_tests dbformat_parallel_tests omweso_tests \
+# Only the programs that ctest -L parallel runs are built here (the target parallel_tests,
+# tests/CMakeLists.txt).
+build build-tsan --target parallel_tests \
   -- -DOWAREDB_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
 archer=$(ls /usr/lib/llvm-*/lib/libarcher.so 2>/dev/null | sort -V | tail -n 1)

@@ -13,6 +13,7 @@
 // compiler cannot drop the work; the sample is drawn from a fixed seed so runs compare.
 #include "cli/options.hpp"
 #include "commands.hpp"
+#include "database_options.hpp"
 #include "oware/moves.hpp"
 #include "oware/ranking.hpp"
 #include "oware/unmoves.hpp"

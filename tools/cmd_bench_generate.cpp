@@ -8,6 +8,7 @@
 // how much dearer a position of a large level is than one of a small one.
 #include "cli/options.hpp"
 #include "commands.hpp"
+#include "database_options.hpp"
 #include "oware/oware_game.hpp"
 #include "retro/retrograde.hpp"
 #include "retro/solve_in_memory.hpp"

@@ -1,6 +1,7 @@
 // owaredb perft: one line "depth nodes" per depth 1..D.
 #include "cli/options.hpp"
 #include "commands.hpp"
+#include "database_options.hpp"
 #include "oware/perft.hpp"
 
 #include <iostream>

@@ -16,6 +16,7 @@
 #include "cli/json.hpp"
 #include "cli/options.hpp"
 #include "commands.hpp"
+#include "database_options.hpp"
 #include "oware/position.hpp"
 #include "owaredb/probe.hpp"
 #include "probe_format.hpp"
@@ -184,7 +185,7 @@ void Oracle::send_query_error(httplib::Response& res, const Tablebase& tb, const
         }
     extra += "],\"generate\":\"";
     json::append_escaped(extra, "owaredb generate --rules " + tb.rules() + " --max-seeds " +
-                           std::to_string(seeds) + " --dir " + shell_word(dir_));
+                                    std::to_string(seeds) + " --dir " + shell_word(dir_));
     extra += '"';
     send_error(res, 404, error, extra);
 }
@@ -291,7 +292,8 @@ int cmd_serve(const Args& args) {
     int port = 8080;
     std::size_t threads = 16, cache_mb = 128;
     po::options_description opts("options");
-    opts.add_options()("dir", po::value(&dir)->default_value("owaredb-data"), "database directory")(
+    opts.add_options()("dir", po::value(&dir)->default_value(kDefaultDatabaseDir),
+                       "database directory")(
         "rules", po::value(&rules_name)->default_value("abapa"),
         "rule set the page starts with: abapa|awari (both are served)")(
         "host", po::value(&host)->default_value("127.0.0.1"),

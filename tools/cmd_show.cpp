@@ -1,6 +1,7 @@
 // owaredb show: the board, its legal moves and their children.
 #include "cli/options.hpp"
 #include "commands.hpp"
+#include "database_options.hpp"
 #include "oware/moves.hpp"
 
 #include <iostream>

@@ -4,14 +4,8 @@
 #pragma once
 
 #include "cli/command.hpp"
-#include "oware/rules.hpp"
-
-#include <string>
 
 namespace owaredb::cli {
-
-/// The rules preset named `name`, or UsageError listing the presets.
-Rules rules_from_name(const std::string& name);
 
 int cmd_perft(const Args& args);
 int cmd_show(const Args& args);

@@ -1,6 +1,5 @@
 #include "database_options.hpp"
 
-#include "commands.hpp"
 #include "tablebase/database_dir.hpp"
 
 #include <filesystem>

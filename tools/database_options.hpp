@@ -8,10 +8,16 @@
 
 namespace owaredb::cli {
 
+/// The database directory when --dir is not given.
+inline constexpr const char* kDefaultDatabaseDir = "owaredb-data";
+
 struct DatabaseOptions {
-    std::string dir = "owaredb-data";
+    std::string dir = kDefaultDatabaseDir;
     std::string rules; ///< empty: not given, see resolve_rules
 };
+
+/// The rules preset named `name`, or UsageError listing the presets.
+Rules rules_from_name(const std::string& name);
 
 /// Declares --dir DIR and --rules R on `opts`.
 void add_database_options(po::options_description& opts, DatabaseOptions& db);

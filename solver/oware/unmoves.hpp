@@ -19,7 +19,8 @@ inline constexpr int kMaxParents = kPitsPerSide * kMaxSeeds;
 
 struct ParentList {
     // The entries are left uninitialised: only the first `count` are ever read, and zeroing
-    // all 3.5 KB on every call cost about 5 % of a level's solve (perf, abapa level 21).
+    // all 3.5 KB on every call showed up in profiles of a level's solve (docs/results.md,
+    // Generation: Locality).
     ParentList() {}
     union {
         std::array<Position, kMaxParents> parents;

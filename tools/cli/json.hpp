@@ -6,9 +6,9 @@
 //   compact, which is the output format of every command.
 // - the appender in namespace json, for answers written hundreds of thousands of times per
 //   second (`owaredb probe --batch --json`, tools/probe_format.cpp): it writes through a raw
-//   pointer into room reserved once per answer. The same answers built as a Json and
-//   dumped took 5.6 times the CPU time: 1,000,000 answers of 16-seed positions in 4.4 s
-//   instead of 0.78 s (2 cores, Release, output to /dev/null).
+//   pointer into room reserved once per answer. Building the same answers as a Json and
+//   dumping them costs several times the CPU time, which would dominate a batch
+//   (docs/results.md, Probing and files).
 //
 // json::append_escaped is the one JSON string escaper of our code. A Json escapes the
 // strings it holds with nlohmann's own escaper, which writes some control characters

@@ -50,8 +50,8 @@ class Progress {
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-// A conservative census rate, from `omweso bench` on this project's machine (about 10
-// million boards/s per thread): used only to say what a job will cost before it starts.
+// A conservative census rate, below what `omweso bench` and the census runs measure per
+// thread (docs/results.md, Omweso): used only to say what a job will cost before it starts.
 constexpr double kBoardsPerSecondPerThread = 5e6;
 
 // "1.1e+16", "3.2", "250": three significant digits.

@@ -3,7 +3,7 @@
 #include "commands.hpp"
 
 #include "cli/json.hpp"
-#include "omweso/game.hpp"
+#include "omweso/game_end.hpp"
 #include "omweso/meyer.hpp"
 #include "omweso/position.hpp"
 #include "omweso/turn.hpp"

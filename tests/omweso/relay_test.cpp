@@ -1,9 +1,9 @@
 // The pure relay simulator and its Brent detector against the reference cases (docs/rules.md,
 // Omweso: Reference cases) and against the naive Floyd simulator of naive.hpp.
-#include "omweso/position.hpp"
-#include "omweso/relay.hpp"
 #include "boards.hpp"
 #include "naive.hpp"
+#include "omweso/position.hpp"
+#include "omweso/relay.hpp"
 #include "quick.hpp"
 
 #include <doctest/doctest.h>
@@ -38,7 +38,8 @@ TEST_SUITE("omweso relay") {
         CHECK(get_pit(b, 5) == 1);
     }
 
-    TEST_CASE("reference case (docs/rules.md, Omweso): 2 0 1 0 1 0 1 0 1 0 1 0 1 0 2 1 sows forever, period 128 laps") {
+    TEST_CASE("reference case (docs/rules.md, Omweso): 2 0 1 0 1 0 1 0 1 0 1 0 1 0 2 1 sows "
+              "forever, period 128 laps") {
         const RelayResult r =
             relay(omweso_circuit(), circuit("2 0 1 0 1 0 1 0 1 0 1 0 1 0 2 1"), 0);
         REQUIRE_FALSE(r.ends);
@@ -55,7 +56,8 @@ TEST_SUITE("omweso relay") {
         CHECK(o.entry == r.cycle->entry_lap);
     }
 
-    TEST_CASE("reference case (docs/rules.md, Omweso): 2 2 1 2 1 2 1 2 1 3 2 3 2 3 2 3 sows forever, period 61,776 laps") {
+    TEST_CASE("reference case (docs/rules.md, Omweso): 2 2 1 2 1 2 1 2 1 3 2 3 2 3 2 3 sows "
+              "forever, period 61,776 laps") {
         const Packed b = circuit("2 2 1 2 1 2 1 2 1 3 2 3 2 3 2 3");
         const RelayResult r = relay(omweso_circuit(), b, 0);
         REQUIRE(r.cycle);
@@ -83,7 +85,8 @@ TEST_SUITE("omweso relay") {
         CHECK_FALSE(replay_cycle(16, bad));
     }
 
-    TEST_CASE("reference case (docs/rules.md, Omweso): all 2s ends from every pit; 4 in each back-row pit ends") {
+    TEST_CASE("reference case (docs/rules.md, Omweso): all 2s ends from every pit; 4 in each "
+              "back-row pit ends") {
         const Packed twos = circuit("2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2");
         const Packed back4 = circuit("4 4 4 4 4 4 4 4 0 0 0 0 0 0 0 0");
         for (int k = 0; k < 16; ++k) {

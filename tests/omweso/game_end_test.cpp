@@ -1,6 +1,6 @@
 // Game end, points and the match (docs/rules.md, Omweso: End of the game and points;
-// interpretation in game.hpp).
-#include "omweso/game.hpp"
+// interpretation in game_end.hpp).
+#include "omweso/game_end.hpp"
 
 #include <doctest/doctest.h>
 #include <string>

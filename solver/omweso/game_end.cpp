@@ -1,4 +1,4 @@
-#include "omweso/game.hpp"
+#include "omweso/game_end.hpp"
 
 namespace owaredb::omweso {
 
