@@ -5,6 +5,7 @@
 #include "oware/moves.hpp"
 #include "oware/ranking.hpp"
 #include "retro/bellman.hpp"
+#include "retro/bounds.hpp"
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
 
@@ -16,7 +17,16 @@
 #include <optional>
 #include <set>
 
+// Set by dbformat/probe/CMakeLists.txt from project(owaredb VERSION ...).
+#ifndef OWAREDB_VERSION_STRING
+#error "OWAREDB_VERSION_STRING must be defined (the project's version, from CMake)"
+#endif
+
 namespace owaredb {
+
+const char* version() noexcept {
+    return OWAREDB_VERSION_STRING;
+}
 
 const char* to_string(ProbeStatus status) {
     switch (status) {
@@ -89,43 +99,40 @@ struct Tablebase::Impl {
         // first open status for good, so this only saves copying it on every question.
         std::atomic<int8_t> opens{-1};
     };
-    std::array<Slot, kMaxSeeds + 1> levels;
-    std::array<Slot, kMaxSeeds + 1> bound_levels; // the bound files, opened the same way
+    // The two kinds of level file: value files (files) and bound files (bound_files),
+    // opened and cached the same way, each kind in its own slots.
+    enum class Kind { Values, Bounds };
+    std::array<Slot, kMaxSeeds + 1> value_slots;
+    std::array<Slot, kMaxSeeds + 1> bound_slots;
 
-    const db::LevelReader& level(int n) {
-        Slot& slot = levels[n];
-        if (const db::LevelReader* r = slot.ready.load(std::memory_order_acquire)) return *r;
-        std::call_once(slot.once, [&] {
+    Slot& slot(Kind kind, int n) { return kind == Kind::Values ? value_slots[n] : bound_slots[n]; }
+
+    // The reader of level n's file of `kind`, made on first use (no I/O until it is read).
+    // Precondition: that kind's directory exists (the rules name is known).
+    const db::LevelReader& level(Kind kind, int n) {
+        Slot& s = slot(kind, n);
+        if (const db::LevelReader* r = s.ready.load(std::memory_order_acquire)) return *r;
+        std::call_once(s.once, [&] {
+            const LevelDir& dir =
+                kind == Kind::Values ? static_cast<const LevelDir&>(*files) : *bound_files;
             db::ReaderOptions o;
             o.cache = cache;
-            o.expect = files->expectation(n);
-            slot.reader = std::make_unique<db::LevelReader>(files->path(n), std::move(o));
-            slot.ready.store(slot.reader.get(), std::memory_order_release);
+            o.expect = dir.expectation(n);
+            s.reader = std::make_unique<db::LevelReader>(dir.path(n), std::move(o));
+            s.ready.store(s.reader.get(), std::memory_order_release);
         });
-        return *slot.reader;
+        return *s.reader;
     }
 
-    // Whether the file of `slot`, read by `reader`, opens (see Slot::opens).
-    static bool opens(Slot& slot, const db::LevelReader& reader) {
-        int8_t known = slot.opens.load(std::memory_order_relaxed);
+    // Whether level n's file of `kind` opens (see Slot::opens).
+    bool opens(Kind kind, int n) {
+        Slot& s = slot(kind, n);
+        int8_t known = s.opens.load(std::memory_order_relaxed);
         if (known < 0) {
-            known = reader.open().ok() ? 1 : 0;
-            slot.opens.store(known, std::memory_order_relaxed);
+            known = level(kind, n).open().ok() ? 1 : 0;
+            s.opens.store(known, std::memory_order_relaxed);
         }
         return known == 1;
-    }
-
-    const db::LevelReader& bound_level(int n) {
-        Slot& slot = bound_levels[n];
-        if (const db::LevelReader* r = slot.ready.load(std::memory_order_acquire)) return *r;
-        std::call_once(slot.once, [&] {
-            db::ReaderOptions o;
-            o.cache = cache;
-            o.expect = bound_files->expectation(n);
-            slot.reader = std::make_unique<db::LevelReader>(bound_files->path(n), std::move(o));
-            slot.ready.store(slot.reader.get(), std::memory_order_release);
-        });
-        return *slot.reader;
     }
 
     // Bounds of `count` (at most six) positions of the databases holding seeds[i] seeds,
@@ -135,7 +142,7 @@ struct Tablebase::Impl {
         std::array<db::ValueQuery, 2 * kPitsPerSide> queries;
         std::array<int8_t, 2 * kPitsPerSide> values;
         for (int i = 0; i < count; ++i) {
-            const db::LevelReader* r = &bound_level(seeds[i]);
+            const db::LevelReader* r = &level(Kind::Bounds, seeds[i]);
             const uint64_t k = rank(ps[i]);
             queries[2 * i] = {r, 2 * k};
             queries[2 * i + 1] = {r, 2 * k + 1};
@@ -147,8 +154,8 @@ struct Tablebase::Impl {
             if (read < std::size_t(2 * i + 2)) return from_db(error);
             const int n = seeds[i], gm = values[2 * i], gn = values[2 * i + 1];
             if (gm < 0 || gn < 0 || gm + gn > n)
-                return ProbeError{ProbeStatus::Corrupt,
-                                  bound_level(n).path().string() + ": stored bounds out of range"};
+                return ProbeError{ProbeStatus::Corrupt, level(Kind::Bounds, n).path().string() +
+                                                            ": stored bounds out of range"};
             out[i] = {gm, gn};
         }
         return std::nullopt;
@@ -170,11 +177,10 @@ struct Tablebase::Impl {
             if (auto e = stored_bounds(&p, &n, 1, &b)) return *e;
             return finish(b);
         }
+        // The children's bounds are read first, all together (their memory accesses overlap,
+        // and a failed read is an error value, which the equation's callback cannot return);
+        // the equation then takes them in move order.
         const MoveList moves = legal_moves(files->rules(), p);
-        if (moves.empty()) {
-            info.terminal = true;
-            return finish(terminal_split(n, terminal_value(p)));
-        }
         std::array<Position, kPitsPerSide> children;
         std::array<int, kPitsPerSide> seeds;
         std::array<BoundPair, kPitsPerSide> child_bounds;
@@ -185,14 +191,20 @@ struct Tablebase::Impl {
         if (auto e =
                 stored_bounds(children.data(), seeds.data(), moves.size(), child_bounds.data()))
             return *e;
-        BoundPair b{-1, n + 1};
-        for (int i = 0; i < moves.size(); ++i) {
-            const Move& m = moves[i];
-            const MoveBounds mb{m.pit + 1, m.captured, m.captured + child_bounds[i].gn,
-                                child_bounds[i].gm, m.child.pits};
-            b.gm = std::max(b.gm, mb.gM);
-            b.gn = std::min(b.gn, mb.gN);
-            if (with_moves) info.moves.push_back(mb);
+        // The one copy of the equation (retro/bounds.hpp), as the solver, `owaredb verify` and
+        // generate's start positions use it. OwareGame::for_each_move visits legal_moves() in
+        // order, so its i-th child is children[i].
+        int next = 0;
+        const BoundPair b = bounds_equation(
+            files->game(), n, p, [&](int, const Position&) { return child_bounds[next++]; });
+        info.terminal = moves.empty(); // then b is the rule set's split
+        if (with_moves) {
+            info.moves.reserve(moves.size());
+            for (int i = 0; i < moves.size(); ++i) {
+                const Move& m = moves[i];
+                info.moves.push_back({m.pit + 1, m.captured, m.captured + child_bounds[i].gn,
+                                      child_bounds[i].gm, m.child.pits});
+            }
         }
         // A stored position's own pair is its equation over its children (the files are
         // a fixed point; `owaredb verify` checks it), so one ply gives the same answer.
@@ -229,7 +241,7 @@ struct Tablebase::Impl {
                                             int* out) {
         std::array<db::ValueQuery, kPitsPerSide> queries;
         std::array<int8_t, kPitsPerSide> values;
-        for (int i = 0; i < count; ++i) queries[i] = {&level(seeds[i]), rank(ps[i])};
+        for (int i = 0; i < count; ++i) queries[i] = {&level(Kind::Values, seeds[i]), rank(ps[i])};
         db::Status error;
         const std::size_t read = db::LevelReader::read_values(
             std::span(queries).first(count), std::span(values).first(count), error);
@@ -238,8 +250,8 @@ struct Tablebase::Impl {
             const int n = seeds[i];
             const bool dont_care = values[i] == db::kDontCare;
             if (!dont_care && (values[i] < -n || values[i] > n))
-                return ProbeError{ProbeStatus::Corrupt,
-                                  level(n).path().string() + ": stored value out of range"};
+                return ProbeError{ProbeStatus::Corrupt, level(Kind::Values, n).path().string() +
+                                                            ": stored value out of range"};
             out[i] = values[i];
             if (dont_care || capture_bounded(n)) {
                 if (auto e = complete_by_captures(ps[i], n, dont_care, out[i])) return e;
@@ -251,12 +263,12 @@ struct Tablebase::Impl {
     // Whether level n's file stores capture-bounded values (dbformat/README.md); asked only
     // after a value was read from it, so the file is open and valid.
     bool capture_bounded(int n) {
-        Slot& slot = levels[n];
-        int8_t known = slot.capture_bounded.load(std::memory_order_acquire);
+        Slot& s = slot(Kind::Values, n);
+        int8_t known = s.capture_bounded.load(std::memory_order_acquire);
         if (known < 0) {
-            db::Result<db::LevelInfo> info = level(n).info();
+            db::Result<db::LevelInfo> info = level(Kind::Values, n).info();
             known = info.ok() && info->meta.capture_bounded ? 1 : 0;
-            slot.capture_bounded.store(known, std::memory_order_release);
+            s.capture_bounded.store(known, std::memory_order_release);
         }
         return known == 1;
     }
@@ -302,7 +314,7 @@ struct Tablebase::Impl {
         if (c.count == 0) {
             if (!dont_care) return std::nullopt;
             return ProbeError{ProbeStatus::Corrupt,
-                              level(n).path().string() +
+                              level(Kind::Values, n).path().string() +
                                   ": a don't-care value where no capture recovers it"};
         }
         if (auto e = look_up(c, n)) return e;
@@ -429,7 +441,7 @@ void Tablebase::values(std::span<const Pits> positions, std::span<ProbeResult<in
 
 bool Tablebase::level_available(int seeds) const {
     if (!impl_->files || seeds < 0 || seeds > kMaxSeeds) return false;
-    return Impl::opens(impl_->levels[seeds], impl_->level(seeds));
+    return impl_->opens(Impl::Kind::Values, seeds);
 }
 
 ProbeResult<Bounds> Tablebase::bounds(const Pits& position) const {
@@ -446,7 +458,7 @@ ProbeResult<BoundsInfo> Tablebase::analyse_bounds(const Pits& position) const {
 
 bool Tablebase::bounds_available(int seeds) const {
     if (!impl_->bound_files || seeds < 0 || seeds > kMaxSeeds) return false;
-    return Impl::opens(impl_->bound_levels[seeds], impl_->bound_level(seeds));
+    return impl_->opens(Impl::Kind::Bounds, seeds);
 }
 
 namespace {

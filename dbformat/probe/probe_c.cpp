@@ -133,4 +133,8 @@ const char* owaredb_status_string(owaredb_status status) {
     return owaredb::to_string(static_cast<owaredb::ProbeStatus>(status));
 }
 
+const char* owaredb_version(void) {
+    return owaredb::version(); // one string for both APIs
+}
+
 } // extern "C"

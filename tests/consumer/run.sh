@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the built project into a temporary prefix, builds the consumer against it with
-# find_package(owaredb), and checks that both consumers agree with `owaredb probe`.
+# find_package(owaredb), and checks that both consumers agree with `owaredb probe` (and, inside
+# them, that the library loaded reports the package's version).
 #   run.sh <build dir> <source dir>
 set -euo pipefail
 build=$1 src=$2

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # libowaredb.so exports the documented API and nothing else: every defined dynamic symbol
 # is in namespace owaredb (the C++ API of owaredb/probe.hpp) or named owaredb_* (the C API
-# of owaredb/probe.h). Usage: check_exports.sh path/to/libowaredb.so
+# of owaredb/probe.h); with the header given, the C functions exported are exactly those it
+# declares. Usage: check_exports.sh path/to/libowaredb.so [path/to/owaredb/probe.h]
 set -euo pipefail
-lib=$1
+lib=$1 header=${2:-}
 symbols=$(nm -D --defined-only "$lib" | awk '{print $3}' | c++filt)
 count=$(grep -c . <<<"$symbols")
 stray=$(grep -Ev '^owaredb_[a-z_]+$|^owaredb::' <<<"$symbols" || true)
@@ -19,7 +20,17 @@ if [[ -n "$internal" ]]; then
   echo "$internal"
   exit 1
 fi
-for api in owaredb_open owaredb_value owaredb_values 'owaredb::Tablebase::value('; do
+for api in owaredb_open owaredb_value owaredb_values owaredb_version 'owaredb::Tablebase::value(' \
+  'owaredb::version()'; do
   grep -qF "$api" <<<"$symbols" || { echo "missing API symbol: $api"; exit 1; }
 done
+if [[ -n "$header" ]]; then
+  declared=$(grep -oE '\bowaredb_[a-z_]+\(' "$header" | tr -d '(' | sort -u)
+  exported=$(grep -E '^owaredb_' <<<"$symbols" | sort -u)
+  if [[ "$declared" != "$exported" ]]; then
+    echo "C functions declared in $header and exported by libowaredb.so differ:"
+    diff <(echo "$declared") <(echo "$exported") || true
+    exit 1
+  fi
+fi
 echo "libowaredb.so: $count symbols, all in the documented API"

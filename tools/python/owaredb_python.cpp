@@ -344,11 +344,15 @@ PYBIND11_MODULE(owaredb, m) {
     tb.analyse(pos)                     # value, every move with its value, best moves
     tb.pv(pos)                          # a line of perfect play to the end of the game
     tb.values(array)                    # (N, 12) integer array -> int8 array, GIL released
+    owaredb.__version__                 # the library's version, e.g. "0.1.0"
 
 Positions are 12 pit counts, pits 0..5 for the side to move, in sowing order. Values are
 (seeds the side to move will still capture) - (seeds the opponent will), endless play 0.
 Errors raise subclasses of owaredb.Error (NotAvailable, Corrupt, IoError, InvalidPosition,
 InvalidRules); InvalidPosition and InvalidRules are also ValueErrors.)";
+    // The version of the libowaredb.so loaded (owaredb::version()); the module is built in
+    // the same tree as the library, so it is the module's version too.
+    m.attr("__version__") = owaredb::version();
 
     // Status: the library's ProbeStatus as an IntEnum (the codes of values(errors="status")).
     py::module_ enum_module = py::module_::import("enum");

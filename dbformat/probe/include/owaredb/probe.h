@@ -42,27 +42,27 @@ typedef struct owaredb_move {
  * cache of `cache_bytes` for decompressed blocks (0 = 256 MiB). No file is read yet.
  * Writes the handle to *out; OWAREDB_INVALID_RULES for an unknown name. */
 OWAREDB_API owaredb_status owaredb_open(const char* dir, const char* rules, size_t cache_bytes,
-                            owaredb_tablebase** out);
+                                        owaredb_tablebase** out);
 
 /* Releases the handle (null is allowed). */
 OWAREDB_API void owaredb_close(owaredb_tablebase* tb);
 
 /* Value of `pits` for the side to move, into *value. On error, when `message` is not
  * null, up to message_size-1 bytes of a description are copied there (NUL-terminated). */
-OWAREDB_API owaredb_status owaredb_value(const owaredb_tablebase* tb, const uint8_t pits[12], int* value,
-                             char* message, size_t message_size);
+OWAREDB_API owaredb_status owaredb_value(const owaredb_tablebase* tb, const uint8_t pits[12],
+                                         int* value, char* message, size_t message_size);
 
 /* Every legal move (at most 6) with its value into moves[], their number into *count
  * (0: the game is over), and the position's value into *value. */
 OWAREDB_API owaredb_status owaredb_moves(const owaredb_tablebase* tb, const uint8_t pits[12],
-                             owaredb_move moves[6], int* count, int* value, char* message,
-                             size_t message_size);
+                                         owaredb_move moves[6], int* count, int* value,
+                                         char* message, size_t message_size);
 
 /* Values of `n` positions (12 bytes each, consecutive) into values[] and each one's status
  * into statuses[]. Returns OWAREDB_OK when every position succeeded, else the first
  * failure's status. */
-OWAREDB_API owaredb_status owaredb_values(const owaredb_tablebase* tb, const uint8_t* positions, size_t n,
-                              int* values, owaredb_status* statuses);
+OWAREDB_API owaredb_status owaredb_values(const owaredb_tablebase* tb, const uint8_t* positions,
+                                          size_t n, int* values, owaredb_status* statuses);
 
 /* Convention-free bounds of `pits` from the bound files (`owaredb generate --bounds`;
  * docs/values.md, Convention-free bounds): *gm = seeds the side to move can force by play
@@ -75,6 +75,13 @@ OWAREDB_API owaredb_status owaredb_bounds(const owaredb_tablebase* tb, const uin
 
 /* A static description of a status, e.g. "not available". */
 OWAREDB_API const char* owaredb_status_string(owaredb_status status);
+
+/* The version of the library loaded at run time, "MAJOR.MINOR.PATCH" (the project's CMake
+ * version, e.g. "0.1.0"): a static NUL-terminated string, never NULL, the same as
+ * owaredb::version() in C++. The soname carries the major version (libowaredb.so.MAJOR), so
+ * a program may run with another release of the major version it was built against; this
+ * says which one it got. Needs no handle and cannot fail. */
+OWAREDB_API const char* owaredb_version(void);
 
 #ifdef __cplusplus
 }

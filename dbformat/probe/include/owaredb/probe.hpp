@@ -16,12 +16,15 @@
 //   damaged file (only std::bad_alloc can escape). A missing level gives
 //   Status::NotAvailable; a damaged file Status::Corrupt naming the file and block. A
 //   value is never returned from a block whose checksum failed.
+//   ProbeResult's accessors never throw either (value() has a precondition, ok(); see
+//   there).
 // - Thread-safe: one Tablebase may be used by any number of threads at once.
 #pragma once
 
 #include "owaredb/api.h"
 
 #include <array>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -45,6 +48,13 @@ enum class ProbeStatus {
     IoError,         ///< the operating system refused to read a file
 };
 
+/// The version of the library loaded at run time, "MAJOR.MINOR.PATCH": the project's
+/// version in CMake (project(owaredb VERSION ...)), e.g. "0.1.0". A static NUL-terminated
+/// string, never null, the same as owaredb_version(). The shared library's soname carries
+/// the major version (libowaredb.so.MAJOR), so a program built against one release may run
+/// with another of the same major version; this says which one it got.
+OWAREDB_API const char* version() noexcept;
+
 /// Stable lower-case name of a status, e.g. "not available".
 OWAREDB_API const char* to_string(ProbeStatus status);
 
@@ -54,25 +64,57 @@ struct ProbeError {
     std::string message;
 };
 
-/// Either a T or a ProbeError.
+namespace detail {
+// What ProbeResult's accessors return for the alternative a result does not hold. At
+// namespace scope, constant-initialized, rather than function-local statics: those need a
+// guarded initialization inside every accessor, which makes GCC 12 report false
+// -Wmaybe-uninitialized errors in the std::variant destructors of the callers' results.
+inline const ProbeError kNoError{};
+template <class T> inline const T kNoValue{};
+} // namespace detail
+
+/// Either a T (the answer) or a ProbeError.
+///
+/// No member throws: every accessor is noexcept, whichever alternative the result holds.
+/// T is one of the library's result types (int, PositionInfo, PrincipalVariation, Bounds,
+/// BoundsInfo), all default-constructible.
 template <class T> class [[nodiscard]] ProbeResult {
   public:
+    /// An ok() result holding a value-initialized T (0 for int, empty lists, every field
+    /// at its default), as std::expected does: a placeholder for Tablebase::values() to
+    /// overwrite, not an answer.
+    ProbeResult() = default;
     ProbeResult(T value) : v_(std::move(value)) {}
     ProbeResult(ProbeError error) : v_(std::move(error)) {}
-    bool ok() const { return v_.index() == 0; }
-    explicit operator bool() const { return ok(); }
-    /// Precondition: ok().
-    const T& value() const { return std::get<0>(v_); }
-    const T& operator*() const { return value(); }
-    const T* operator->() const { return &value(); }
-    /// ProbeStatus::Ok when ok().
-    ProbeStatus status() const { return ok() ? ProbeStatus::Ok : std::get<1>(v_).status; }
-    /// Empty when ok().
-    const std::string& message() const {
-        static const std::string none;
-        return ok() ? none : std::get<1>(v_).message;
+
+    /// Whether the result holds an answer (else it holds an error).
+    bool ok() const noexcept { return v_.index() == 0; }
+    explicit operator bool() const noexcept { return ok(); }
+
+    /// The answer. Precondition: ok(). A violation fails an assert() in builds without
+    /// NDEBUG (the check is compiled into the caller, so the caller's NDEBUG decides); with
+    /// NDEBUG it returns a value-initialized T (the default state's), never throws and is
+    /// never undefined behaviour. Check ok() first: that T is not an answer.
+    const T& value() const noexcept {
+        assert(ok() && "owaredb::ProbeResult::value() on an error; check ok() first");
+        if (const T* v = std::get_if<0>(&v_)) return *v;
+        return detail::kNoValue<T>;
     }
-    const ProbeError& error() const { return std::get<1>(v_); }
+    /// value(), with the same precondition.
+    const T& operator*() const noexcept { return value(); }
+    /// &value(), with the same precondition.
+    const T* operator->() const noexcept { return &value(); }
+
+    /// The error's status; ProbeStatus::Ok when ok().
+    ProbeStatus status() const noexcept { return error().status; }
+    /// The error's message; empty when ok().
+    const std::string& message() const noexcept { return error().message; }
+    /// The error. When ok(), a ProbeError with status ProbeStatus::Ok and an empty message
+    /// (no precondition: status() and message() are its fields).
+    const ProbeError& error() const noexcept {
+        if (const ProbeError* e = std::get_if<1>(&v_)) return *e;
+        return detail::kNoError;
+    }
 
   private:
     std::variant<T, ProbeError> v_;
