@@ -9,6 +9,7 @@
 #include "retro/bellman.hpp"
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
+#include "tablebase/game_levels.hpp"
 
 #include <omp.h>
 
@@ -172,12 +173,18 @@ int cmd_stats(const Args& args) {
     // Levels missing below the highest present: --all-configurations values positions
     // outside the databases from every smaller level, so it refuses; plain counts are per
     // level and are printed, with the gap named.
-    std::vector<int> missing;
-    int top = -1;
+    // The level a game of k seeds per pit never reaches (GameLevels) is no gap.
+    std::vector<int> missing, present;
     for (int n = 0; n <= kMaxSeeds; ++n)
-        if (std::filesystem::exists(db.path(n))) top = n;
+        if (std::filesystem::exists(db.path(n))) present.push_back(n);
+    const int top = present.empty() ? -1 : present.back();
+    const GameLevels game =
+        present.empty() ? GameLevels::up_to(-1) : GameLevels::of_directory(present);
     for (int n = 0; n < top; ++n)
-        if (!std::filesystem::exists(db.path(n))) missing.push_back(n);
+        if (!std::filesystem::exists(db.path(n)) && n != game.skipped) missing.push_back(n);
+    if (game.skipped >= 0)
+        std::fprintf(stderr, "owaredb stats: note: level %d is %s\n", game.skipped,
+                     game.why_not(game.skipped).c_str());
     if (!missing.empty()) {
         std::string names;
         for (int n : missing) names += (names.empty() ? "" : ", ") + std::to_string(n);
@@ -197,6 +204,10 @@ int cmd_stats(const Args& args) {
     auto load_up_to = [&](int n) {
         while (static_cast<int>(loaded.size()) <= n) {
             const int k = static_cast<int>(loaded.size());
+            if (k == game.skipped) { // no capture reaches it: keeps loaded[k] = level k
+                loaded.emplace_back();
+                continue;
+            }
             ValueArray values;
             if (db::Status st = db.load(k, values, threads, loaded); !st.ok())
                 throw std::runtime_error(k == n ? st.message()

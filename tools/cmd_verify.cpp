@@ -23,12 +23,13 @@
 #include "cli/system_stats.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
-#include "generate_preflight.hpp"
+#include "generate/preflight.hpp"
 #include "mpi_job.hpp"
 #include "progress_line.hpp"
 #include "tablebase/bellman_check.hpp"
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
+#include "tablebase/game_levels.hpp"
 #include "tablebase/streamed_files.hpp"
 
 #include <algorithm>
@@ -122,23 +123,33 @@ template <class FirstIn> uint64_t first_mismatch_of_level(uint64_t size, FirstIn
 // returns whether it is consistent. A missing level leaves the levels above it unchecked:
 // a failure, not a pass. Returns the number of levels found consistent, or -1 on any
 // failure.
-template <class Check>
-int check_consistency(const Checksums& files, const char* what, int up_to, Check&& check) {
-    int checked = 0;
-    for (int n = 0; n <= std::min(up_to, kMaxSeeds); ++n) {
+// The level a game of k seeds per pit never reaches (GameLevels: levels 0..12k-2 and 12k
+// there, 12k-1 missing) is no gap: `skip(n)` is told of it instead.
+template <class Check, class Skip>
+int check_consistency(const Checksums& files, const char* what, int up_to, Check&& check,
+                      Skip&& skip) {
+    int checked = 0, n = 0;
+    const GameLevels game = GameLevels::of_directory(files.intact);
+    for (; n <= std::min(up_to, kMaxSeeds); ++n) {
+        if (n == game.skipped) {
+            std::printf("%s %2d: %s, not built; no level needs it\n", what, n,
+                        game.why_not(n).c_str());
+            skip(n);
+            continue;
+        }
         if (std::find(files.intact.begin(), files.intact.end(), n) == files.intact.end()) break;
         if (!check(n)) return -1;
         ++checked;
         std::fflush(stdout);
     }
     const auto above =
-        std::count_if(files.intact.begin(), files.intact.end(), [&](int n) { return n > up_to; });
+        std::count_if(files.intact.begin(), files.intact.end(), [&](int k) { return k > up_to; });
     if (above > 0)
         std::printf("%ss above %d: checksums only (--values-up-to %d)\n", what, up_to, up_to);
     if (checked + above < static_cast<long>(files.intact.size())) {
         std::printf("FAILED: %s %d is missing, so the %ss above it could not be checked for "
                     "consistency\n",
-                    what, checked, what);
+                    what, n, what);
         return -1;
     }
     return checked;
@@ -154,27 +165,31 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
                 files.damaged);
     std::fflush(stdout);
     std::vector<ValueArray> levels;
-    const int checked = check_consistency(files, "bound level", kMaxSeeds, [&](int n) {
-        ValueArray bounds;
-        if (db::Status s = db.load(n, bounds, threads); !s.ok()) {
-            std::printf("DAMAGED %s\n", s.message().c_str());
-            return false;
-        }
-        levels.push_back(std::move(bounds));
-        const uint64_t bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
-            return first_bounds_mismatch(db.game(), n, levels, threads, range);
-        });
-        if (bad < level_size(n)) {
-            const BoundPair b = bound_pair(levels[n].data(), bad);
-            std::printf("MISMATCH bounds level %d index %llu (%s): stored gM %d gN %d, but its "
-                        "moves give different bounds\n",
-                        n, (unsigned long long)bad, to_string(unrank(n, bad)).c_str(), b.gm, b.gn);
-            return false;
-        }
-        std::printf("bounds level %2d: %llu pairs consistent with their moves\n", n,
-                    (unsigned long long)level_size(n));
-        return true;
-    });
+    const int checked = check_consistency(
+        files, "bound level", kMaxSeeds,
+        [&](int n) {
+            ValueArray bounds;
+            if (db::Status s = db.load(n, bounds, threads); !s.ok()) {
+                std::printf("DAMAGED %s\n", s.message().c_str());
+                return false;
+            }
+            levels.push_back(std::move(bounds));
+            const uint64_t bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
+                return first_bounds_mismatch(db.game(), n, levels, threads, range);
+            });
+            if (bad < level_size(n)) {
+                const BoundPair b = bound_pair(levels[n].data(), bad);
+                std::printf("MISMATCH bounds level %d index %llu (%s): stored gM %d gN %d, but its "
+                            "moves give different bounds\n",
+                            n, (unsigned long long)bad, to_string(unrank(n, bad)).c_str(), b.gm,
+                            b.gn);
+                return false;
+            }
+            std::printf("bounds level %2d: %llu pairs consistent with their moves\n", n,
+                        (unsigned long long)level_size(n));
+            return true;
+        },
+        [&](int) { levels.emplace_back(); }); // keeps levels[k] = level k
     if (checked > 0)
         std::printf("(bounds consistency is a necessary condition: a larger fixed point of the "
                     "same equations would pass it too)\n");
@@ -255,49 +270,54 @@ bool verify_values(const DatabaseDir& db, int threads, int up_to, ValueCheckPlan
                 files.damaged);
     std::fflush(stdout);
     std::vector<ValueArray> levels;
-    const int checked = check_consistency(files, "level", up_to, [&](int n) {
-        const bool streamed = plan.streamed(n);
-        const auto started = std::chrono::steady_clock::now();
-        uint64_t bad = level_size(n);
-        int stored = 0;
-        if (streamed) {
-            std::vector<ValueArray>().swap(levels);             // levels above are streamed too
-            const FileSmallerLevels values(db, n + 1, threads); // levels 0..n
-            const uint64_t batch = plan.batch_positions();
-            LevelProgress progress(n);
-            bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
-                return first_streamed_bellman_mismatch(db.game(), n, values, threads, range, batch,
-                                                       std::ref(progress));
-            });
-            progress.clear();
-            if (bad < level_size(n)) {
-                int8_t v = 0;
-                const uint64_t index = bad;
-                values.read(n, std::span(&index, 1), std::span(&v, 1));
-                stored = v;
+    const int checked = check_consistency(
+        files, "level", up_to,
+        [&](int n) {
+            const bool streamed = plan.streamed(n);
+            const auto started = std::chrono::steady_clock::now();
+            uint64_t bad = level_size(n);
+            int stored = 0;
+            if (streamed) {
+                std::vector<ValueArray>().swap(levels); // levels above are streamed too
+                const FileSmallerLevels values(db, n, threads, true); // and level n itself
+                const uint64_t batch = plan.batch_positions();
+                LevelProgress progress(n);
+                bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
+                    return first_streamed_bellman_mismatch(db.game(), n, values, threads, range,
+                                                           batch, std::ref(progress));
+                });
+                progress.clear();
+                if (bad < level_size(n)) {
+                    int8_t v = 0;
+                    const uint64_t index = bad;
+                    values.read(n, std::span(&index, 1), std::span(&v, 1));
+                    stored = v;
+                }
+            } else {
+                ValueArray values;
+                if (db::Status s = db.load(n, values, threads, levels); !s.ok())
+                    throw std::runtime_error(s.message());
+                levels.push_back(std::move(values));
+                bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
+                    return first_bellman_mismatch(db.game(), n, levels, threads, range);
+                });
+                if (bad < level_size(n)) stored = levels[n][bad];
             }
-        } else {
-            ValueArray values;
-            if (db::Status s = db.load(n, values, threads, levels); !s.ok())
-                throw std::runtime_error(s.message());
-            levels.push_back(std::move(values));
-            bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
-                return first_bellman_mismatch(db.game(), n, levels, threads, range);
-            });
-            if (bad < level_size(n)) stored = levels[n][bad];
-        }
-        if (bad < level_size(n)) {
-            std::printf("MISMATCH level %d index %llu (%s): stored %d, but its moves give a "
-                        "different value\n",
-                        n, (unsigned long long)bad, to_string(unrank(n, bad)).c_str(), stored);
-            return false;
-        }
-        std::printf(
-            "level %2d: %llu values consistent (%s, %.1f s)\n", n,
-            (unsigned long long)level_size(n), streamed ? "streamed" : "in memory",
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-        return true;
-    });
+            if (bad < level_size(n)) {
+                std::printf("MISMATCH level %d index %llu (%s): stored %d, but its moves give a "
+                            "different value\n",
+                            n, (unsigned long long)bad, to_string(unrank(n, bad)).c_str(), stored);
+                return false;
+            }
+            std::printf(
+                "level %2d: %llu values consistent (%s, %.1f s)\n", n,
+                (unsigned long long)level_size(n), streamed ? "streamed" : "in memory",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+            return true;
+        },
+        [&](int k) {
+            if (levels.size() == size_t(k)) levels.emplace_back(); // keeps levels[k] = level k
+        });
     return files.damaged == 0 && checked >= 0;
 }
 

@@ -1,6 +1,7 @@
 #include "tablebase/bellman_check.hpp"
 
 #include "retro/bellman.hpp"
+#include "retro/parallel.hpp"
 #include "tablebase/level_dir.hpp"
 
 #include <omp.h>
@@ -39,26 +40,7 @@ struct Request {
     bool operator<(const Request& o) const { return key < o.key; }
 };
 
-// The first exception of the threads of a parallel region, rethrown after it (an
-// exception must not leave an OpenMP construct).
-class FirstFailure {
-  public:
-    template <class F> void guard(F&& f) {
-        try {
-            f();
-        } catch (...) {
-            std::lock_guard lock(mutex_);
-            if (!failure_) failure_ = std::current_exception();
-        }
-    }
-    void rethrow() const {
-        if (failure_) std::rethrow_exception(failure_);
-    }
-
-  private:
-    std::mutex mutex_;
-    std::exception_ptr failure_;
-};
+using parallel::FirstFailure;
 
 // A streamed check of one level, a batch of positions at a time. The requests of a batch
 // are split, as the threads make them, into partitions by (level, index) (equal ranges of

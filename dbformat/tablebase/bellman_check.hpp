@@ -25,7 +25,7 @@ uint64_t first_bellman_mismatch(const OwareGame& game, int n, const std::vector<
 inline constexpr uint64_t kStreamedCheckBytesPerPosition = 2 * 16 * 6 + 2;
 
 /// The same answer as first_bellman_mismatch, with no level in memory: `files` gives the
-/// values of levels 0..n (FileSmallerLevels over n + 1 levels, so level n's own file
+/// values of level n and of the levels its captures reach (FileSmallerLevels with level n
 /// too). The range is taken `batch_positions` at a time: the moves of a batch become
 /// requests (child level, child index, position), sorted over the whole batch so that
 /// each block of a file is decoded about once per batch, read, and folded into each

@@ -46,7 +46,8 @@ std::optional<SweepPoint> LevelCheckpoint::restore(std::span<uint8_t> words) {
     p.thresholds_done = static_cast<int>(progress[1]);
     p.scans = progress[2];
     p.propagated = progress[3];
-    p.engine_data = progress[4];
+    // One slot serves both streamed fields: the gathering is over before the first pass.
+    (p.first_pass_done == 0 ? p.exits_gathered : p.exit_checksum) = progress[4];
     if (p.first_pass_done > positions_ || p.thresholds_done > int(meta_.n) ||
         (p.thresholds_done > 0 && p.first_pass_done != positions_)) {
         report_("ignoring the checkpoint, the level starts afresh: " + path_.string() +
@@ -76,7 +77,8 @@ void LevelCheckpoint::reached(const SweepPoint& point, std::span<const uint8_t> 
     if (now - last_save_ < std::max(interval_, 20 * last_save_cost_)) return;
     db::CheckpointHeader h = header(meta_, word_format_, words.size());
     h.progress = {point.first_pass_done, uint64_t(point.thresholds_done), point.scans,
-                  point.propagated, point.engine_data};
+                  point.propagated,
+                  point.first_pass_done == 0 ? point.exits_gathered : point.exit_checksum};
     try {
         db::write_checkpoint(path_, h, words);
         ++saves_;

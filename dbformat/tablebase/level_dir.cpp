@@ -1,6 +1,10 @@
 #include "tablebase/level_dir.hpp"
 
+#include "dbformat/checkpoint.hpp"
 #include "oware/ranking.hpp"
+#include "tablebase/streamed_files.hpp"
+
+#include <string>
 
 namespace owaredb {
 
@@ -18,6 +22,36 @@ db::LevelMeta LevelDir::meta(int n) const {
                     entries_per_position_ * level_size(n)};
     m.kind = kind_;
     return m;
+}
+
+db::Result<db::Histogram> LevelDir::check(int n, int threads) const {
+    db::ReaderOptions options;
+    options.expect = expectation(n);
+    return db::LevelReader(path(n), options).histogram(threads);
+}
+
+uint64_t LevelDir::file_bytes(int n) const {
+    std::error_code ec;
+    const uintmax_t bytes = std::filesystem::file_size(path(n), ec);
+    return ec ? 0 : uint64_t(bytes);
+}
+
+void LevelDir::remove_scratch(int n) const {
+    const std::filesystem::path level = path(n);
+    std::error_code ec;
+    std::filesystem::remove(db::checkpoint_path(level), ec);
+    std::filesystem::remove(ExitFile::beside(level), ec);
+    // The ranks' exit files, of any rank count.
+    const std::string prefix = ExitFile::beside(level).stem().string() + ".rank";
+    for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.starts_with(prefix) && name.ends_with(".exits"))
+            std::filesystem::remove(entry.path(), ec);
+    }
+}
+
+uint64_t estimated_file_bytes(uint64_t entries) {
+    return entries * 6 / 8 + (uint64_t(16) << 20);
 }
 
 db::Status LevelDir::read_level(int n, ValueArray& values, db::LevelInfo& info, int threads) const {

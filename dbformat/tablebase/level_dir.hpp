@@ -34,6 +34,17 @@ class LevelDir {
     /// A reader's expectation for level n's file (a file claiming anything else is refused).
     db::Expectation expectation(int n) const { return db::Expectation::exactly(meta(n)); }
 
+    /// Checks every block of level n's file (as loading it does) and counts its stored
+    /// bytes, without keeping the level: what a run that does not hold the level in memory
+    /// needs of a file that is already there. NotFound for a missing file.
+    db::Result<db::Histogram> check(int n, int threads) const;
+    /// The size of level n's file in bytes, 0 when there is none.
+    uint64_t file_bytes(int n) const;
+    /// A level whose file is written needs no scratch files: removes those a run killed
+    /// after writing it may have left (its checkpoint, and the exit files of one process
+    /// and of every rank of a distributed run).
+    void remove_scratch(int n) const;
+
   protected:
     /// Reads level n's file whole into `values` (resized to its entries), checking every
     /// block checksum and that the file is the level asked for; `info` receives the file's
@@ -52,6 +63,11 @@ class LevelDir {
     db::LevelKind kind_;
     uint64_t entries_per_position_;
 };
+
+/// A generous estimate of the size of a level file of `entries` entries, for free-space
+/// checks: 6 bits an entry (files measure 1.5-4.5 bits, dbformat/README.md) and 16 MiB for
+/// the format's overhead.
+uint64_t estimated_file_bytes(uint64_t entries);
 
 /// The smallest i in [begin, end) with differs(i), or `none` when there is none.
 /// Parallel over `threads`; the answer does not depend on them.

@@ -17,9 +17,16 @@ namespace owaredb {
 // ---------------------------------------------------------------------------------------
 // FileSmallerLevels
 
-FileSmallerLevels::FileSmallerLevels(const DatabaseDir& db, int n, int threads)
+FileSmallerLevels::FileSmallerLevels(const DatabaseDir& db, int n, int threads, bool and_level_n)
     : threads_(std::max(1, threads)) {
-    for (int k = 0; k < n; ++k) {
+    for (int k = 0; k <= n; ++k) {
+        const bool wanted =
+            k == n ? and_level_n
+                   : n - k >= OwareGame::kMinCapture && n - k <= OwareGame::kMaxCapture;
+        if (!wanted) {
+            readers_.emplace_back();
+            continue;
+        }
         db::ReaderOptions options;
         options.cache_bytes = 0; // read_sorted bypasses the cache
         options.expect = db.expectation(k);
@@ -40,9 +47,9 @@ FileSmallerLevels::~FileSmallerLevels() = default;
 void FileSmallerLevels::read(int level, std::span<const uint64_t> indices,
                              std::span<int8_t> values) const {
     const int thread = omp_get_thread_num();
-    if (thread >= threads_ || level < 0 || level >= int(readers_.size()))
+    if (thread >= threads_ || level < 0 || level >= int(readers_.size()) || !readers_[level])
         throw std::logic_error("FileSmallerLevels: thread or level out of range");
-    const db::LevelReader& reader = readers_[level];
+    const db::LevelReader& reader = *readers_[level];
     db::SortedCursor& cursor = cursors_[size_t(thread) * readers_.size() + size_t(level)];
     if (db::Status s = reader.read_sorted(indices, values, cursor); !s.ok())
         throw std::runtime_error(s.message());
@@ -76,6 +83,11 @@ ExitFile::~ExitFile() {
 std::filesystem::path ExitFile::beside(const std::filesystem::path& level_file) {
     std::filesystem::path p = level_file;
     return p.replace_extension(".exits");
+}
+
+std::filesystem::path ExitFile::for_rank(const std::filesystem::path& level_file, int rank) {
+    std::filesystem::path p = beside(level_file);
+    return p.replace_extension(".rank" + std::to_string(rank) + ".exits");
 }
 
 void ExitFile::open(bool truncate) {

@@ -9,27 +9,32 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace owaredb {
 
 class DatabaseDir;
 
-/// Levels 0..n-1 of a value directory, read through one block at a time per thread and
-/// level (LevelReader::read_sorted): the memory they take is a few blocks per thread.
+/// The smaller levels that a capture from level n reaches (n - kMaxCapture .. n -
+/// kMinCapture: not n - 1, which a k-seeds-per-pit game may leave out), and with
+/// `and_level_n` level n itself (verify's streamed check: the quiet moves), read through
+/// one block at a time per thread and level (LevelReader::read_sorted): the memory they
+/// take is a few blocks per thread.
 class FileSmallerLevels final : public SmallerLevelValues {
   public:
-    /// Opens the files of levels 0..n-1 and checks them (rule set, level, size, kind).
+    /// Opens the files of those levels and checks them (rule set, level, size, kind).
     /// Throws std::runtime_error naming the file when one is missing, damaged, of another
-    /// level, or capture-bounded (--compact: its capture positions hold no value).
+    /// level, or capture-bounded (--compact: its capture positions hold no value); read()
+    /// of another level is a std::logic_error.
     /// `threads`: the most threads that will read at once (OpenMP thread numbers).
-    FileSmallerLevels(const DatabaseDir& db, int n, int threads);
+    FileSmallerLevels(const DatabaseDir& db, int n, int threads, bool and_level_n = false);
     ~FileSmallerLevels() override;
     void read(int level, std::span<const uint64_t> indices,
               std::span<int8_t> values) const override;
 
   private:
-    std::vector<db::LevelReader> readers_;
+    std::vector<std::optional<db::LevelReader>> readers_; // by level; none: not reached
     // cursors_[thread * levels + level]
     mutable std::vector<db::SortedCursor> cursors_;
     int threads_;
@@ -54,6 +59,8 @@ class ExitFile final : public ExitStore {
 
     /// "abapa-24.owdb" -> "abapa-24.exits".
     static std::filesystem::path beside(const std::filesystem::path& level_file);
+    /// "abapa-24.owdb", 3 -> "abapa-24.rank3.exits": each rank's of a distributed run.
+    static std::filesystem::path for_rank(const std::filesystem::path& level_file, int rank);
 
   private:
     void open(bool truncate);

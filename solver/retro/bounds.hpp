@@ -263,14 +263,16 @@ ValueArray BoundsSolver<Game>::solve(int n, const ProgressFn& progress, LevelSta
     ValueArray result = sweep::start(s, n, game_.level_size(n));
 
     sweep::run<Stack>(
-        s, threads_, progress, 0.4, 0.6, stats, checkpoint,
+        s,
+        {.threads = threads_,
+         .progress = progress,
+         .first_share = 0.4,
+         .stats = stats,
+         .checkpoint = checkpoint},
         [&](uint64_t begin, uint64_t end) {
-            // In rank order: one unrank, then successors (game.next).
-            auto state = game_.unrank(n, begin);
-            for (uint64_t i = begin; i < end; ++i) {
-                if (i != begin) state = game_.next(state);
+            for_each_in_rank_order(game_, n, begin, end, [&](uint64_t i, const auto& state) {
                 s.words[i] = first_pass_word(n, state);
-            }
+            });
         },
         [&](uint64_t i, int t, Stack& stack) {
             const uint16_t w = s.word(i).load(std::memory_order_relaxed);

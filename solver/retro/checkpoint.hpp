@@ -6,7 +6,8 @@
 //
 // Safe points: after each segment of the first pass (the first pass fills the words in
 // order, a segment at a time, each in parallel), and after each threshold (when its
-// scans, including overflow rescans, are done).
+// scans, including overflow rescans, are done); the streamed engine has more before its
+// first pass, in its gathering of capture exits.
 #pragma once
 
 #include <cstdint>
@@ -22,9 +23,13 @@ struct SweepPoint {
     int thresholds_done = 0;      ///< thresholds n, n - 1, ..., n - thresholds_done + 1 finished
     uint64_t scans = 0;           ///< threshold scans so far (statistics)
     uint64_t propagated = 0;      ///< positions propagated so far (statistics)
-    /// The engine's own, saved and restored with the point (the streamed engine: the
-    /// checksum of its exit file up to this point, retro/streamed_retrograde.hpp).
-    uint64_t engine_data = 0;
+    /// The streamed engine's gathering of capture exits, before its first pass
+    /// (retro/exit_gathering.hpp): the smaller positions that have given their exits to
+    /// the words; only while first_pass_done is 0 (a point of the gathering).
+    uint64_t exits_gathered = 0;
+    /// The streamed engine from its first pass on: the checksum of its exit file
+    /// (retro/streamed_retrograde.hpp), which must still match when the point is restored.
+    uint64_t exit_checksum = 0;
 };
 
 /// Where a sweep saves its words and finds them again. Called by one thread at a time.

@@ -45,4 +45,18 @@ concept RetroGame = requires(const G& game, const typename G::State& s, int n, u
     { game.terminal_value(s) } -> std::same_as<int>;
 };
 
+/// f(index, state) for every state of level n with an index in [begin, end), in rank
+/// order: one unrank, then game.next, which takes a few steps where unrank searches, as
+/// every pass over a level goes.
+template <RetroGame Game, class F>
+void for_each_in_rank_order(const Game& game, int n, uint64_t begin, uint64_t end, F&& f) {
+    if (begin >= end) return;
+    auto state = game.unrank(n, begin);
+    for (uint64_t i = begin;;) {
+        f(i, state);
+        if (++i == end) return;
+        state = game.next(state);
+    }
+}
+
 } // namespace owaredb

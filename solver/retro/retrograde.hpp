@@ -119,27 +119,9 @@ void RetrogradeSolver<Game>::first_pass_words(int n, uint64_t begin, uint64_t en
     };
     std::array<Capture, kBatch * Game::kMaxMoves> captures;
     std::array<int, kBatch> quiet, moves, terminal;
-    // The positions in rank order: one unrank, then successors (game.next is a few steps,
-    // unrank a search per pit).
-    auto s = game_.unrank(n, begin);
-    for (uint64_t first = begin; first < end; first += kBatch) {
-        const int count = static_cast<int>(std::min<uint64_t>(kBatch, end - first));
-        int captures_made = 0;
-        for (int j = 0; j < count; ++j) {
-            if (first + static_cast<uint64_t>(j) != begin) s = game_.next(s);
-            int q = 0;
-            moves[j] = game_.for_each_move(s, [&](int captured, const auto& child) {
-                if (captured == 0) {
-                    ++q;
-                    return;
-                }
-                const int8_t* value = smaller_[n - captured] + game_.rank(child);
-                __builtin_prefetch(value);
-                captures[captures_made++] = {value, captured, j};
-            });
-            quiet[j] = q;
-            terminal[j] = moves[j] == 0 ? game_.terminal_value(s) : 0;
-        }
+    int count = 0, captures_made = 0;
+    uint64_t first = begin; // the batch's first position
+    auto fold = [&] {
         std::array<BestMove, kBatch> exits; // the best capture exit of each position
         for (int c = 0; c < captures_made; ++c)
             exits[captures[c].position].add(captures[c].captured, *captures[c].value);
@@ -155,7 +137,26 @@ void RetrogradeSolver<Game>::first_pass_words(int n, uint64_t begin, uint64_t en
                                           (quiet[j] << kCounterShift));
             }
         }
-    }
+        first += static_cast<uint64_t>(count);
+        count = captures_made = 0;
+    };
+    for_each_in_rank_order(game_, n, begin, end, [&](uint64_t, const auto& s) {
+        const int j = count++;
+        int q = 0;
+        moves[j] = game_.for_each_move(s, [&](int captured, const auto& child) {
+            if (captured == 0) {
+                ++q;
+                return;
+            }
+            const int8_t* value = smaller_[n - captured] + game_.rank(child);
+            __builtin_prefetch(value);
+            captures[captures_made++] = {value, captured, j};
+        });
+        quiet[j] = q;
+        terminal[j] = moves[j] == 0 ? game_.terminal_value(s) : 0;
+        if (count == kBatch) fold();
+    });
+    if (count > 0) fold();
 }
 
 template <RetroGame Game>
@@ -201,7 +202,12 @@ ValueArray RetrogradeSolver<Game>::solve(int n, const ProgressFn& progress, Leve
     // Progress: the first pass costs about as much as the whole sweep, which is spread over
     // the n thresholds; the estimate weights them so.
     sweep::run<Stack>(
-        s, threads_, progress, 0.5, 0.5, stats, checkpoint,
+        s,
+        {.threads = threads_,
+         .progress = progress,
+         .first_share = 0.5,
+         .stats = stats,
+         .checkpoint = checkpoint},
         [&](uint64_t begin, uint64_t end) { first_pass_words(n, begin, end, s.words); },
         [&](uint64_t i, int t, Stack& stack) {
             const uint16_t w = s.word(i).load(std::memory_order_relaxed);
@@ -239,15 +245,14 @@ template <RetroGame Game> uint64_t RetrogradeSolver<Game>::forward_pass(int n) c
     uint64_t checksum = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads_) reduction(+ : checksum)
     for (uint64_t c = 0; c < (size + kChunk - 1) / kChunk; ++c) {
-        const uint64_t end = std::min(size, (c + 1) * kChunk);
-        auto s = game_.unrank(n, c * kChunk);
-        for (uint64_t i = c * kChunk; i < end; ++i) {
-            if (i != c * kChunk) s = game_.next(s); // rank order, as the first pass goes
-            game_.for_each_move(s, [&](int captured, const auto& child) {
-                const uint64_t k = game_.rank(child);
-                checksum += captured ? static_cast<uint64_t>(smaller_[n - captured][k]) : k;
+        // In rank order, as the first pass goes.
+        for_each_in_rank_order(
+            game_, n, c * kChunk, std::min(size, (c + 1) * kChunk), [&](uint64_t, const auto& s) {
+                game_.for_each_move(s, [&](int captured, const auto& child) {
+                    const uint64_t k = game_.rank(child);
+                    checksum += captured ? static_cast<uint64_t>(smaller_[n - captured][k]) : k;
+                });
             });
-        }
     }
     return checksum;
 }

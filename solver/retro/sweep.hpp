@@ -1,13 +1,18 @@
 // The scaffolding shared by the threshold-sweep engines (RetrogradeSolver in
-// retrograde.hpp, BoundsSolver in bounds.hpp): the per-level working state, the chunked
-// parallel loops with progress reports, the first pass and the threshold scans with their
-// overflow rescans, and the timing. The engines supply what is their own (the first-pass
-// word, the scan of one position, propagation and the final compaction) as inlined
-// callables, so the hot loops stay as tight as if they were written out in each engine.
+// retrograde.hpp, BoundsSolver in bounds.hpp, StreamedRetrogradeSolver in
+// streamed_retrograde.hpp): the per-level working state, propagation through un-moves,
+// the order of a level's passes (the first pass in segments, then the thresholds) with
+// their safe points, progress reports and timing, and the threshold scans of one process
+// with their overflow rescans. The engines supply what is their own (the first-pass word,
+// the scan of one position, the parent update, the final compaction); the per-position
+// callables are inlined templates, so the hot loops stay as tight as if they were written
+// out in each engine, and the per-pass steps are named fields of sweep::Steps.
 #pragma once
 
 #include "retro/checkpoint.hpp"
 #include "retro/game.hpp"
+#include "retro/parallel.hpp"
+#include "retro/progress.hpp"
 #include "retro/value_array.hpp"
 
 #include <omp.h>
@@ -26,29 +31,6 @@
 #include <vector>
 
 namespace owaredb {
-
-/// What the analyser is doing, for progress displays. Calls come from worker threads,
-/// one at a time, at most about once a second.
-struct LevelProgress {
-    int level = 0;
-    int threshold = 0;        ///< 0 during the first pass (moves and captures)
-    uint64_t done = 0;        ///< positions scanned in the current pass
-    uint64_t total = 0;       ///< positions in the level
-    double pass_fraction = 0; ///< estimated fraction of the whole level done
-    /// The streamed engine's step before the first pass: reading the smaller levels for
-    /// the capture exits (threshold is 0; done and total count smaller positions).
-    bool gathering = false;
-};
-using ProgressFn = std::function<void(const LevelProgress&)>;
-
-struct LevelStats {
-    double first_pass_seconds = 0;
-    double sweep_seconds = 0;
-    uint64_t scans = 0;      ///< threshold scans, including overflow rescans
-    uint64_t propagated = 0; ///< positions whose parents were generated
-    uint64_t messages = 0;   ///< distributed: propagation messages this rank sent
-    uint64_t rounds = 0;     ///< distributed: message exchanges
-};
 
 namespace sweep {
 
@@ -228,177 +210,196 @@ auto value_visit(SweepState& s, Assigned assigned, WonWord won_word, Close close
     };
 }
 
-/// Runs one level's sweep over `s` (set up by start()), in the steps an engine supplies:
-///   - the first pass, a segment of whole chunks at a time: `first_segment(begin, end,
-///     add_done)` fills words [begin, end) (with its own parallel loops) and calls the
-///     thread-safe `add_done(k)` as it finishes k positions, for progress;
-///   - for t = n..1, `threshold_pass(t, scan_here, restart_count, add_done)`, which returns
-///     the number of scans it made: in one process it calls scan_here(t), the scans of
-///     every chunk, `scan_chunk(begin, end, t, stack)` in parallel with a per-thread
-///     propagation stack (of type Stack, which scan_chunk leaves empty: it drains what it
-///     propagates), repeated while a propagation overflowed (run_threshold_here); a
-///     distributed engine does its own rounds (restart_count() before each scan,
-///     add_done(k) as it finishes k positions);
-///   - `finish()`, the compaction of the words into the result.
-/// Segments hold `segment_chunks` chunks (0: about 1/256 of the level, at least 16 chunks
-/// per thread). A safe point follows each segment and each threshold; there, before the
-/// checkpoint sees the words, `at_safe_point(point)` may record the engine's own state in
-/// point.engine_data, and after a restore `restored(point)` says whether the engine's own
-/// state still matches (false: the level starts afresh). An exception thrown by a step is
-/// rethrown from here once the threads have stopped.
-template <class Stack, class SweepState, class FirstSegment, class ScanChunk, class Finish,
-          class AtSafePoint, class Restored, class ThresholdPass>
-void run_segments(SweepState& s, int threads, const ProgressFn& progress, double first_share,
-                  double sweep_share, LevelStats* stats, SweepCheckpoint* checkpoint,
-                  uint64_t segment_chunks, FirstSegment&& first_segment, ScanChunk&& scan_chunk,
-                  Finish&& finish, AtSafePoint&& at_safe_point, Restored&& restored,
-                  ThresholdPass&& threshold_pass) {
+/// A level's progress as the steps of its sweep report it, turned into calls of the
+/// caller's ProgressFn (at most one a second, ReportThrottle). The first pass takes
+/// `first_share` of the level's estimated time, the n thresholds share the rest evenly.
+class SweepProgress {
+  public:
+    SweepProgress(const ProgressFn& report, int n, uint64_t size, double first_share)
+        : report_(report), n_(n), size_(size), first_share_(first_share) {}
+    /// A pass begins: the first pass (threshold 0) or a scan at threshold t, with `done`
+    /// of its positions done already (a resumed first pass). Between passes only.
+    void start(int threshold, uint64_t done = 0) {
+        threshold_.store(threshold, std::memory_order_relaxed);
+        done_.store(done, std::memory_order_relaxed);
+    }
+    /// k more positions of the pass are done. Thread-safe.
+    void add(uint64_t k) {
+        const uint64_t finished = done_.fetch_add(k, std::memory_order_relaxed) + k;
+        if (!report_) return;
+        throttle_.maybe([&] {
+            const int t = threshold_.load(std::memory_order_relaxed);
+            const double pass = static_cast<double>(finished) / std::max<uint64_t>(1, size_);
+            const double fraction =
+                t == 0 ? first_share_ * pass
+                       : first_share_ + (1 - first_share_) * ((n_ - t) + pass) / n_;
+            report_({n_, t, finished, size_, fraction});
+        });
+    }
+
+  private:
+    const ProgressFn& report_;
+    int n_;
+    uint64_t size_;
+    double first_share_;
+    std::atomic<int> threshold_{0};
+    std::atomic<uint64_t> done_{0};
+    ReportThrottle throttle_;
+};
+
+/// How run_segments() runs a level.
+struct SweepOptions {
+    int threads = 1;
+    ProgressFn progress{};    ///< may be empty
+    double first_share = 0.5; ///< the first pass's share of the level's time, for progress
+    /// Chunks per first-pass segment; 0: about 1/256 of the level, so that a safe point is
+    /// never far away even on the largest levels, but at least 16 chunks per thread, so
+    /// that the threads idling at the end of a segment cost little.
+    uint64_t segment_chunks = 0;
+    LevelStats* stats = nullptr;
+    /// Offered the words at every safe point (the caller restored it before: restore()).
+    SweepCheckpoint* checkpoint = nullptr;
+};
+
+/// The steps of an engine's sweep, for run_segments().
+struct Steps {
+    /// Fills words [begin, end) with their first-pass values (whole chunks but for the
+    /// level's end; its own parallel loops) and reports the positions it finishes.
+    std::function<void(uint64_t begin, uint64_t end, SweepProgress& progress)> first_segment{};
+    /// Threshold t's scans, reporting each one's positions (progress.start(t) before each);
+    /// returns how many scans it made. One process: scan_level(); a distributed engine:
+    /// its rounds (distributed_rounds.hpp).
+    std::function<uint64_t(int t, SweepProgress& progress)> threshold{};
+    /// Turns the words into the level's result.
+    std::function<void()> finish{};
+    /// At each safe point, before the checkpoint sees the words: records the engine's own
+    /// state in the point (may be empty: nothing to record).
+    std::function<void(SweepPoint& point)> at_safe_point{};
+};
+
+/// The point a checkpoint restores into s's words (as bytes), or the level's start.
+template <class SweepState> SweepPoint restore(SweepCheckpoint* checkpoint, SweepState& s) {
+    if (!checkpoint) return SweepPoint{};
+    using Word = typename SweepState::WordType;
+    const std::span<uint8_t> bytes(reinterpret_cast<uint8_t*>(s.words), s.size * sizeof(Word));
+    return checkpoint->restore(bytes).value_or(SweepPoint{});
+}
+
+/// Runs one level's sweep over `s` (set up by start()) from `point` (the level's start, or
+/// what restore() gave): the first pass a segment of whole chunks at a time, then
+/// t = n..1, then finish. A safe point follows each segment and each threshold. An
+/// exception thrown by a step is rethrown from here once its threads have stopped.
+template <class SweepState>
+void run_segments(SweepState& s, SweepPoint point, const SweepOptions& options,
+                  const Steps& steps) {
     using Clock = std::chrono::steady_clock;
     using Word = typename SweepState::WordType;
     const int n = s.n;
     const uint64_t chunks = (s.size + kChunk - 1) / kChunk;
-    const std::span<uint8_t> bytes(reinterpret_cast<uint8_t*>(s.words), s.size * sizeof(Word));
-
-    SweepPoint point;
-    if (checkpoint)
-        if (std::optional<SweepPoint> restored_point = checkpoint->restore(bytes)) {
-            point = *restored_point;
-            if (!restored(point)) point = SweepPoint{};
-        }
+    const std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(s.words),
+                                         s.size * sizeof(Word));
     s.propagated.store(point.propagated);
     auto reached = [&] {
         point.propagated = s.propagated.load();
-        if (!checkpoint) return;
-        at_safe_point(point);
-        checkpoint->reached(point, bytes);
+        if (!options.checkpoint) return;
+        if (steps.at_safe_point) steps.at_safe_point(point);
+        options.checkpoint->reached(point, bytes);
     };
+    SweepProgress progress(options.progress, n, s.size, options.first_share);
 
-    std::mutex report_mutex;
-    auto last_report = Clock::now();
-    std::atomic<uint64_t> done{0};
-    auto report = [&](int threshold, uint64_t finished) {
-        if (!progress) return;
-        std::unique_lock lock(report_mutex, std::try_to_lock);
-        if (!lock.owns_lock() || Clock::now() - last_report < std::chrono::seconds(1)) return;
-        last_report = Clock::now();
-        double pass = static_cast<double>(finished) / std::max<uint64_t>(1, s.size);
-        double frac = threshold == 0 ? first_share * pass
-                                     : first_share + sweep_share * ((n - threshold) + pass) / n;
-        progress({n, threshold, finished, s.size, frac});
-    };
-    auto add_done = [&](int threshold, uint64_t k) {
-        report(threshold, done.fetch_add(k, std::memory_order_relaxed) + k);
-    };
-
-    // The first pass, in segments of whole chunks (a safe point after each): by default
-    // about 1/256 of the level, so that a checkpoint is never far away even on the largest
-    // levels, but at least 16 chunks per thread, so that the threads idling at the end of a
-    // segment cost little (at most about one chunk in 32 of the work).
-    auto t0 = Clock::now();
-    if (segment_chunks == 0)
-        segment_chunks =
-            std::max<uint64_t>(chunks / 256, uint64_t(16) * static_cast<uint64_t>(threads));
-    done.store(point.first_pass_done);
+    const auto t0 = Clock::now();
+    const uint64_t segment_chunks =
+        options.segment_chunks
+            ? options.segment_chunks
+            : std::max<uint64_t>(chunks / 256,
+                                 uint64_t(16) * static_cast<uint64_t>(options.threads));
+    progress.start(0, point.first_pass_done);
     // (first_pass_done is a multiple of kChunk, or the level's size once the pass is done.)
     for (uint64_t first = (point.first_pass_done + kChunk - 1) / kChunk; first < chunks;
          first += segment_chunks) {
         const uint64_t last = std::min(chunks, first + segment_chunks);
-        first_segment(first * kChunk, std::min(s.size, last * kChunk),
-                      [&](uint64_t k) { add_done(0, k); });
+        steps.first_segment(first * kChunk, std::min(s.size, last * kChunk), progress);
         point.first_pass_done = std::min(s.size, last * kChunk);
         reached();
     }
-    auto t1 = Clock::now();
-
-    // One threshold's scans in this process: every chunk in parallel, again while a
-    // propagation overflowed; returns the number of scans.
-    std::exception_ptr failure;
-    std::mutex failure_mutex;
-    auto scan_here = [&](int t) {
-        uint64_t scans = 0;
-        do {
-            ++scans;
-            s.overflow.store(false);
-            done.store(0);
-#pragma omp parallel num_threads(threads)
-            {
-                Stack stack;
-#pragma omp for schedule(dynamic, 1)
-                for (uint64_t c = 0; c < chunks; ++c) {
-                    const uint64_t end = std::min(s.size, (c + 1) * kChunk);
-                    try {
-                        scan_chunk(c * kChunk, end, t, stack);
-                        // Roots wait on the stack for a batch (propagate()): one left here
-                        // would be a position whose parents never learn of it.
-                        if (!stack.empty())
-                            throw std::logic_error("sweep: a scan left propagation undone");
-                    } catch (...) {
-                        std::lock_guard lock(failure_mutex);
-                        if (!failure) failure = std::current_exception();
-                    }
-                    add_done(t, end - c * kChunk);
-                }
-            }
-            if (failure) std::rethrow_exception(failure);
-        } while (s.overflow.load());
-        return scans;
-    };
+    const auto t1 = Clock::now();
     for (int t = n - point.thresholds_done; t >= 1; --t) {
         s.t = t;
-        point.scans += threshold_pass(
-            t, scan_here, [&] { done.store(0); }, [&](uint64_t k) { add_done(t, k); });
+        point.scans += steps.threshold(t, progress);
         point.thresholds_done = n - t + 1;
         reached();
     }
-
-    finish();
-    auto t2 = Clock::now();
-    if (stats) {
-        stats->first_pass_seconds = std::chrono::duration<double>(t1 - t0).count();
-        stats->sweep_seconds = std::chrono::duration<double>(t2 - t1).count();
-        stats->scans = point.scans;
-        stats->propagated = s.propagated.load();
+    steps.finish();
+    const auto t2 = Clock::now();
+    if (options.stats) {
+        options.stats->first_pass_seconds = std::chrono::duration<double>(t1 - t0).count();
+        options.stats->sweep_seconds = std::chrono::duration<double>(t2 - t1).count();
+        options.stats->scans = point.scans;
+        options.stats->propagated = s.propagated.load();
     }
 }
 
-/// The threshold pass of an engine that holds the whole level (run_segments).
-inline constexpr auto run_threshold_here = [](int t, auto&& scan_here, auto&&, auto&&) {
-    return scan_here(t);
-};
-
-/// run_segments for the in-memory engines: the first pass calls `first_words(begin, end)`,
-/// which sets words [begin, end), on parallel chunks (a std::logic_error it throws is
-/// rethrown after the segment), and a scan calls `scan(i, t, stack)` for every position of
-/// a chunk, then `drain(stack)`.
-template <class Stack, class FirstWords, class Scan, class Drain, class Finish>
-void run(State& s, int threads, const ProgressFn& progress, double first_share, double sweep_share,
-         LevelStats* stats, SweepCheckpoint* checkpoint, FirstWords&& first_words, Scan&& scan,
-         Drain&& drain, Finish&& finish) {
-    run_segments<Stack>(
-        s, threads, progress, first_share, sweep_share, stats, checkpoint, 0,
-        [&](uint64_t begin, uint64_t end, auto&& add_done) {
-            std::atomic<bool> failed{false};
-            std::string failure;
-            std::mutex failure_mutex;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-            for (uint64_t c = begin / kChunk; c < (end + kChunk - 1) / kChunk; ++c) {
-                const uint64_t last = std::min(end, (c + 1) * kChunk);
-                try {
-                    first_words(c * kChunk, last);
-                } catch (const std::logic_error& e) {
-                    std::lock_guard lock(failure_mutex);
-                    failed = true;
-                    failure = e.what();
-                }
-                add_done(last - c * kChunk);
+/// One threshold's scans in a process that holds the whole level: scan_chunk(begin, end,
+/// t, stack) for every chunk in parallel, with a propagation stack per thread (of type
+/// Stack, which scan_chunk leaves empty: it drains what it propagates), again while a
+/// propagation overflowed. Returns the number of scans.
+template <class Stack, class SweepState, class ScanChunk>
+uint64_t scan_level(SweepState& s, int threads, int t, SweepProgress& progress,
+                    ScanChunk&& scan_chunk) {
+    const uint64_t chunks = (s.size + kChunk - 1) / kChunk;
+    uint64_t scans = 0;
+    do {
+        ++scans;
+        s.overflow.store(false);
+        progress.start(t);
+        parallel::FirstFailure failure;
+#pragma omp parallel num_threads(threads)
+        {
+            Stack stack;
+#pragma omp for schedule(dynamic, 1)
+            for (uint64_t c = 0; c < chunks; ++c) {
+                const uint64_t end = std::min(s.size, (c + 1) * kChunk);
+                failure.guard([&] {
+                    scan_chunk(c * kChunk, end, t, stack);
+                    // Roots wait on the stack for a batch (propagate()): one left here
+                    // would be a position whose parents never learn of it.
+                    if (!stack.empty())
+                        throw std::logic_error("sweep: a scan left propagation undone");
+                });
+                progress.add(end - c * kChunk);
             }
-            if (failed) throw std::logic_error(failure);
-        },
-        [&](uint64_t begin, uint64_t end, int t, Stack& stack) {
-            for (uint64_t i = begin; i < end; ++i) scan(i, t, stack);
-            drain(stack);
-        },
-        finish, [](SweepPoint&) {}, [](SweepPoint&) { return true; }, run_threshold_here);
+        }
+        failure.rethrow();
+    } while (s.overflow.load());
+    return scans;
+}
+
+/// run_segments for the in-memory engines, from the point `options.checkpoint` restores:
+/// the first pass calls `first_words(begin, end)`, which sets words [begin, end), on
+/// parallel chunks, and a scan calls `scan(i, t, stack)` for every position of a chunk,
+/// then `drain(stack)`.
+template <class Stack, class FirstWords, class Scan, class Drain, class Finish>
+void run(State& s, const SweepOptions& options, FirstWords&& first_words, Scan&& scan,
+         Drain&& drain, Finish&& finish) {
+    run_segments(s, restore(options.checkpoint, s), options,
+                 Steps{.first_segment =
+                           [&](uint64_t begin, uint64_t end, SweepProgress& progress) {
+                               parallel::for_chunks(options.threads, begin, end, kChunk,
+                                                    [&](uint64_t b, uint64_t e) {
+                                                        first_words(b, e);
+                                                        progress.add(e - b);
+                                                    });
+                           },
+                       .threshold =
+                           [&](int t, SweepProgress& progress) {
+                               return scan_level<Stack>(
+                                   s, options.threads, t, progress,
+                                   [&](uint64_t begin, uint64_t end, int t, Stack& stack) {
+                                       for (uint64_t i = begin; i < end; ++i) scan(i, t, stack);
+                                       drain(stack);
+                                   });
+                           },
+                       .finish = finish});
 }
 
 /// Levels 0..max_n solved one after another by Solver<Game>, all in memory; each level's

@@ -127,18 +127,22 @@ TEST_CASE("run_segments: a scan that leaves roots on the stack is an error, not 
         sweep::State s;
         ValueArray words = sweep::start(s, n, game.level_size(n));
         auto never = [](bool, uint64_t, bool) { return false; };
-        CHECK_THROWS_AS(sweep::run_segments<Stack>(
-                            s, threads, {}, 0.5, 0.5, nullptr, nullptr, 0,
-                            [&](uint64_t begin, uint64_t end, auto&&) {
-                                std::fill(s.words + begin, s.words + end, uint16_t(0));
-                            },
-                            [&](uint64_t begin, uint64_t, int, Stack& stack) {
-                                // A scan that propagates from its first position and forgets to
-                                // drain.
-                                sweep::propagate(game, s, begin << 1, stack, never);
-                            },
-                            [] {}, [](SweepPoint&) {}, [](SweepPoint&) { return true; },
-                            sweep::run_threshold_here),
+        sweep::Steps steps{.first_segment =
+                               [&](uint64_t begin, uint64_t end, sweep::SweepProgress&) {
+                                   std::fill(s.words + begin, s.words + end, uint16_t(0));
+                               },
+                           .threshold =
+                               [&](int t, sweep::SweepProgress& progress) {
+                                   return sweep::scan_level<Stack>(
+                                       s, threads, t, progress,
+                                       [&](uint64_t begin, uint64_t, int, Stack& stack) {
+                                           // A scan that propagates from its first position and
+                                           // forgets to drain.
+                                           sweep::propagate(game, s, begin << 1, stack, never);
+                                       });
+                               },
+                           .finish = [] {}};
+        CHECK_THROWS_AS(sweep::run_segments(s, SweepPoint{}, {.threads = threads}, steps),
                         std::logic_error);
     }
 }

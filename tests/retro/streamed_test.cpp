@@ -91,17 +91,17 @@ void check_streamed_resume(const Game& game, int n, int threads, uint64_t segmen
     REQUIRE(same(straight, ref[n]));
     REQUIRE(recorder.saved.size() >= size_t(n) + 1);
     const std::vector<int8_t> all_exits = exits.exits();
-    // Safe points come in order: the gathering's (first_pass_done 0, engine_data the
+    // Safe points come in order: the gathering's (first_pass_done 0, exits_gathered the
     // smaller positions read), then the first pass's, then the thresholds'.
     auto order = [](const SweepPoint& p) {
-        return std::tuple(p.first_pass_done > 0, p.first_pass_done == 0 ? p.engine_data : 0,
-                          p.first_pass_done, p.thresholds_done);
+        return std::tuple(p.first_pass_done > 0, p.exits_gathered, p.first_pass_done,
+                          p.thresholds_done);
     };
     int gathering = 0, inside_first_pass = 0;
     for (const RecordingCheckpoint::Saved& at : recorder.saved) {
         CAPTURE(at.point.first_pass_done);
         CAPTURE(at.point.thresholds_done);
-        CAPTURE(at.point.engine_data);
+        CAPTURE(at.point.exits_gathered);
         gathering += at.point.first_pass_done == 0;
         inside_first_pass +=
             at.point.first_pass_done > 0 && at.point.first_pass_done < game.level_size(n);
@@ -139,7 +139,7 @@ void check_streamed_resume(const Game& game, int n, int threads, uint64_t segmen
         if (at.point.first_pass_done != 0) continue;
         RecordingCheckpoint bogus(exits);
         bogus.to_restore = at;
-        bogus.to_restore->point.engine_data = uint64_t(1) << 50;
+        bogus.to_restore->point.exits_gathered = uint64_t(1) << 50;
         CHECK(same(solver.solve(n, {}, nullptr, &bogus), straight));
         CHECK(bogus.notes == 1);
         break;

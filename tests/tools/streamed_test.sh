@@ -55,5 +55,50 @@ grep -q "solved (" "$work/out" && fail "rerun solved a level again"
 grep -q "value +0 under abapa" "$work/out" || fail "rerun: no start position value"
 same "$work/abapa-in-memory" "$dir" "rerun"
 
+# --game 1: the levels a game of 1 seed per pit reaches, 0..10 and 12, in memory and
+# streamed (level 12 over the files of 0..10: FileSmallerLevels opens only the levels a
+# capture reaches), level 12 the same bytes as with level 11 built; a rerun builds nothing.
+for mode in in-memory streamed; do
+  dir="$work/abapa-game1-$mode"
+  "$owaredb" generate --rules abapa --game 1 --mode "$mode" --dir "$dir" >"$work/out" 2>&1 \
+    || fail "--game 1 $mode: $(tail -3 "$work/out")"
+  [[ -e "$dir/abapa-11.owdb" ]] && fail "--game 1 $mode built level 11"
+  grep -q "level 11: not part of a game of 1 seeds per pit (it never has 11 seeds), not built" \
+    "$work/out" || fail "--game 1 $mode: no line for the skipped level"
+  for n in 00 05 10 12; do
+    cmp -s "$work/abapa-in-memory/abapa-$n.owdb" "$dir/abapa-$n.owdb" \
+      || fail "--game 1 $mode: abapa-$n.owdb differs from the full run's"
+  done
+  grep -q "1 per pit (12 seeds): value +0 under abapa" "$work/out" \
+    || fail "--game 1 $mode: no start position value"
+  "$owaredb" generate --rules abapa --game 1 --mode "$mode" --dir "$dir" >"$work/out" 2>&1 \
+    || fail "--game 1 $mode rerun: $(tail -3 "$work/out")"
+  grep -q "solved (" "$work/out" && fail "--game 1 $mode rerun solved a level again"
+done
+# verify and stats see level 11 as not part of the game, not as a gap.
+dir="$work/abapa-game1-streamed"
+for mode in in-memory streamed; do
+  "$owaredb" verify --dir "$dir" --mode "$mode" >"$work/out" 2>&1 \
+    || fail "verify --game 1 directory ($mode): $(tail -3 "$work/out")"
+  grep -q "level 11: not part of a game of 1 seeds per pit" "$work/out" \
+    || fail "verify --mode $mode: no line for level 11"
+  grep -q "level 12: .* values consistent" "$work/out" || fail "verify --mode $mode: level 12 unchecked"
+done
+"$owaredb" stats --dir "$dir" --all-configurations --json >"$work/game.json" 2>"$work/err" \
+  || fail "stats --all-configurations on a --game directory: $(cat "$work/err")"
+"$owaredb" stats --dir "$work/abapa-in-memory" --all-configurations --json >"$work/full.json" 2>&1
+python3 - "$work/game.json" "$work/full.json" <<'PY' || fail "stats of the --game directory differ"
+import json, sys
+game = {l["seeds"]: l for l in json.load(open(sys.argv[1]))["levels"]}
+full = {l["seeds"]: l for l in json.load(open(sys.argv[2]))["levels"]}
+assert sorted(game) == list(range(11)) + [12], sorted(game)
+assert all(game[n] == full[n] for n in game)
+PY
+"$owaredb" generate --game 1 --max-seeds 12 --dir "$work/both" >"$work/out" 2>&1 \
+  && fail "--game with --max-seeds accepted"
+grep -q "give it or --max-seeds, not both" "$work/out" || fail "--game with --max-seeds: $(cat "$work/out")"
+"$owaredb" generate --game 5 --dir "$work/five" >"$work/out" 2>&1 && fail "--game 5 accepted"
+grep -q "between 1 and 4" "$work/out" || fail "--game 5: $(cat "$work/out")"
+
 echo "streamed: $failures failures"
 ((failures == 0))

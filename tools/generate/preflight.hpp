@@ -1,6 +1,7 @@
-// What `owaredb generate` checks before it solves anything: that the directory can be
-// written, that no other writer holds it, and that each level fits the memory and the
-// disk, so that a doomed run stops at once with a message instead of after hours of work.
+// What `owaredb generate` plans and checks before it solves anything: that the directory
+// can be written, that no other writer holds it, which mode builds each level, and that
+// each level fits the memory and the disk in that mode, so that a doomed run stops at once
+// with a message instead of after hours of work.
 #pragma once
 
 #include "dbformat/dir_lock.hpp"
@@ -53,14 +54,43 @@ uint64_t segment_positions_for(uint64_t request_bytes);
 /// of the memory available now (MemAvailable), or 0 when that is unknown (no check).
 uint64_t memory_budget(uint64_t requested);
 
-/// Throws std::runtime_error, before level n is solved, when `needed` bytes of memory
-/// exceed `budget` (memory_budget(); 0: no check), or the free space of `dir` is below
-/// `disk` bytes (the estimated size of the level's file and its scratch files), naming
-/// both figures: "level 36 needs 14.3 GB of memory in streamed mode; --memory is 8.0 GB".
-/// `how` says which mode (and what it keeps), `budget_given` whether the user set the
-/// budget (the message names --memory) or it is the default (it names the available
+/// The memory budget of a run: `bytes` (0: no check), and whether the user set it with
+/// --memory (messages then name --memory) or it is the default (they name the available
 /// memory).
-void check_level_fits(int n, uint64_t needed, const std::string& how, uint64_t disk,
-                      const std::string& dir, uint64_t budget, bool budget_given);
+struct MemoryBudget {
+    uint64_t bytes = 0;
+    bool given = false;
+};
+
+/// Throws std::runtime_error, before level n is solved, when `needed` bytes of memory
+/// exceed the budget, naming both figures: "level 36 needs 14.3 GB of memory in streamed
+/// mode; --memory is 8.0 GB". `how` says which mode (and what it keeps).
+void check_memory(int n, uint64_t needed, const std::string& how, const MemoryBudget& budget);
+
+/// Throws std::runtime_error, before level n is solved, when the free space of `dir` is
+/// below `bytes` (what building the level writes: disk_bytes()), naming both figures.
+void check_disk(int n, uint64_t bytes, const std::string& dir);
+
+/// Disk that building level n writes in `mode`: its file (`entries_per_position` entries a
+/// position: tablebase's estimate), its checkpoint (the working words) unless checkpoints
+/// are off, and streamed its exit file (1 byte a position).
+uint64_t disk_bytes(int n, int entries_per_position, bool checkpoints, LevelMode mode);
+
+/// Which mode builds each value level (generate --mode): the forced one if given, else in
+/// memory while that fits the budget and streamed from the first level where it does not.
+class ModePlan {
+  public:
+    /// `mode`: "auto", "in-memory" or "streamed" (else UsageError).
+    ModePlan(const std::string& mode, MemoryBudget budget);
+    LevelMode mode(int n) const;
+    bool forced() const { return forced_; }
+    /// Throws when level n does not fit in the mode it would be built in.
+    void check(int n) const;
+
+  private:
+    MemoryBudget budget_;
+    bool forced_ = false;
+    LevelMode forced_mode_ = LevelMode::InMemory;
+};
 
 } // namespace owaredb::cli

@@ -1,9 +1,10 @@
-#include "generate_preflight.hpp"
+#include "generate/preflight.hpp"
 
 #include "cli/command.hpp"
 #include "oware/oware_game.hpp"
 #include "oware/ranking.hpp"
-#include "retro/streamed_retrograde.hpp"
+#include "retro/distributed_rounds.hpp"
+#include "tablebase/level_dir.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -98,8 +99,7 @@ uint64_t distributed_bytes(int n, int rank, int ranks, uint64_t request_bytes) {
     // at --memory 305M, docs/distributed.md); rank 0 also holds the writer's window of other
     // ranks' values (64 Mi entries).
     return streamed_bytes(n, request_bytes) - size + slice + (uint64_t(32) << 20) +
-           StreamedRetrogradeSolver<OwareGame>::message_bytes(slice, ranks) +
-           (rank == 0 ? uint64_t(64) << 20 : 0);
+           distributed::message_bytes(slice, ranks) + (rank == 0 ? uint64_t(64) << 20 : 0);
 }
 
 uint64_t distributed_request_bytes(int n, int rank, int ranks, uint64_t budget) {
@@ -119,22 +119,55 @@ uint64_t memory_budget(uint64_t requested) {
     return requested ? requested : available_memory() / 10 * 9;
 }
 
-void check_level_fits(int n, uint64_t needed, const std::string& how, uint64_t disk,
-                      const std::string& dir, uint64_t budget, bool budget_given) {
-    if (budget && needed > budget)
-        throw std::runtime_error("level " + std::to_string(n) + " needs " + gigabytes(needed) +
-                                 " of memory in " + how + "; " +
-                                 (budget_given
-                                      ? "--memory is " + gigabytes(budget)
-                                      : "90 % of the available memory is " + gigabytes(budget)));
+void check_memory(int n, uint64_t needed, const std::string& how, const MemoryBudget& budget) {
+    if (budget.bytes && needed > budget.bytes)
+        throw std::runtime_error(
+            "level " + std::to_string(n) + " needs " + gigabytes(needed) + " of memory in " + how +
+            "; " +
+            (budget.given ? "--memory is " + gigabytes(budget.bytes)
+                          : "90 % of the available memory is " + gigabytes(budget.bytes)));
+}
+
+void check_disk(int n, uint64_t bytes, const std::string& dir) {
     struct statvfs fs;
-    if (::statvfs(dir.c_str(), &fs) == 0) {
-        const uint64_t free = uint64_t(fs.f_bavail) * fs.f_frsize;
-        if (disk > free)
-            throw std::runtime_error("level " + std::to_string(n) + " needs about " +
-                                     gigabytes(disk) + " of disk in '" + dir + "'; " +
-                                     gigabytes(free) + " are free: " + std::strerror(ENOSPC));
+    if (::statvfs(dir.c_str(), &fs) != 0) return;
+    const uint64_t free = uint64_t(fs.f_bavail) * fs.f_frsize;
+    if (bytes > free)
+        throw std::runtime_error("level " + std::to_string(n) + " needs about " + gigabytes(bytes) +
+                                 " of disk in '" + dir + "'; " + gigabytes(free) +
+                                 " are free: " + std::strerror(ENOSPC));
+}
+
+uint64_t disk_bytes(int n, int entries_per_position, bool checkpoints, LevelMode mode) {
+    const uint64_t word_bytes = mode == LevelMode::InMemory ? 2 : 1;
+    return estimated_file_bytes(level_size(n) * uint64_t(entries_per_position)) +
+           (checkpoints ? word_bytes * level_size(n) : 0) +
+           (mode == LevelMode::Streamed ? level_size(n) : 0);
+}
+
+ModePlan::ModePlan(const std::string& mode, MemoryBudget budget) : budget_(budget) {
+    if (mode == "in-memory" || mode == "streamed") {
+        forced_ = true;
+        forced_mode_ = mode == "in-memory" ? LevelMode::InMemory : LevelMode::Streamed;
+    } else if (mode != "auto") {
+        throw UsageError("--mode must be auto, in-memory or streamed, got '" + mode + "'");
     }
+}
+
+LevelMode ModePlan::mode(int n) const {
+    if (forced_) return forced_mode_;
+    return budget_.bytes == 0 || in_memory_bytes(n, 2, 1) <= budget_.bytes ? LevelMode::InMemory
+                                                                           : LevelMode::Streamed;
+}
+
+void ModePlan::check(int n) const {
+    if (mode(n) == LevelMode::InMemory)
+        check_memory(n, in_memory_bytes(n, 2, 1),
+                     "in-memory mode (levels up to " + std::to_string(n - 1) + " are kept" +
+                         (forced_ ? "; --mode streamed needs less" : "") + ")",
+                     budget_);
+    else
+        check_memory(n, streamed_bytes(n, 0), "streamed mode", budget_);
 }
 
 } // namespace owaredb::cli

@@ -1,16 +1,19 @@
-// What `owaredb generate` shows while it works (cmd_generate.cpp, generate_distributed.cpp):
-// the progress line with its ETA on stderr, the value counts of a finished level, and the
-// children's values for the start-position lines.
+// What `owaredb generate` shows while it works (pipeline.hpp and the builders): the
+// progress line with its ETA on stderr, the value counts of a level, and the children's
+// values for the start-position lines.
 #pragma once
 
 #include "cli/system_stats.hpp"
-#include "generate_preflight.hpp"
+#include "generate/preflight.hpp"
 #include "oware/ranking.hpp"
 #include "progress_line.hpp"
+#include "retro/bellman.hpp"
 #include "retro/sweep.hpp"
 #include "retro/value_array.hpp"
 #include "tablebase/database_dir.hpp"
+#include "tablebase/game_levels.hpp"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdint>
@@ -34,6 +37,14 @@ inline std::map<int, uint64_t> histogram(const ValueArray& values) {
     return h;
 }
 
+/// value -> number of positions with it, from a file's counts of stored bytes.
+inline std::map<int, uint64_t> histogram(const db::Histogram& counts) {
+    std::map<int, uint64_t> h;
+    for (int b = 0; b < 256; ++b)
+        if (counts.counts[b]) h[static_cast<int8_t>(b)] = counts.counts[b];
+    return h;
+}
+
 /// Progress on stderr: one redrawn line on a terminal, a plain line every 10 s otherwise.
 class ProgressDisplay {
   public:
@@ -42,11 +53,11 @@ class ProgressDisplay {
     // as the levels get larger.
     static double work(int n) { return static_cast<double>(level_size(n)) * (n + 10); }
 
-    /// The work of the levels 0..max_seeds of `db` that have no file yet.
-    static double work_to_do(const LevelDir& db, int max_seeds) {
+    /// The work of the levels of `levels` that have no file in `db` yet.
+    static double work_to_do(const LevelDir& db, const GameLevels& levels) {
         double work_left = 0;
-        for (int n = 0; n <= max_seeds; ++n)
-            if (!std::filesystem::exists(db.path(n))) work_left += work(n);
+        for (int n = 0; n <= levels.max_level; ++n)
+            if (levels.contains(n) && !std::filesystem::exists(db.path(n))) work_left += work(n);
         return work_left;
     }
 
@@ -56,19 +67,36 @@ class ProgressDisplay {
         level_ = n;
         level_size_ = size;
         mode_ = mode;
+        level_start_ = Clock::now();
+        level_from_ = -1;
     }
+    // The line says when the level will be done, from its progress since the first report
+    // (a level resumed from its checkpoint starts far along), and when the run will, from
+    // the run's rate so far over the work left (weighted by work()).
     void update(const LevelProgress& p) {
-        const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
-        const double done = finished_ + p.pass_fraction * work(level_);
-        std::string eta = "?";
-        if (done > 0 && elapsed > 1) eta = format_duration(elapsed * (remaining_ - done) / done);
-        const std::string phase = p.gathering        ? "capture exits"
+        const auto now = Clock::now();
+        if (level_from_ < 0) {
+            level_from_ = p.pass_fraction;
+            level_start_ = now;
+        }
+        const double elapsed = std::chrono::duration<double>(now - start_).count();
+        const double in_level = std::chrono::duration<double>(now - level_start_).count();
+        const double level_done = p.pass_fraction - level_from_;
+        // Work done by this process (not what a checkpoint brought), and work left.
+        const double done = done_here_ + level_done * work(level_);
+        const double left = remaining_ - finished_ - p.pass_fraction * work(level_);
+        std::string level_eta = "?", run_eta = "?";
+        if (level_done > 0 && in_level > 1)
+            level_eta = format_duration(in_level * (1 - p.pass_fraction) / level_done);
+        if (done > 0 && elapsed > 1) run_eta = format_duration(elapsed * left / done);
+        const std::string phase = p.step             ? p.step
                                   : p.threshold == 0 ? "first pass"
                                                      : "threshold " + std::to_string(p.threshold);
         char line[200];
-        std::snprintf(line, sizeof line, "level %2d (%s): %-13s %3.0f%% of %llu positions | ETA %s",
-                      level_, mode_name(mode_), phase.c_str(), 100 * p.pass_fraction,
-                      (unsigned long long)level_size_, eta.c_str());
+        std::snprintf(line, sizeof line,
+                      "level %2d (%s): %-13s %3.0f%% of %llu | ETA level %s, run %s", level_,
+                      mode_name(mode_), phase.c_str(), 100 * p.pass_fraction,
+                      (unsigned long long)level_size_, level_eta.c_str(), run_eta.c_str());
         line_.show(line);
     }
     // Compressing a large level takes a while; say so instead of going quiet.
@@ -89,14 +117,18 @@ class ProgressDisplay {
     }
     void level_finished() {
         finished_ += work(level_);
+        done_here_ += (1 - std::max(0.0, level_from_)) * work(level_);
         line_.clear();
     }
 
   private:
     double remaining_;
-    double finished_ = 0;
+    double finished_ = 0;  // the work of the levels finished
+    double done_here_ = 0; // the part of it this process did
     ProgressLine line_;
     Clock::time_point start_;
+    Clock::time_point level_start_ = Clock::now(); // of the level's first report
+    double level_from_ = -1;                       // the level's fraction then (-1: none yet)
     int level_ = 0;
     uint64_t level_size_ = 0;
     LevelMode mode_ = LevelMode::InMemory;
@@ -121,5 +153,16 @@ class ChildValues {
     const std::vector<ValueArray>& levels_;
     std::map<int, db::LevelReader> readers_;
 };
+
+/// "value +0": the value of the start position with k seeds in every pit, by one ply over
+/// levels from memory (`levels`, as many as are there) or else from their files.
+inline std::string start_value(const DatabaseDir& db, const std::vector<ValueArray>& levels,
+                               int k) {
+    ChildValues child_value(db, levels);
+    const int v = bellman_value(db.game(), 12 * k, Position::start(k), child_value);
+    char line[32];
+    std::snprintf(line, sizeof line, "value %+d", v);
+    return line;
+}
 
 } // namespace owaredb::cli

@@ -1,0 +1,53 @@
+// What the engines report while they solve a level (for progress displays) and after
+// (statistics), and the throttle that keeps reports from worker threads to one a second.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+
+namespace owaredb {
+
+/// What the analyser is doing, for progress displays. Calls come from worker threads,
+/// one at a time, at most about once a second.
+struct LevelProgress {
+    int level = 0;
+    int threshold = 0;        ///< 0 before the thresholds: the first pass, or `step`
+    uint64_t done = 0;        ///< positions (units of `step`) done in the current pass
+    uint64_t total = 0;       ///< positions in the level (units of `step`)
+    double pass_fraction = 0; ///< estimated fraction of the whole level done
+    /// While threshold is 0: what an engine does before its first pass, if it does
+    /// something (the streamed engine's "capture exits"); nullptr: the first pass.
+    const char* step = nullptr;
+};
+using ProgressFn = std::function<void(const LevelProgress&)>;
+
+/// What a level's sweep did, after it.
+struct LevelStats {
+    double first_pass_seconds = 0; ///< with any step before the first pass
+    double sweep_seconds = 0;
+    uint64_t scans = 0;      ///< threshold scans, including overflow rescans
+    uint64_t propagated = 0; ///< positions whose parents were generated
+};
+
+/// Lets one report through at most once a second, from whichever thread asks first:
+/// worker threads call it as they finish pieces of work, and the others go on at once.
+class ReportThrottle {
+  public:
+    /// Calls report() unless another thread is reporting or the last report was less than
+    /// a second ago.
+    template <class F> void maybe(F&& report) {
+        std::unique_lock lock(mutex_, std::try_to_lock);
+        if (!lock.owns_lock() || Clock::now() - last_ < std::chrono::seconds(1)) return;
+        last_ = Clock::now();
+        report();
+    }
+
+  private:
+    using Clock = std::chrono::steady_clock;
+    std::mutex mutex_;
+    Clock::time_point last_ = Clock::now();
+};
+
+} // namespace owaredb

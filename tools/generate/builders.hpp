@@ -1,0 +1,36 @@
+// The level builders of `owaredb generate` (pipeline.hpp), one per way of building a level:
+// value levels in one process (each in memory or streamed, as the plan says), bound levels
+// (in memory), and value levels split between the ranks of an MPI job.
+#pragma once
+
+#include "generate/pipeline.hpp"
+#include "generate/preflight.hpp"
+#include "mpi_job.hpp"
+#include "oware/rules.hpp"
+
+#include <memory>
+#include <string>
+
+namespace owaredb::cli {
+
+/// What every builder of one run is told.
+struct BuildSettings {
+    std::string dir;
+    Rules rules;
+    int threads = 0;
+    /// Checkpoints inside a level this often (retro/checkpoint.hpp); -1: none.
+    double checkpoint_minutes = 10;
+};
+
+/// Value levels in this process, each in the mode `plan` gives; `compact`: capture-bounded
+/// files (in-memory levels only).
+std::unique_ptr<LevelBuilder> value_levels(const BuildSettings& settings, const ModePlan& plan,
+                                           bool compact);
+/// Bound levels (gM, gN) in memory, beside any value files.
+std::unique_ptr<LevelBuilder> bound_levels(const BuildSettings& settings);
+/// Value levels built by every rank of `job` together (each calls this, and run_levels,
+/// with the same arguments); `budget` is per rank. No checkpoints inside a level.
+std::unique_ptr<LevelBuilder> distributed_levels(const BuildSettings& settings, MpiJob& job,
+                                                 MemoryBudget budget);
+
+} // namespace owaredb::cli

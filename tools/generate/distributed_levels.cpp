@@ -1,0 +1,159 @@
+// Value levels built under mpirun (docs/distributed.md): every level is built by all the
+// ranks together with the streamed engine, each rank holding its slice of the level (1
+// byte a position) and its own exit file, reading the smaller levels from their files in
+// the shared directory. Rank 0 checks the levels already there and writes each finished
+// level's file with the same writer as one process (so the same bytes), reading the other
+// ranks' slices from them a window at a time while they serve them; the others wait for
+// it before the next level, which reads that file. A rank that fails ends the job
+// (owaredb_main.cpp); a rerun starts again from the first level whose file is missing.
+#include "cli/system_stats.hpp"
+#include "generate/builders.hpp"
+#include "retro/distributed_rounds.hpp"
+#include "retro/streamed_retrograde.hpp"
+#include "tablebase/database_dir.hpp"
+#include "tablebase/streamed_files.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace owaredb::cli {
+
+namespace {
+
+// Level n as rank 0's writer reads it: its own slice from memory, the others' fetched from
+// their ranks a window at a time (they serve() meanwhile), so that rank 0 never holds more
+// than its slice and the writer's window.
+class RankValues final : public db::ValueSource {
+  public:
+    RankValues(MpiJob& job, const ValueArray& mine, std::vector<uint64_t> bounds)
+        : job_(job), mine_(mine), bounds_(std::move(bounds)) {}
+    uint64_t size() const override { return bounds_.back(); }
+    void read(uint64_t begin, std::span<int8_t> out) const override {
+        for (uint64_t at = 0; at < out.size();) {
+            const uint64_t i = begin + at;
+            const int owner = owner_of(bounds_, i);
+            const uint64_t offset = i - bounds_[size_t(owner)];
+            const uint64_t count =
+                std::min<uint64_t>(out.size() - at, bounds_[size_t(owner) + 1] - i);
+            const auto piece = out.subspan(at, count);
+            if (owner == 0)
+                std::copy_n(mine_.data() + offset, count, piece.begin());
+            else
+                job_.fetch(owner, offset, piece);
+            at += count;
+        }
+    }
+
+  private:
+    MpiJob& job_;
+    const ValueArray& mine_;
+    std::vector<uint64_t> bounds_;
+};
+
+class DistributedLevels final : public LevelBuilder {
+  public:
+    DistributedLevels(const BuildSettings& settings, MpiJob& job, MemoryBudget budget)
+        : settings_(settings), job_(job), budget_(budget), db_(settings.dir, settings.rules),
+          lead_(job.rank() == 0) {}
+
+    const LevelDir& dir() const override { return db_; }
+    bool prints() const override { return lead_; }
+
+    // Rank 0 checks a present file (every block, as one process does) and tells the others.
+    bool load(int n, LevelRow& row) override {
+        uint64_t present = 0;
+        if (lead_) {
+            db::Result<db::Histogram> h = db_.check(n, settings_.threads);
+            if (h.ok()) {
+                present = 1;
+                row.values = histogram(*h);
+                db_.remove_scratch(n);
+            } else if (h.status().code() != db::ErrorCode::NotFound) {
+                std::fprintf(stderr, "level %d: existing file unusable, rebuilding it: %s\n", n,
+                             h.status().message().c_str());
+            }
+        }
+        return job_.broadcast(present) != 0;
+    }
+
+    void check(int n) const override {
+        check_memory(n, distributed_bytes(n, job_.rank(), job_.ranks(), request_bytes(n)),
+                     "distributed mode", budget_);
+    }
+
+    void solve(int n, ProgressDisplay& display) override {
+        FileSmallerLevels smaller(db_, n, settings_.threads);
+        ExitFile exits(ExitFile::for_rank(db_.path(n), job_.rank()));
+        StreamedRetrogradeSolver<OwareGame> solver(db_.game(), smaller, exits, settings_.threads,
+                                                   segment_positions_for(request_bytes(n)),
+                                                   &job_.link());
+        if (lead_) display.level_started(n, level_size(n), LevelMode::Distributed);
+        slice_ = solver.solve(n, [&](const LevelProgress& p) {
+            if (lead_) display.update(p);
+        });
+        exits.remove();
+        messages_ = job_.sum(solver.round_stats().messages);
+    }
+
+    void write(int n, LevelRow& row) override {
+        if (lead_) {
+            RankValues values(job_, slice_,
+                              slice_bounds(level_size(n), job_.ranks(), distributed::kSliceUnit));
+            db_.save(n, values, settings_.threads);
+            job_.stop_serving();
+            db_.remove_scratch(n);
+        } else {
+            job_.serve(std::span<const int8_t>(slice_.data(), slice_.size()));
+        }
+        row.mode = "mpi x " + std::to_string(job_.ranks());
+        row.messages = messages_;
+        row.values = level_histogram();
+        job_.broadcast(0); // level n's file is written before anyone reads it
+    }
+
+    std::vector<uint64_t> peak_rss() const override { return job_.gather(peak_rss_bytes()); }
+
+    std::string solved_label(const LevelRow&) const override {
+        return "solved (distributed, " + std::to_string(job_.ranks()) + " ranks)";
+    }
+    std::string files_name() const override { return "databases"; }
+
+    std::string start_position(int k) override {
+        return start_value(db_, {}, k); // every level from its file
+    }
+
+  private:
+    uint64_t request_bytes(int n) const {
+        return distributed_request_bytes(n, job_.rank(), job_.ranks(), budget_.bytes);
+    }
+    // Collective: value -> positions of the whole level, from every rank's slice.
+    std::map<int, uint64_t> level_histogram() {
+        std::map<int, uint64_t> mine = histogram(slice_), all;
+        for (int v = -kMaxSeeds; v <= kMaxSeeds; ++v)
+            if (const uint64_t count = job_.sum(mine.count(v) ? mine[v] : 0)) all[v] = count;
+        return all;
+    }
+
+    BuildSettings settings_;
+    MpiJob& job_;
+    MemoryBudget budget_;
+    DatabaseDir db_;
+    bool lead_;
+    ValueArray slice_;
+    uint64_t messages_ = 0;
+};
+
+} // namespace
+
+std::unique_ptr<LevelBuilder> distributed_levels(const BuildSettings& settings, MpiJob& job,
+                                                 MemoryBudget budget) {
+    return std::make_unique<DistributedLevels>(settings, job, budget);
+}
+
+} // namespace owaredb::cli

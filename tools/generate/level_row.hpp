@@ -1,0 +1,37 @@
+// What `owaredb generate` records of each level, whatever built it, and the one summary
+// table it prints at the end of a run.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace owaredb::cli {
+
+struct LevelRow {
+    int n = 0;
+    uint64_t positions = 0;
+    bool loaded = false;      ///< read from an existing file rather than built
+    std::string mode;         ///< how it was built: "in-memory", "streamed", "bounds", "mpi x 4"
+    double seconds = 0;       ///< solving (or checking the existing file)
+    double write_seconds = 0; ///< compressing and writing the file
+    double cpu_seconds = 0;   ///< CPU time of this process for both (user + system)
+    std::vector<uint64_t> peak_rss; ///< bytes, per process: one, or every rank
+    uint64_t file_bytes = 0;
+    std::map<int, uint64_t> values;   ///< value files: value -> positions
+    std::optional<uint64_t> exact;    ///< bound files: positions with gM + gN = n
+    std::optional<uint64_t> messages; ///< distributed: propagation messages between ranks
+
+    double bits_per_position() const {
+        return positions ? 8.0 * double(file_bytes) / double(positions) : 0;
+    }
+};
+
+/// The summary table of a run (columns for what the rows hold: value counts, exact bound
+/// counts, messages and per-rank memory), the value distribution of value levels, and
+/// the total time. `what`: "levels" or "bound levels".
+void print_summary(const std::vector<LevelRow>& rows, const std::string& what);
+
+} // namespace owaredb::cli

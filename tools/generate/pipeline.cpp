@@ -1,0 +1,96 @@
+#include "generate/pipeline.hpp"
+
+#include "cli/system_stats.hpp"
+#include "oware/position.hpp"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+
+namespace owaredb::cli {
+
+namespace {
+
+// User and system CPU seconds of this process so far.
+double cpu_seconds() {
+    rusage usage{};
+    if (::getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+    auto seconds = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+double since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+} // namespace
+
+std::vector<uint64_t> LevelBuilder::peak_rss() const {
+    return {peak_rss_bytes()};
+}
+
+int run_levels(LevelBuilder& builder, const GameLevels& levels, const std::string& title,
+               const std::string& what) {
+    const int max_seeds = levels.max_level;
+    const bool prints = builder.prints();
+    if (prints) {
+        std::printf("%s\n", title.c_str());
+        std::fflush(stdout);
+    }
+    ProgressDisplay display(ProgressDisplay::work_to_do(builder.dir(), levels));
+    std::vector<LevelRow> rows;
+    for (int n = 0; n <= max_seeds; ++n) {
+        if (!levels.contains(n)) {
+            builder.skip(n);
+            if (prints) std::printf("level %2d: %s, not built\n", n, levels.why_not(n).c_str());
+            continue;
+        }
+        LevelRow row;
+        row.n = n;
+        row.positions = level_size(n);
+        reset_peak_rss();
+        const auto t0 = Clock::now();
+        const double cpu0 = cpu_seconds();
+        if (builder.load(n, row)) {
+            row.loaded = true;
+            row.seconds = since(t0);
+        } else {
+            builder.check(n);
+            builder.solve(n, display);
+            row.seconds = since(t0);
+            if (prints && row.positions > (1u << 24)) display.writing();
+            const auto w0 = Clock::now();
+            builder.write(n, row);
+            row.write_seconds = since(w0);
+            if (prints) display.level_finished();
+            if (prints) {
+                std::printf("level %2d %s: %llu positions in %.2f s, %.3f bits/position on disk", n,
+                            builder.solved_label(row).c_str(), (unsigned long long)row.positions,
+                            row.seconds, row.bits_per_position());
+                if (row.messages && row.positions)
+                    std::printf(", %.3f messages/position",
+                                double(*row.messages) / double(row.positions));
+                std::printf("\n");
+                std::fflush(stdout);
+            }
+        }
+        row.file_bytes = builder.dir().file_bytes(n);
+        row.cpu_seconds = cpu_seconds() - cpu0;
+        row.peak_rss = builder.peak_rss();
+        rows.push_back(std::move(row));
+    }
+    if (!prints) return 0;
+    print_summary(rows, what);
+    if (levels.skipped >= 0)
+        std::printf("(level %d: %s, not built)\n", levels.skipped,
+                    levels.why_not(levels.skipped).c_str());
+    std::printf("\nstart positions (k seeds in every pit, one ply over the %s):\n",
+                builder.files_name().c_str());
+    for (int k = 1; 12 * k <= max_seeds; ++k)
+        std::printf("  %d per pit (%2d seeds): %s under %s\n", k, 12 * k,
+                    builder.start_position(k).c_str(), builder.dir().rules().name.c_str());
+    return 0;
+}
+
+} // namespace owaredb::cli

@@ -1,0 +1,140 @@
+// Value levels built in this process (preflight.hpp's plan says how each level is
+// built): in memory, with every smaller level in memory (1 byte per position; present
+// levels are read back from their files, which checks every block), or streamed, with the
+// smaller levels read from their files in order and 1 byte of working state a position
+// (retro/streamed_retrograde.hpp), from the first level whose in-memory build does not fit
+// --memory. Inside a level the sweep saves its working state at safe points
+// (tablebase/level_checkpoint.hpp), so a killed run resumes inside the level it was solving
+// and ends with the same files as an uninterrupted one.
+#include "generate/builders.hpp"
+#include "generate/solved_level.hpp"
+#include "retro/retrograde.hpp"
+#include "retro/streamed_retrograde.hpp"
+#include "tablebase/database_dir.hpp"
+#include "tablebase/streamed_files.hpp"
+
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace owaredb::cli {
+
+namespace {
+
+class ValueLevels final : public LevelBuilder {
+  public:
+    ValueLevels(const BuildSettings& settings, const ModePlan& plan, bool compact)
+        : settings_(settings), plan_(plan), db_(settings.dir, settings.rules, compact),
+          compact_(compact) {}
+
+    const LevelDir& dir() const override { return db_; }
+
+    bool load(int n, LevelRow& row) override {
+        if (plan_.mode(n) == LevelMode::Streamed && !streaming_) {
+            streaming_ = true;
+            levels_.clear(); // gives their memory back: the streamed engine reads the files
+        }
+        db::Status loaded;
+        if (!streaming_) {
+            ValueArray values;
+            loaded = db_.load(n, values, settings_.threads, levels_);
+            if (loaded.ok()) {
+                row.values = histogram(values);
+                levels_.push_back(std::move(values));
+            }
+        } else {
+            db::Result<db::Histogram> h = db_.check(n, settings_.threads);
+            if (h.ok()) row.values = histogram(*h);
+            loaded = h.status();
+        }
+        if (loaded.ok()) {
+            db_.remove_scratch(n);
+            if (compact_ && !db_.capture_bounded(n))
+                std::fprintf(stderr,
+                             "level %d: exact values already on disk, kept as they are (remove "
+                             "the file to rewrite it compact)\n",
+                             n);
+            return true;
+        }
+        if (loaded.code() != db::ErrorCode::NotFound)
+            std::fprintf(stderr, "level %d: existing file unusable, rebuilding it: %s\n", n,
+                         loaded.message().c_str());
+        return false;
+    }
+
+    void check(int n) const override {
+        check_disk(n, disk_bytes(n, 1, settings_.checkpoint_minutes >= 0, plan_.mode(n)),
+                   settings_.dir);
+        if (compact_ && streaming_)
+            throw std::runtime_error("level " + std::to_string(n) +
+                                     " is streamed, and --compact needs every level in "
+                                     "memory: drop --compact, or give more --memory");
+    }
+
+    void solve(int n, ProgressDisplay& display) override {
+        solved_ = streaming_
+                      ? solve_streamed(n, display)
+                      : solve_in_memory<RetrogradeSolver>(db_, n, levels_, settings_.threads,
+                                                          settings_.checkpoint_minutes, display);
+    }
+
+    void write(int n, LevelRow& row) override {
+        db_.save(n, solved_.entries, settings_.threads, levels_);
+        solved_.written();
+        row.mode = mode_name(plan_.mode(n));
+        row.values = histogram(solved_.entries);
+        if (!streaming_) levels_.push_back(std::move(solved_.entries));
+        solved_ = SolvedLevel{};
+    }
+
+    std::string solved_label(const LevelRow& row) const override {
+        return "solved (" + row.mode + ")";
+    }
+    void skip(int) override {
+        if (!streaming_) levels_.emplace_back(); // keeps levels_[k] = level k
+    }
+    std::string files_name() const override { return "databases"; }
+
+    std::string start_position(int k) override { return start_value(db_, levels_, k); }
+
+  private:
+    // Level n streamed: the smaller levels are read from their files (each once, in order:
+    // the engine pushes their values to their capture parents), the exits go to the scratch
+    // file beside the level's.
+    SolvedLevel solve_streamed(int n, ProgressDisplay& display) {
+        FileSmallerLevels smaller(db_, n, settings_.threads);
+        SolvedLevel solved{ValueArray(),
+                           level_checkpoint(db_, n,
+                                            StreamedRetrogradeSolver<OwareGame>::kCheckpointFormat,
+                                            settings_.checkpoint_minutes, display),
+                           std::make_unique<ExitFile>(ExitFile::beside(db_.path(n)))};
+        StreamedRetrogradeSolver<OwareGame> solver(db_.game(), smaller, *solved.exits,
+                                                   settings_.threads);
+        display.level_started(n, level_size(n), LevelMode::Streamed);
+        solved.entries = solver.solve(
+            n, [&](const LevelProgress& p) { display.update(p); }, nullptr,
+            solved.checkpoint ? &*solved.checkpoint : nullptr);
+        return solved;
+    }
+
+    BuildSettings settings_;
+    const ModePlan& plan_;
+    DatabaseDir db_;
+    bool compact_;
+    // The levels in memory: all of them while in-memory mode lasts, none from the first
+    // streamed level on.
+    std::vector<ValueArray> levels_;
+    bool streaming_ = false;
+    SolvedLevel solved_;
+};
+
+} // namespace
+
+std::unique_ptr<LevelBuilder> value_levels(const BuildSettings& settings, const ModePlan& plan,
+                                           bool compact) {
+    return std::make_unique<ValueLevels>(settings, plan, compact);
+}
+
+} // namespace owaredb::cli
