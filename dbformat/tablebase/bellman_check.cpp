@@ -155,10 +155,7 @@ class BatchCheck {
                     files_.read(n_, indices, stored);
                     for (uint64_t slot = from; slot < to; ++slot) {
                         if (best_[slot] == stored[slot - from]) continue;
-                        uint64_t cur = first.load();
-                        while (begin + slot < cur &&
-                               !first.compare_exchange_weak(cur, begin + slot)) {
-                        }
+                        parallel::atomic_min(first, begin + slot);
                         break;
                     }
                 });

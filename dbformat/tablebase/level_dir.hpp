@@ -8,6 +8,7 @@
 #include "dbformat/reader.hpp"
 #include "dbformat/writer.hpp"
 #include "oware/oware_game.hpp"
+#include "retro/parallel.hpp"
 #include "retro/value_array.hpp"
 
 #include <atomic>
@@ -78,11 +79,7 @@ uint64_t first_mismatch(uint64_t begin, uint64_t end, uint64_t none, int threads
 #pragma omp parallel for schedule(dynamic, 4096) num_threads(threads)
     for (uint64_t i = begin; i < end; ++i) {
         if (i >= first.load(std::memory_order_relaxed)) continue;
-        if (differs(i)) {
-            uint64_t cur = first.load();
-            while (i < cur && !first.compare_exchange_weak(cur, i)) {
-            }
-        }
+        if (differs(i)) parallel::atomic_min(first, i);
     }
     return first.load();
 }

@@ -1,7 +1,7 @@
 // The parallel building blocks of every pass over a level: loops over chunks of positions
 // on OpenMP threads, with one policy for exceptions (the first one thrown by any thread is
 // rethrown once every thread has stopped, since an exception must not leave an OpenMP
-// region), and the atomic maximum that several passes fold values with.
+// region), and the atomic maximum and minimum that passes fold their answers with.
 #pragma once
 
 #include <omp.h>
@@ -56,6 +56,13 @@ template <class T> void atomic_max(T& slot, T value) {
     std::atomic_ref<T> ref(slot);
     T old = ref.load(std::memory_order_relaxed);
     while (value > old && !ref.compare_exchange_weak(old, value, std::memory_order_relaxed)) {
+    }
+}
+
+/// slot = min(slot, value), atomically (the first failing index of a parallel search).
+template <class T> void atomic_min(std::atomic<T>& slot, T value) {
+    T old = slot.load(std::memory_order_relaxed);
+    while (value < old && !slot.compare_exchange_weak(old, value, std::memory_order_relaxed)) {
     }
 }
 

@@ -5,6 +5,8 @@
 // (dbformat/tablebase/streamed_files.hpp); tests give it the in-memory versions below.
 #pragma once
 
+#include "retro/parallel.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -60,14 +62,9 @@ void fold_child_values(const SmallerLevelValues& files, int n, std::span<const R
             indices.push_back(requests[j].key & kIndexMask);
         values.resize(indices.size());
         files.read(level, indices, values);
-        for (size_t k = i; k < j; ++k) {
-            const int term = (n - level) - values[k - i];
-            std::atomic_ref<int8_t> slot(best[requests[k].slot]);
-            int8_t old = slot.load(std::memory_order_relaxed);
-            while (term > old && !slot.compare_exchange_weak(old, static_cast<int8_t>(term),
-                                                             std::memory_order_relaxed)) {
-            }
-        }
+        for (size_t k = i; k < j; ++k)
+            parallel::atomic_max(best[requests[k].slot],
+                                 static_cast<int8_t>((n - level) - values[k - i]));
         i = j;
     }
 }
