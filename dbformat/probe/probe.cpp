@@ -8,6 +8,7 @@
 #include "retro/bounds.hpp"
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
+#include "tablebase/game_levels.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -225,6 +226,24 @@ struct Tablebase::Impl {
         return std::nullopt;
     }
 
+    // A failed read of value level n. A missing level that the directory's levels leave
+    // out as a game of k seeds per pit does (GameLevels: generate --game) says so, since
+    // no generate of that game will ever build it.
+    ProbeError value_read_error(const db::Status& error, int n) const {
+        ProbeError e = from_db(error);
+        if (e.status != ProbeStatus::NotAvailable) return e;
+        std::vector<int> present;
+        for (int k = 0; k <= kMaxSeeds; ++k)
+            if (std::filesystem::exists(files->path(k))) present.push_back(k);
+        if (present.empty()) return e;
+        const GameLevels game = GameLevels::of_directory(present);
+        if (game.skipped == n)
+            e.message += " (level " + std::to_string(n) + " is " + game.why_not(n) +
+                         ", whose levels these files hold; owaredb generate --max-seeds " +
+                         std::to_string(n) + " builds it)";
+        return e;
+    }
+
     // Value of a position of D_n straight from its file.
     ProbeResult<int> stored(const Position& p) {
         const int seeds = p.seeds();
@@ -246,7 +265,7 @@ struct Tablebase::Impl {
         const std::size_t read = db::LevelReader::read_values(
             std::span(queries).first(count), std::span(values).first(count), error);
         for (int i = 0; i < count; ++i) {
-            if (std::size_t(i) == read) return from_db(error);
+            if (std::size_t(i) == read) return value_read_error(error, seeds[i]);
             const int n = seeds[i];
             const bool dont_care = values[i] == db::kDontCare;
             if (!dont_care && (values[i] < -n || values[i] > n))

@@ -100,6 +100,38 @@ TEST_CASE("missing levels are 'not available', bad input is an error value") {
     CHECK(other_rules.value(unrank(4, 3).pits).status() == ProbeStatus::NotAvailable);
 }
 
+TEST_CASE("a level left out as a game's (generate --game) says so when it is asked for") {
+    const Fixture& f = fixture();
+    // Levels 0..10 and 12, as generate --game 1 leaves them (level 12's values do not
+    // matter here: only level 11 is asked for).
+    const fs::path dir = f.dir.string() + "-game";
+    fs::create_directories(dir);
+    for (int n = 0; n <= kTop; ++n)
+        fs::copy_file(db::level_path(f.dir, f.rules.name, n), db::level_path(dir, f.rules.name, n));
+    const std::vector<int8_t> zeros(level_size(12), 0);
+    db::write_level(db::level_path(dir, f.rules.name, 12),
+                    {f.rules.name, f.rules.knob_bytes(), 12u, level_size(12)}, zeros);
+    Tablebase tb(dir, "awari");
+    Pits eleven{};
+    eleven[0] = 10;
+    eleven[7] = 1;
+    const ProbeResult<int> v = tb.value(eleven);
+    CHECK(v.status() == ProbeStatus::NotAvailable);
+    CHECK(v.message().find("level 11 is not part of a game of 1 seeds per pit") !=
+          std::string::npos);
+    // Level 12 is there and answers; in the fixture's own directory (levels 0..10), level
+    // 11 is an ordinary missing level.
+    Pits twelve{};
+    twelve[0] = 11;
+    twelve[7] = 1;
+    CHECK(tb.value(twelve).ok());
+    Tablebase plain(f.dir, "awari");
+    const ProbeResult<int> w = plain.value(eleven);
+    CHECK(w.status() == ProbeStatus::NotAvailable);
+    CHECK(w.message().find("not part of") == std::string::npos);
+    fs::remove_all(dir);
+}
+
 TEST_CASE("a damaged level file gives an error, never a value") {
     const Fixture& f = fixture();
     fs::path dir = f.dir.string() + "-damaged";
