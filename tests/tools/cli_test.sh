@@ -30,6 +30,9 @@ expect_fail() { # expect_fail <description> <expected message part> <command...>
 check "generate succeeds" test $? -eq 0
 check "generate prints the per-level table" grep -q "positions/s" "$work/gen.log"
 check "generate prints the start position value" grep -q "1 per pit (12 seeds): value" "$work/gen.log"
+# Each solved level's line gives its file's bits per position, which is never 0 (a line
+# printed before the file's size was known said 0.000).
+check "generate's level lines give the file's bits/position" bash -c "grep -q '^level $top solved (in-memory): .* positions in .* s, [0-9.]* bits/position on disk' '$work/gen.log' && ! grep -q ' 0.000 bits/position' '$work/gen.log'"
 "$owaredb" verify --rules awari --dir "$work/a" >"$work/verify.log" 2>&1
 check "verify passes on levels 0..$top" grep -q "verify: OK" "$work/verify.log"
 check "verify checked level $top" grep -q "level $top: .* values consistent" "$work/verify.log"

@@ -63,6 +63,7 @@ int run_levels(LevelBuilder& builder, const GameLevels& levels, const std::strin
             const auto w0 = Clock::now();
             builder.write(n, row);
             row.write_seconds = since(w0);
+            row.file_bytes = builder.dir().file_bytes(n); // for the line below
             if (prints) display.level_finished();
             if (prints) {
                 std::printf("level %2d %s: %llu positions in %.2f s, %.3f bits/position on disk", n,
@@ -75,7 +76,7 @@ int run_levels(LevelBuilder& builder, const GameLevels& levels, const std::strin
                 std::fflush(stdout);
             }
         }
-        row.file_bytes = builder.dir().file_bytes(n);
+        if (row.loaded) row.file_bytes = builder.dir().file_bytes(n);
         row.cpu_seconds = cpu_seconds() - cpu0;
         row.peak_rss = builder.peak_rss();
         rows.push_back(std::move(row));
