@@ -69,8 +69,10 @@ namespace detail {
 // namespace scope, constant-initialized, rather than function-local statics: those need a
 // guarded initialization inside every accessor, which makes GCC 12 report false
 // -Wmaybe-uninitialized errors in the std::variant destructors of the callers' results.
-inline const ProbeError kNoError{};
-template <class T> inline const T kNoValue{};
+// Hidden: each program and library has its own copy, and libowaredb.so exports none
+// (builds that do not fold them away, such as ASan's, would otherwise export them).
+[[gnu::visibility("hidden")]] inline const ProbeError kNoError{};
+template <class T> [[gnu::visibility("hidden")]] inline const T kNoValue{};
 } // namespace detail
 
 /// Either a T (the answer) or a ProbeError.
