@@ -42,8 +42,8 @@ class BoundLevels final : public LevelBuilder {
     }
 
     void solve(int n, ProgressDisplay& display) override {
-        solved_ = solve_in_memory<BoundsSolver>(db_, n, levels_, settings_.threads,
-                                                settings_.checkpoint_minutes, display);
+        solved_ = solve_level_in_memory<BoundsSolver>(db_, n, levels_, settings_.threads,
+                                                      settings_.checkpoint_minutes, display);
     }
 
     void write(int n, LevelRow& row) override {

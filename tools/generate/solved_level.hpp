@@ -41,8 +41,9 @@ inline std::optional<LevelCheckpoint> level_checkpoint(const LevelDir& db, int n
 /// Solves level n in memory with Solver<OwareGame> over the smaller `levels`, resuming from
 /// its checkpoint if there is one.
 template <template <class> class Solver>
-SolvedLevel solve_in_memory(const LevelDir& db, int n, const std::vector<ValueArray>& levels,
-                            int threads, double checkpoint_minutes, ProgressDisplay& display) {
+SolvedLevel solve_level_in_memory(const LevelDir& db, int n, const std::vector<ValueArray>& levels,
+                                  int threads, double checkpoint_minutes,
+                                  ProgressDisplay& display) {
     std::vector<const int8_t*> smaller;
     for (const auto& l : levels) smaller.push_back(l.data());
     Solver<OwareGame> solver(db.game(), smaller, threads);

@@ -74,9 +74,10 @@ class ValueLevels final : public LevelBuilder {
     }
 
     void solve(int n, ProgressDisplay& display) override {
-        solved_ = streaming_
-                      ? solve_streamed(n, display)
-                      : solve_in_memory<RetrogradeSolver>(db_, n, levels_, settings_.threads,
+        solved_ =
+            streaming_
+                ? solve_streamed(n, display)
+                : solve_level_in_memory<RetrogradeSolver>(db_, n, levels_, settings_.threads,
                                                           settings_.checkpoint_minutes, display);
     }
 
