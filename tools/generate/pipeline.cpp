@@ -63,20 +63,19 @@ int run_levels(LevelBuilder& builder, const GameLevels& levels, const std::strin
             const auto w0 = Clock::now();
             builder.write(n, row);
             row.write_seconds = since(w0);
-            row.file_bytes = builder.dir().file_bytes(n); // for the line below
             if (prints) display.level_finished();
-            if (prints) {
-                std::printf("level %2d %s: %llu positions in %.2f s, %.3f bits/position on disk", n,
-                            builder.solved_label(row).c_str(), (unsigned long long)row.positions,
-                            row.seconds, row.bits_per_position());
-                if (row.messages && row.positions)
-                    std::printf(", %.3f messages/position",
-                                double(*row.messages) / double(row.positions));
-                std::printf("\n");
-                std::fflush(stdout);
-            }
         }
-        if (row.loaded) row.file_bytes = builder.dir().file_bytes(n);
+        row.file_bytes = builder.dir().file_bytes(n);
+        if (prints && !row.loaded) {
+            std::printf("level %2d %s: %llu positions in %.2f s, %.3f bits/position on disk", n,
+                        builder.solved_label(row).c_str(), (unsigned long long)row.positions,
+                        row.seconds, row.bits_per_position());
+            if (row.messages && row.positions)
+                std::printf(", %.3f messages/position",
+                            double(*row.messages) / double(row.positions));
+            std::printf("\n");
+            std::fflush(stdout);
+        }
         row.cpu_seconds = cpu_seconds() - cpu0;
         row.peak_rss = builder.peak_rss();
         rows.push_back(std::move(row));
