@@ -5,15 +5,19 @@
 #include "cli/options.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
+#include "level_modes.hpp"
 #include "oware/ranking.hpp"
-#include "retro/bellman.hpp"
+#include "tablebase/all_configurations.hpp"
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
 #include "tablebase/game_levels.hpp"
+#include "tablebase/streamed_bellman.hpp"
+#include "tablebase/streamed_files.hpp"
 
 #include <omp.h>
 
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <map>
 
@@ -48,31 +52,9 @@ void print_text(const std::string& rules, const std::vector<LevelCounts>& levels
     }
 }
 
-// Adds to `counts` the one-ply values of every n-seed position outside D_n (each of pits
-// 6..11 holds a seed): with one seed taken from each of those pits, these are the
-// distributions of n - 6 seeds over 12 pits.
-void count_outside(const OwareGame& game, int n, const std::vector<ValueArray>& levels,
-                   std::map<int, uint64_t>& counts) {
-    if (n < 6) return;
-    std::array<uint64_t, 2 * kMaxSeeds + 1> local{};
-    Position p;
-    auto rec = [&](auto&& self, int pit, int left) -> void {
-        if (pit == kPits - 1) {
-            p.pits[pit] = static_cast<uint8_t>(left + 1);
-            const int v = bellman_value(game, n, p, [&](int level, const Position& child) {
-                return int(levels[level][rank(child)]);
-            });
-            ++local[v + kMaxSeeds];
-            return;
-        }
-        for (int v = 0; v <= left; ++v) {
-            p.pits[pit] = static_cast<uint8_t>(v + (pit >= kPitsPerSide ? 1 : 0));
-            self(self, pit + 1, left - v);
-        }
-    };
-    rec(rec, 0, n - 6);
+void add_counts(std::map<int, uint64_t>& to, const ValueCounts& counts) {
     for (int v = -kMaxSeeds; v <= kMaxSeeds; ++v)
-        if (local[v + kMaxSeeds]) counts[v] += local[v + kMaxSeeds];
+        if (uint64_t c = counts[size_t(v + kMaxSeeds)]) to[v] += c;
 }
 
 // stats --bounds: per bound file present, positions, exact positions and the histograms of
@@ -146,6 +128,7 @@ int cmd_stats(const Args& args) {
     DatabaseOptions options;
     int threads = 0;
     bool json = false, all = false, bounds = false;
+    std::string mode, memory;
     po::options_description opts("options");
     add_database_options(opts, options);
     add_threads_option(opts, threads);
@@ -156,12 +139,21 @@ int cmd_stats(const Args& args) {
         "bounds", po::bool_switch(&bounds),
         "read the bound files (owaredb generate --bounds) instead of the value files: per "
         "level the exact positions (gM + gN = n) and the counts of each gM and gN");
+    add_level_mode_options(opts,
+                           "with --all-configurations, value each level's positions outside "
+                           "the databases",
+                           mode, memory);
     po::variables_map vm;
     if (!parse_args(args,
-                    "usage: owaredb stats [--dir DIR] [--rules R] [--json] [--all-configurations]\n"
+                    "usage: owaredb stats [--dir DIR] [--rules R] [--json]\n"
+                    "       owaredb stats --all-configurations [--dir DIR] [--rules R] [--json] "
+                    "[--mode auto|in-memory|streamed] [--memory SIZE]\n"
                     "       owaredb stats --bounds [--dir DIR] [--rules R] [--json]",
                     opts, {}, vm))
         return 0;
+    if (!all && (!vm["mode"].defaulted() || vm.count("memory")))
+        throw UsageError("--mode and --memory apply to --all-configurations");
+    LevelModePlan plan(mode, memory, kStreamedBellmanBytesPerPosition);
     require_directory(options.dir, "(see owaredb generate)");
     const std::string& dir = options.dir;
     DatabaseDir db(dir, resolve_rules(options));
@@ -225,20 +217,34 @@ int cmd_stats(const Args& args) {
         db::Result<db::LevelInfo> info = reader.info();
         if (!info.ok()) throw std::runtime_error(info.status().message());
         LevelCounts counts{n, level_size(n), {}};
-        if (all || info->meta.capture_bounded) {
+        // --all-configurations of a level too large for levels 0..n in memory: streamed
+        // from the files (which must then be exact: a capture-bounded file is completed in
+        // memory only).
+        const bool streamed = all && plan.streamed(n);
+        if (!streamed && (all || info->meta.capture_bounded)) {
             load_up_to(n);
             std::array<uint64_t, 256> h{};
             for (int8_t v : loaded[n].span()) ++h[static_cast<uint8_t>(v)];
             for (int b = 0; b < 256; ++b)
                 if (h[b]) counts.values[static_cast<int8_t>(b)] = h[b];
         } else {
+            if (streamed) std::vector<ValueArray>().swap(loaded); // levels above stream too
             db::Result<db::Histogram> h = reader.histogram(threads);
             if (!h.ok()) throw std::runtime_error(h.status().message());
             for (int b = 0; b < 256; ++b)
                 if (uint64_t c = h.value().counts[b]) counts.values[static_cast<int8_t>(b)] = c;
         }
         if (all) {
-            count_outside(db.game(), n, loaded, counts.values);
+            if (streamed) {
+                const FileSmallerLevels files(db, n, threads, true); // and level n itself
+                StreamedLevelProgress progress(n);
+                add_counts(counts.values, streamed_outside_value_counts(
+                                              db.game(), n, files, threads, plan.batch_positions(),
+                                              std::ref(progress)));
+                progress.clear();
+            } else {
+                add_counts(counts.values, outside_value_counts(db.game(), n, loaded, threads));
+            }
             counts.positions = binomial(n + 11, 11);
         }
         levels.push_back(std::move(counts));

@@ -23,9 +23,8 @@
 #include "cli/system_stats.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
-#include "generate/preflight.hpp"
+#include "level_modes.hpp"
 #include "mpi_job.hpp"
-#include "progress_line.hpp"
 #include "tablebase/bellman_check.hpp"
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
@@ -59,10 +58,10 @@ struct Checksums {
 
 // This process's rank and the number of ranks (0 of 1 without mpirun).
 int rank() {
-    return MpiJob::current() ? MpiJob::current()->rank() : 0;
+    return MpiJob::current_rank();
 }
 int ranks() {
-    return MpiJob::current() ? MpiJob::current()->ranks() : 1;
+    return MpiJob::current_ranks();
 }
 // The sum over the ranks (the value itself without mpirun).
 uint64_t sum_over_ranks(uint64_t value) {
@@ -196,72 +195,8 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
     return files.damaged == 0 && checked >= 0;
 }
 
-// The progress of a streamed level on stderr (rank 0's slice; one redrawn line on a
-// terminal, a line every 10 s otherwise): a level of billions of positions takes minutes.
-class LevelProgress {
-  public:
-    explicit LevelProgress(int n) : n_(n), start_(Clock::now()) {}
-    void operator()(uint64_t done, uint64_t total) {
-        if (rank() != 0 || total == 0) return;
-        const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
-        const std::string eta = done > 0 && elapsed > 1
-                                    ? format_duration(elapsed * double(total - done) / double(done))
-                                    : "?";
-        char line[120];
-        std::snprintf(line, sizeof line, "level %2d (streamed): %3.0f%% of %llu positions | ETA %s",
-                      n_, 100.0 * double(done) / double(total), (unsigned long long)total,
-                      eta.c_str());
-        line_.show(line);
-    }
-    void clear() const {
-        if (rank() == 0) line_.clear();
-    }
-
-  private:
-    using Clock = std::chrono::steady_clock;
-    int n_;
-    Clock::time_point start_;
-    ProgressLine line_;
-};
-
-// How verify checks values (--mode, --memory): which levels in memory, and the batch of a
-// streamed level.
-class ValueCheckPlan {
-  public:
-    ValueCheckPlan(const std::string& mode, uint64_t budget) : budget_(budget) {
-        if (mode == "in-memory")
-            forced_ = Forced::InMemory;
-        else if (mode == "streamed")
-            forced_ = Forced::Streamed;
-        else if (mode != "auto")
-            throw UsageError("--mode must be auto, in-memory or streamed, got '" + mode + "'");
-    }
-    /// Whether level n is checked streamed. In auto mode, once a level is streamed so are
-    /// all above it (they are larger).
-    bool streamed(int n) {
-        if (forced_ != Forced::None) return forced_ == Forced::Streamed;
-        if (!streaming_ && budget_ != 0 && in_memory_bytes(n) > budget_) streaming_ = true;
-        return streaming_;
-    }
-    /// Bytes an in-memory check of level n takes: levels 0..n and a margin.
-    static uint64_t in_memory_bytes(int n) { return cli::in_memory_bytes(n, 1, 1); }
-    /// Positions per streamed batch: what the budget leaves beside a margin (64 MiB), at
-    /// least 64 Ki; 4 Mi without a budget.
-    uint64_t batch_positions() const {
-        const uint64_t margin = uint64_t(64) << 20;
-        if (budget_ == 0) return uint64_t(1) << 22;
-        const uint64_t left = budget_ > margin ? budget_ - margin : 0;
-        return std::max<uint64_t>(uint64_t(1) << 16, left / kStreamedCheckBytesPerPosition);
-    }
-
-  private:
-    enum class Forced { None, InMemory, Streamed } forced_ = Forced::None;
-    uint64_t budget_;
-    bool streaming_ = false;
-};
-
 // Value files: checksums, then every value of levels 0..up_to against the Bellman equation.
-bool verify_values(const DatabaseDir& db, int threads, int up_to, ValueCheckPlan& plan) {
+bool verify_values(const DatabaseDir& db, int threads, int up_to, LevelModePlan& plan) {
     const Checksums files = check_checksums(db, threads);
     if (!files.any())
         throw std::runtime_error("no " + db.rules().name + " level files in '" + db.dir().string() +
@@ -281,7 +216,7 @@ bool verify_values(const DatabaseDir& db, int threads, int up_to, ValueCheckPlan
                 std::vector<ValueArray>().swap(levels); // levels above are streamed too
                 const FileSmallerLevels values(db, n, threads, true); // and level n itself
                 const uint64_t batch = plan.batch_positions();
-                LevelProgress progress(n);
+                StreamedLevelProgress progress(n);
                 bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
                     return first_streamed_bellman_mismatch(db.game(), n, values, threads, range,
                                                            batch, std::ref(progress));
@@ -333,21 +268,14 @@ bool has_bound_files(const DatabaseDir& db) {
 int cmd_verify(const Args& args) {
     DatabaseOptions options;
     int threads = 0, values_up_to = kMaxSeeds;
-    std::string mode = "auto", memory;
+    std::string mode, memory;
     po::options_description opts("options");
     add_database_options(opts, options);
     add_threads_option(opts, threads);
     opts.add_options()("values-up-to", po::value(&values_up_to)->default_value(kMaxSeeds),
-                       "check the values of levels 0..N against their moves (this needs levels "
-                       "0..N in memory, 1 byte a position, on every rank); levels above N get "
-                       "their checksums checked only")(
-        "mode", po::value(&mode)->default_value(mode),
-        "auto: check each level's values in memory (levels 0..n loaded) while that fits "
-        "--memory, else streamed (values read from the files in sorted batches; memory for "
-        "the batch only); in-memory or streamed: every level so")(
-        "memory", po::value(&memory),
-        "memory budget, e.g. 600M or 20G (default: 90 % of the available memory; under "
-        "mpirun per rank, the node's memory shared between its ranks)");
+                       "check the values of levels 0..N against their moves; levels above N get "
+                       "their checksums checked only");
+    add_level_mode_options(opts, "check each level's values", mode, memory);
     po::variables_map vm;
     if (!parse_args(args,
                     "usage: owaredb verify [--dir DIR] [--rules R] [--threads T] "
@@ -356,9 +284,7 @@ int cmd_verify(const Args& args) {
         return 0;
     if (values_up_to < 0)
         throw UsageError("--values-up-to must be >= 0, got " + std::to_string(values_up_to));
-    uint64_t budget = memory_budget(memory.empty() ? 0 : parse_bytes("--memory", memory));
-    if (memory.empty() && ranks() > 1) budget /= uint64_t(MpiJob::current()->ranks_on_node());
-    ValueCheckPlan plan(mode, budget);
+    LevelModePlan plan(mode, memory, kStreamedCheckBytesPerPosition);
     require_directory(options.dir);
     DatabaseDir db(options.dir, resolve_rules(options));
     if (rank() != 0 && !std::freopen("/dev/null", "w", stdout))

@@ -60,6 +60,10 @@ class MpiJob {
 
     /// The job of this process (set while an MpiJob lives), or nullptr.
     static MpiJob* current();
+    /// This process's rank, 0 without a job.
+    static int current_rank() { return current() ? current()->rank() : 0; }
+    /// The number of ranks, 1 without a job.
+    static int current_ranks() { return current() ? current()->ranks() : 1; }
 
   private:
     int rank_ = 0;

@@ -6,6 +6,7 @@
 #include "retro/streamed_sources.hpp"
 #include "retro/value_array.hpp"
 #include "tablebase/level_dir.hpp"
+#include "tablebase/streamed_bellman.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -20,16 +21,14 @@ namespace owaredb {
 uint64_t first_bellman_mismatch(const OwareGame& game, int n, const std::vector<ValueArray>& levels,
                                 int threads, IndexRange range = {});
 
-/// Bytes a streamed check (below) takes per position of its batch: a request of 16 bytes
-/// per move (at most 6), twice while they are gathered, and the best and stored values.
-inline constexpr uint64_t kStreamedCheckBytesPerPosition = 2 * 16 * 6 + 2;
+/// Bytes a streamed check (below) takes per position of its batch: its Bellman value's
+/// (StreamedBellman) and the stored value.
+inline constexpr uint64_t kStreamedCheckBytesPerPosition = kStreamedBellmanBytesPerPosition + 1;
 
 /// The same answer as first_bellman_mismatch, with no level in memory: `files` gives the
 /// values of level n and of the levels its captures reach (FileSmallerLevels with level n
-/// too). The range is taken `batch_positions` at a time: the moves of a batch become
-/// requests (child level, child index, position), sorted over the whole batch so that
-/// each block of a file is decoded about once per batch, read, and folded into each
-/// position's best move; then the batch's stored values are read in order and compared.
+/// too). The range is taken `batch_positions` at a time: the batch's Bellman values
+/// (StreamedBellman), then its stored values read in order and compared.
 /// Memory: about kStreamedCheckBytesPerPosition bytes a batch position, whatever the
 /// level's size; time: every batch reads (most of) level n once, so larger batches are
 /// cheaper. `progress(done, total)`, if given, is called on the calling thread after each

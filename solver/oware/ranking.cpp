@@ -109,4 +109,41 @@ Position next_in_level(Position p) {
     return p;
 }
 
+uint64_t outside_size(int n) {
+    return n < kPitsPerSide ? 0 : binomial(n - kPitsPerSide + kPits - 1, kPits - 1);
+}
+
+namespace {
+
+// distributions[s][k] = C(s + k - 1, k - 1): the ways to put s seeds into k pits.
+constexpr auto kDistributions = [] {
+    std::array<std::array<uint64_t, kPits + 1>, kMaxSeeds + 1> t{};
+    for (int s = 0; s <= kMaxSeeds; ++s)
+        for (int k = 1; k <= kPits; ++k) t[s][k] = binomial(s + k - 1, k - 1);
+    return t;
+}();
+
+} // namespace
+
+Position unrank_outside(int n, uint64_t index) {
+    // Take one seed from each of pits 6..11: what is left is any distribution of n - 6
+    // seeds over 12 pits, C(s + k - 1, k - 1) of them for s seeds over k pits, in the same
+    // lexicographic order. Pit by pit, skip the distributions that put fewer seeds there.
+    Position p;
+    int s = n - kPitsPerSide;
+    for (int i = 0; i < kPits - 1; ++i) {
+        const int rest = kPits - 1 - i; // pits after i
+        int v = 0;
+        for (;; ++v) {
+            const uint64_t with_v = kDistributions[s - v][rest];
+            if (index < with_v) break;
+            index -= with_v;
+        }
+        p.pits[i] = static_cast<uint8_t>(v + (i >= kPitsPerSide ? 1 : 0));
+        s -= v;
+    }
+    p.pits[kPits - 1] = static_cast<uint8_t>(s + 1);
+    return p;
+}
+
 } // namespace owaredb

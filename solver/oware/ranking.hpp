@@ -31,4 +31,13 @@ Position unrank(int n, uint64_t index);
 /// Precondition: p.in_database() and p is not the level's last position.
 Position next_in_level(Position p);
 
+/// Number of n-seed positions outside D_n, those in which each of pits 6..11 holds a seed:
+/// C(n+5, 11) (0 for n < 6). Every distribution of n seeds is in D_n or outside it.
+uint64_t outside_size(int n);
+
+/// The outside position of n seeds with the given index, the positions taken in
+/// lexicographic order of pits 0..11 (as D_n's ranks are). Precondition: index <
+/// outside_size(n).
+Position unrank_outside(int n, uint64_t index);
+
 } // namespace owaredb

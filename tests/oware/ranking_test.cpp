@@ -35,6 +35,30 @@ TEST_CASE("level sizes match C(n+11,11) - C(n+5,11) for every n <= 48") {
     CHECK(level_size(1) == 12);
 }
 
+TEST_CASE("outside positions: every n-seed position not in D_n, in enumeration order") {
+    // The positions in which each of pits 6..11 holds a seed, C(n+5, 11) of them (Lincke's
+    // "all configurations" count them beside D_n); index i in lexicographic order of pits
+    // 0..11, as for_each_distribution visits them.
+    const int max_n = test::quick() ? 10 : 14;
+    for (int n = 0; n <= max_n; ++n) {
+        uint64_t expected = 0;
+        bool ok = true;
+        for_each_distribution(n, [&](const Position& p) {
+            if (p.in_database()) return;
+            if (unrank_outside(n, expected) != p) ok = false;
+            ++expected;
+        });
+        CHECK_MESSAGE(ok, "n = " << n);
+        CHECK(expected == outside_size(n));
+    }
+    for (int n = 0; n <= kMaxSeeds; ++n)
+        CHECK(outside_size(n) + level_size(n) == binomial(n + 11, 11));
+    // The ends at 48 seeds: first pits 0..10 as small as they can be (pit 11 takes the
+    // rest), last pit 0 as large as it can be.
+    CHECK(to_string(unrank_outside(48, 0)) == "0 0 0 0 0 0 1 1 1 1 1 43");
+    CHECK(to_string(unrank_outside(48, outside_size(48) - 1)) == "42 0 0 0 0 0 1 1 1 1 1 1");
+}
+
 TEST_CASE("summed sizes reproduce Romein & Bal's 889,063,398,406 positions") {
     // Romein & Bal (2002): databases for 0..46 and 48 seeds plus the start position.
     uint64_t total = 0;

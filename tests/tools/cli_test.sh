@@ -75,6 +75,12 @@ for l in d['levels']:
     assert l['positions']==math.comb(l['seeds']+11,11)==sum(l['values'].values()), l
 "
 
+# the same streamed from the files (levels too large for memory), whatever the batch; in
+# auto mode 135 MB holds levels 0..10 beside the 128 MiB margin and streams 11 and up
+check "stats --all-configurations streamed equals in memory" bash -c "diff '$work/all.json' <('$owaredb' stats --rules awari --dir '$work/a' --json --all-configurations --mode streamed --memory 1M 2>/dev/null)"
+check "stats --all-configurations in auto mode streams what exceeds --memory" bash -c "diff '$work/all.json' <('$owaredb' stats --rules awari --dir '$work/a' --json --all-configurations --memory 135000000 2>/dev/null)"
+check "stats refuses --mode without --all-configurations" bash -c "! '$owaredb' stats --rules awari --dir '$work/a' --mode streamed 2>'$work/mode.err' && grep -q 'apply to --all-configurations' '$work/mode.err'"
+
 # probe: JSON fields, and the value agrees with the best move's value
 out=$("$owaredb" probe --rules awari --dir "$work/a" --json "1 1 1 1 1 1 1 1 1 1 1 1")
 check "probe JSON fields" python3 -c "

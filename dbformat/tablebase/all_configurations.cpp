@@ -1,0 +1,59 @@
+#include "tablebase/all_configurations.hpp"
+
+#include "oware/ranking.hpp"
+#include "retro/bellman.hpp"
+#include "retro/parallel.hpp"
+#include "tablebase/streamed_bellman.hpp"
+
+#include <mutex>
+
+namespace owaredb {
+
+namespace {
+
+void add(ValueCounts& to, const ValueCounts& from) {
+    for (size_t v = 0; v < to.size(); ++v) to[v] += from[v];
+}
+
+constexpr uint64_t kChunk = 1 << 14;
+
+} // namespace
+
+ValueCounts outside_value_counts(const OwareGame& game, int n,
+                                 const std::vector<ValueArray>& levels, int threads) {
+    ValueCounts counts{};
+    std::mutex merge;
+    parallel::for_chunks(threads, 0, outside_size(n), kChunk, [&](uint64_t begin, uint64_t end) {
+        ValueCounts local{};
+        for (uint64_t i = begin; i < end; ++i) {
+            const int v =
+                bellman_value(game, n, unrank_outside(n, i), [&](int level, const Position& child) {
+                    return int(levels[size_t(level)][game.rank(child)]);
+                });
+            ++local[size_t(v + kMaxSeeds)];
+        }
+        const std::lock_guard lock(merge);
+        add(counts, local);
+    });
+    return counts;
+}
+
+ValueCounts
+streamed_outside_value_counts(const OwareGame& game, int n, const SmallerLevelValues& files,
+                              int threads, uint64_t batch_positions,
+                              const std::function<void(uint64_t done, uint64_t total)>& progress) {
+    ValueCounts counts{};
+    const uint64_t total = outside_size(n);
+    batch_positions = std::max<uint64_t>(batch_positions, 1);
+    StreamedBellman bellman(game, n, files, threads, batch_positions);
+    for (uint64_t begin = 0; begin < total; begin += batch_positions) {
+        const uint64_t size = std::min(batch_positions, total - begin);
+        for (int8_t v :
+             bellman.values(size, [&](uint64_t slot) { return unrank_outside(n, begin + slot); }))
+            ++counts[size_t(v + kMaxSeeds)];
+        if (progress) progress(begin + size, total);
+    }
+    return counts;
+}
+
+} // namespace owaredb

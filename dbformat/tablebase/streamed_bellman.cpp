@@ -1,0 +1,130 @@
+#include "tablebase/streamed_bellman.hpp"
+
+#include "retro/parallel.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <climits>
+#include <stdexcept>
+#include <vector>
+
+namespace owaredb {
+
+namespace {
+
+struct Request {
+    uint64_t key;  // child level << kRequestLevelShift | child index
+    uint64_t slot; // the position's offset in its batch
+    bool operator<(const Request& o) const { return key < o.key; }
+};
+
+constexpr int8_t kNoMoveYet = INT8_MIN;
+
+} // namespace
+
+struct StreamedBellman::Batch {
+    static constexpr size_t kPartitions = 16; // a thread, at least
+    // Requests a partition holds at most, about (6 moves a position): small sorts, in cache.
+    static constexpr uint64_t kPartitionRequests = uint64_t(1) << 18;
+    static constexpr uint64_t kChunk = 1 << 14;
+
+    Batch(const OwareGame& game, int n, const SmallerLevelValues& files, int threads,
+          uint64_t batch_positions)
+        : game(game), n(n), files(files), threads(std::max(1, threads)),
+          capacity(std::max<uint64_t>(batch_positions, 1)),
+          partitions(std::max<size_t>(size_t(this->threads) * kPartitions,
+                                      size_t(capacity * 6 / kPartitionRequests))),
+          parts(size_t(this->threads), std::vector<std::vector<Request>>(partitions)),
+          level_offset(size_t(n) + 1) {
+        for (int k = 0; k <= n; ++k) {
+            level_offset[size_t(k)] = total;
+            total += game.level_size(k);
+        }
+    }
+
+    size_t partition_of(int level, uint64_t index) const {
+        return size_t((level_offset[size_t(level)] + index) * partitions / total);
+    }
+
+    // The moves of every position: a terminal position gets its value at once, the others
+    // a request per move.
+    void make_requests(uint64_t size, const PositionAt& position) {
+        parallel::FirstFailure failure;
+#pragma omp parallel num_threads(threads)
+        {
+            auto& mine = parts[size_t(omp_get_thread_num())];
+            for (auto& part : mine) part.clear();
+#pragma omp for schedule(dynamic, 1)
+            for (uint64_t c = 0; c < (size + kChunk - 1) / kChunk; ++c)
+                failure.guard([&] {
+                    for (uint64_t slot = c * kChunk; slot < std::min(size, (c + 1) * kChunk);
+                         ++slot) {
+                        const Position p = position(slot);
+                        const int moves =
+                            game.for_each_move(p, [&](int captured, const Position& child) {
+                                const int level = n - captured;
+                                const uint64_t index = game.rank(child);
+                                mine[partition_of(level, index)].push_back(
+                                    {uint64_t(level) << kRequestLevelShift | index, slot});
+                            });
+                        if (moves == 0) best[slot] = static_cast<int8_t>(game.terminal_value(p));
+                    }
+                });
+        }
+        failure.rethrow();
+    }
+
+    // best[slot] = max(best[slot], (n - level) - value) for every request, a partition at a
+    // time, read in sorted order.
+    void resolve() {
+        parallel::FirstFailure failure;
+#pragma omp parallel num_threads(threads)
+        {
+            std::vector<Request> run;
+            std::vector<uint64_t> indices;
+            std::vector<int8_t> values;
+#pragma omp for schedule(dynamic, 1)
+            for (size_t p = 0; p < partitions; ++p)
+                failure.guard([&] {
+                    run.clear();
+                    for (const auto& thread_parts : parts)
+                        run.insert(run.end(), thread_parts[p].begin(), thread_parts[p].end());
+                    std::sort(run.begin(), run.end());
+                    fold_child_values(files, n, std::span<const Request>(run),
+                                      std::span<int8_t>(best), indices, values);
+                });
+        }
+        failure.rethrow();
+    }
+
+    const OwareGame& game;
+    const int n;
+    const SmallerLevelValues& files;
+    const int threads;
+    const uint64_t capacity;
+    const size_t partitions;
+    std::vector<std::vector<std::vector<Request>>> parts; // [thread][partition]
+    std::vector<uint64_t> level_offset;                   // of each level in 0..n
+    uint64_t total = 0;                                   // positions of levels 0..n
+    std::vector<int8_t> best;                             // of the batch's positions
+};
+
+StreamedBellman::StreamedBellman(const OwareGame& game, int n, const SmallerLevelValues& files,
+                                 int threads, uint64_t batch_positions)
+    : batch_(std::make_unique<Batch>(game, n, files, threads, batch_positions)) {}
+
+StreamedBellman::~StreamedBellman() = default;
+
+std::span<const int8_t> StreamedBellman::values(uint64_t size, const PositionAt& position) {
+    Batch& b = *batch_;
+    if (size > b.capacity)
+        throw std::logic_error("StreamedBellman: a batch of " + std::to_string(size) +
+                               " positions, over the " + std::to_string(b.capacity) + " it holds");
+    b.best.assign(size, kNoMoveYet);
+    b.make_requests(size, position);
+    b.resolve();
+    return {b.best.data(), b.best.size()};
+}
+
+} // namespace owaredb

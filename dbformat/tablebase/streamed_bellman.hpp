@@ -1,0 +1,48 @@
+// The Bellman values of many positions of one level with no level in memory: the moves of
+// a batch of positions become requests for their children's values, sorted so that each
+// file is read in order, and folded into each position's best move. `owaredb verify`
+// checks stored values with it; `owaredb stats --all-configurations` values the positions
+// outside the databases with it.
+#pragma once
+
+#include "oware/oware_game.hpp"
+#include "retro/streamed_sources.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+
+namespace owaredb {
+
+/// Bytes a batch takes per position: a request of 16 bytes per move (at most 6), twice
+/// while they are gathered, and the best value.
+inline constexpr uint64_t kStreamedBellmanBytesPerPosition = 2 * 16 * 6 + 1;
+
+/// Values batches of positions of level n from `files`, which give the values of level n
+/// (the quiet moves' children) and of the levels its captures reach (FileSmallerLevels
+/// with level n, or in memory). The requests of a batch are split into partitions by
+/// (level, index) as the threads make them; each partition is then sorted by one thread
+/// and read in that order, so that each block of a file is decoded about once a batch.
+/// Time: every batch reads (most of) level n once, so larger batches are cheaper. The
+/// buffers live from batch to batch. Not thread-safe itself: it runs `threads` threads.
+class StreamedBellman {
+  public:
+    /// The position of the batch's slot i (0 <= i < its size); called from several threads.
+    using PositionAt = std::function<Position(uint64_t slot)>;
+
+    StreamedBellman(const OwareGame& game, int n, const SmallerLevelValues& files, int threads,
+                    uint64_t batch_positions);
+    ~StreamedBellman();
+
+    /// The Bellman value (retro/bellman.hpp) of position(i) for each i < size, which is at
+    /// most the batch_positions given; valid until the next call. Throws what `files`
+    /// throws, or std::logic_error for a size over the batch's.
+    std::span<const int8_t> values(uint64_t size, const PositionAt& position);
+
+  private:
+    struct Batch;
+    std::unique_ptr<Batch> batch_;
+};
+
+} // namespace owaredb

@@ -1,0 +1,106 @@
+// Commands that go over stored levels (verify, stats --all-configurations) hold levels
+// 0..n in memory, 1 byte a position each, while that fits the memory budget, and stream
+// the larger levels from their files in sorted batches (tablebase/streamed_bellman.hpp),
+// with memory for the batch only. This is that choice (--mode, --memory), and the progress
+// line of a streamed level.
+#pragma once
+
+#include "cli/options.hpp"
+#include "generate/preflight.hpp"
+#include "mpi_job.hpp"
+#include "progress_line.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace owaredb::cli {
+
+/// Adds --mode and --memory, their help naming what `what` does with a level ("check each
+/// level's values", "value each level's positions outside the databases").
+inline void add_level_mode_options(po::options_description& opts, const std::string& what,
+                                   std::string& mode, std::string& memory) {
+    opts.add_options()(
+        "mode", po::value(&mode)->default_value("auto"),
+        ("auto: " + what +
+         " in memory (levels 0..n loaded) while that fits --memory, else streamed (values read "
+         "from the files in sorted batches; memory for the batch only); in-memory or streamed: "
+         "every level so")
+            .c_str())("memory", po::value(&memory),
+                      "memory budget, e.g. 600M or 20G (default: 90 % of the available memory; "
+                      "under mpirun per rank, the node's memory shared between its ranks)");
+}
+
+/// Which levels are in memory and how large a streamed batch is, from --mode and --memory.
+class LevelModePlan {
+  public:
+    /// `bytes_per_position`: what a streamed batch takes a position.
+    LevelModePlan(const std::string& mode, const std::string& memory, uint64_t bytes_per_position)
+        : budget_(memory_budget(memory.empty() ? 0 : parse_bytes("--memory", memory))),
+          bytes_per_position_(bytes_per_position) {
+        if (memory.empty() && MpiJob::current_ranks() > 1)
+            budget_ /= uint64_t(MpiJob::current()->ranks_on_node());
+        if (mode == "in-memory")
+            forced_ = Forced::InMemory;
+        else if (mode == "streamed")
+            forced_ = Forced::Streamed;
+        else if (mode != "auto")
+            throw UsageError("--mode must be auto, in-memory or streamed, got '" + mode + "'");
+    }
+    /// Whether level n is streamed. In auto mode, once a level is streamed so are all above
+    /// it (they are larger).
+    bool streamed(int n) {
+        if (forced_ != Forced::None) return forced_ == Forced::Streamed;
+        if (!streaming_ && budget_ != 0 && in_memory_bytes(n) > budget_) streaming_ = true;
+        return streaming_;
+    }
+    /// Bytes levels 0..n in memory take, with a margin.
+    static uint64_t in_memory_bytes(int n) { return cli::in_memory_bytes(n, 1, 1); }
+    /// Positions per streamed batch: what the budget leaves beside a margin (64 MiB), at
+    /// least 64 Ki; 4 Mi without a budget.
+    uint64_t batch_positions() const {
+        const uint64_t margin = uint64_t(64) << 20;
+        if (budget_ == 0) return uint64_t(1) << 22;
+        const uint64_t left = budget_ > margin ? budget_ - margin : 0;
+        return std::max<uint64_t>(uint64_t(1) << 16, left / bytes_per_position_);
+    }
+
+  private:
+    enum class Forced { None, InMemory, Streamed } forced_ = Forced::None;
+    uint64_t budget_;
+    uint64_t bytes_per_position_;
+    bool streaming_ = false;
+};
+
+/// The progress of a streamed level on stderr (rank 0's; one redrawn line on a terminal, a
+/// line every 10 s otherwise, the first after 10 s so that a log gets none for a short
+/// level): a level of billions of positions takes minutes.
+class StreamedLevelProgress {
+  public:
+    explicit StreamedLevelProgress(int n) : n_(n), start_(Clock::now()) {}
+    void operator()(uint64_t done, uint64_t total) {
+        if (MpiJob::current_rank() != 0 || total == 0) return;
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+        if (!line_.terminal() && elapsed < 10) return;
+        const std::string eta = done > 0 && elapsed > 1
+                                    ? format_duration(elapsed * double(total - done) / double(done))
+                                    : "?";
+        char line[120];
+        std::snprintf(line, sizeof line, "level %2d (streamed): %3.0f%% of %llu positions | ETA %s",
+                      n_, 100.0 * double(done) / double(total), (unsigned long long)total,
+                      eta.c_str());
+        line_.show(line);
+    }
+    void clear() const {
+        if (MpiJob::current_rank() == 0) line_.clear();
+    }
+
+  private:
+    using Clock = std::chrono::steady_clock;
+    int n_;
+    Clock::time_point start_;
+    ProgressLine line_;
+};
+
+} // namespace owaredb::cli
