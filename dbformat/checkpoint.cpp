@@ -16,11 +16,16 @@ namespace {
 // "OWDBCKPT", format version, header length; the header; its checksum; the payload; the
 // payload's checksum. All integers little-endian.
 constexpr std::array<uint8_t, 8> kCheckpointMagic = {'O', 'W', 'D', 'B', 'C', 'K', 'P', 'T'};
-// Version 2: five progress fields (version 1 had four).
-constexpr uint32_t kCheckpointVersion = 2;
+// Version 2: five progress fields (version 1 had four). Version 3: the time spent after
+// them. Version 2 is still read, for a run resumed by a newer binary.
+constexpr uint32_t kCheckpointVersion = 3;
+constexpr uint32_t kOldestReadVersion = 2;
 constexpr uint32_t kMaxHeaderBytes = 1 << 16;
+constexpr uint64_t kUnknownTime = ~uint64_t(0);
 
-std::vector<uint8_t> encode_header(const CheckpointHeader& h) {
+// The header as `version` lays it out. Everything before the progress words is the
+// checkpoint's identity; the progress words and (version 3) the time follow.
+std::vector<uint8_t> encode_header(const CheckpointHeader& h, uint32_t version) {
     std::vector<uint8_t> out;
     put_u8(out, static_cast<uint8_t>(h.level.rules.size()));
     put_bytes(out, std::span(reinterpret_cast<const uint8_t*>(h.level.rules.data()),
@@ -34,7 +39,16 @@ std::vector<uint8_t> encode_header(const CheckpointHeader& h) {
     put_u32(out, h.engine);
     put_u64(out, h.payload_bytes);
     for (uint64_t p : h.progress) put_u64(out, p);
+    if (version >= 3) {
+        put_u64(out, h.spent ? h.spent->wall_ms : kUnknownTime);
+        put_u64(out, h.spent ? h.spent->cpu_ms : kUnknownTime);
+    }
     return out;
+}
+
+// Bytes after the identity in a header of `version`.
+size_t state_bytes(uint32_t version) {
+    return (CheckpointProgress{}.size() + (version >= 3 ? 2 : 0)) * 8;
 }
 
 Status named(const std::filesystem::path& path, const Status& s) {
@@ -56,7 +70,7 @@ void write_checkpoint(const std::filesystem::path& path, const CheckpointHeader&
                       std::span<const uint8_t> payload) {
     if (payload.size() != header.payload_bytes)
         throw std::invalid_argument("checkpoint payload size differs from its header");
-    const std::vector<uint8_t> body = encode_header(header);
+    const std::vector<uint8_t> body = encode_header(header, kCheckpointVersion);
     std::vector<uint8_t> start(kCheckpointMagic.begin(), kCheckpointMagic.end());
     put_u32(start, kCheckpointVersion);
     put_u32(start, static_cast<uint32_t>(body.size()));
@@ -72,7 +86,7 @@ void write_checkpoint(const std::filesystem::path& path, const CheckpointHeader&
 }
 
 Status read_checkpoint(const std::filesystem::path& path, const CheckpointHeader& expected,
-                       CheckpointProgress& progress, std::span<uint8_t> payload) {
+                       CheckpointFound& found, std::span<uint8_t> payload) {
     if (payload.size() != expected.payload_bytes)
         return Status(ErrorCode::InvalidArgument, "checkpoint payload size differs");
     Result<std::unique_ptr<Source>> opened = open_file_source(path);
@@ -84,8 +98,12 @@ Status read_checkpoint(const std::filesystem::path& path, const CheckpointHeader
     if (Status s = src.read(0, start); !s.ok()) return named(path, s);
     if (!std::equal(kCheckpointMagic.begin(), kCheckpointMagic.end(), start.begin()))
         return corrupt(path, "not an owaredb checkpoint");
-    if (get_le(start.data() + 8, 4) != kCheckpointVersion)
-        return Status(ErrorCode::Unsupported, path.string() + ": checkpoint of another version");
+    const uint32_t version = static_cast<uint32_t>(get_le(start.data() + 8, 4));
+    if (version < kOldestReadVersion || version > kCheckpointVersion)
+        return Status(ErrorCode::Unsupported, path.string() + ": checkpoint of version " +
+                                                  std::to_string(version) + ", this build reads " +
+                                                  std::to_string(kOldestReadVersion) + ".." +
+                                                  std::to_string(kCheckpointVersion));
     const uint64_t header_bytes = get_le(start.data() + 12, 4);
     if (header_bytes > kMaxHeaderBytes || size < 16 + header_bytes + 8 + 8)
         return corrupt(path, "truncated");
@@ -94,11 +112,10 @@ Status read_checkpoint(const std::filesystem::path& path, const CheckpointHeader
     const uint64_t stored = get_le(start.data() + 16 + header_bytes, 8);
     if (!checksum_matches(stored, checksum(std::span(start).first(16 + header_bytes))))
         return corrupt(path, "header checksum");
-    // The header must be exactly the expected one but for the progress fields.
-    CheckpointHeader want = expected;
-    const std::vector<uint8_t> mine = encode_header(want);
+    // The header must be exactly the expected one but for the progress fields and time.
+    const std::vector<uint8_t> mine = encode_header(expected, version);
     const std::span<const uint8_t> theirs(start.data() + 16, header_bytes);
-    const std::size_t identity = mine.size() - want.progress.size() * 8;
+    const std::size_t identity = mine.size() - state_bytes(version);
     if (header_bytes != mine.size() ||
         !std::equal(mine.begin(), mine.begin() + identity, theirs.begin()))
         return Status(ErrorCode::Mismatch,
@@ -109,8 +126,15 @@ Status read_checkpoint(const std::filesystem::path& path, const CheckpointHeader
     if (Status s = src.read(start.size() + payload.size(), end); !s.ok()) return named(path, s);
     if (!checksum_matches(get_le(end.data(), 8), checksum(payload)))
         return corrupt(path, "payload checksum");
-    for (std::size_t i = 0; i < progress.size(); ++i)
-        progress[i] = get_le(theirs.data() + identity + 8 * i, 8);
+    CheckpointFound read;
+    for (std::size_t i = 0; i < read.progress.size(); ++i)
+        read.progress[i] = get_le(theirs.data() + identity + 8 * i, 8);
+    if (version >= 3) {
+        const uint8_t* time = theirs.data() + identity + 8 * read.progress.size();
+        const CheckpointTime spent{get_le(time, 8), get_le(time + 8, 8)};
+        if (spent.wall_ms != kUnknownTime) read.spent = spent;
+    }
+    found = read;
     return {};
 }
 

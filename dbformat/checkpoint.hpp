@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 
 namespace owaredb::db {
@@ -25,11 +26,30 @@ namespace owaredb::db {
 /// Where the engine stood: five numbers whose meaning is the engine's.
 using CheckpointProgress = std::array<uint64_t, 5>;
 
+/// The time a level had taken when its checkpoint was saved, over every run that worked
+/// on it, in milliseconds: what a resumed run adds to its own to report the level's cost.
+struct CheckpointTime {
+    uint64_t wall_ms = 0;
+    uint64_t cpu_ms = 0; ///< user + system, every thread
+    bool operator==(const CheckpointTime&) const = default;
+};
+
 struct CheckpointHeader {
     LevelMeta level;               ///< the level file the checkpoint will become
     uint32_t engine = 0;           ///< the engine and its word encoding (opaque here)
     uint64_t payload_bytes = 0;    ///< size of the saved working state
     CheckpointProgress progress{}; ///< where the engine stood (opaque here)
+    /// Written from version 3 on; none: not known (the level was resumed from a version-2
+    /// file), stored as all ones.
+    std::optional<CheckpointTime> spent = CheckpointTime{};
+};
+
+/// What read_checkpoint() found besides the payload.
+struct CheckpointFound {
+    CheckpointProgress progress{};
+    /// None in a version-2 file, which did not record it, or in one saved by a run that
+    /// resumed from such a file.
+    std::optional<CheckpointTime> spent;
 };
 
 /// The checkpoint beside a level file: "abapa-24.owdb" -> "abapa-24.checkpoint",
@@ -43,9 +63,10 @@ void write_checkpoint(const std::filesystem::path& path, const CheckpointHeader&
                       std::span<const uint8_t> payload);
 
 /// Reads the checkpoint at `path` into `payload` if it belongs to `expected` (level, engine
-/// and payload size equal), setting `progress`. On any other outcome returns the reason
-/// and leaves `progress` alone (`payload` may have been written to).
+/// and payload size equal; its progress and time do not matter), setting `found`. Files of
+/// version 2 (before the time was recorded) and 3 are read. On any other outcome returns
+/// the reason and leaves `found` alone (`payload` may have been written to).
 Status read_checkpoint(const std::filesystem::path& path, const CheckpointHeader& expected,
-                       CheckpointProgress& progress, std::span<uint8_t> payload);
+                       CheckpointFound& found, std::span<uint8_t> payload);
 
 } // namespace owaredb::db

@@ -25,17 +25,18 @@ db::CheckpointHeader header(const db::LevelMeta& meta, uint32_t word_format, uin
 
 LevelCheckpoint::LevelCheckpoint(const std::filesystem::path& level_file, db::LevelMeta meta,
                                  uint64_t positions, uint32_t word_format, double interval_seconds,
-                                 Report report)
+                                 Report report, RunTime run_time)
     : path_(db::checkpoint_path(level_file)), meta_(std::move(meta)), positions_(positions),
       word_format_(word_format), interval_(interval_seconds), report_(std::move(report)),
-      last_save_(Clock::now()) {}
+      run_time_(std::move(run_time)), last_save_(Clock::now()) {}
 
 std::optional<SweepPoint> LevelCheckpoint::restore(std::span<uint8_t> words) {
     // The words are stored in the machine's byte order: a checkpoint is for resuming on the
     // machine (or the kind of machine) that wrote it, not for exchange.
-    db::CheckpointProgress progress{};
+    db::CheckpointFound found;
     const db::Status s =
-        db::read_checkpoint(path_, header(meta_, word_format_, words.size()), progress, words);
+        db::read_checkpoint(path_, header(meta_, word_format_, words.size()), found, words);
+    const db::CheckpointProgress& progress = found.progress;
     if (s.code() == db::ErrorCode::NotFound) return std::nullopt;
     if (!s.ok()) {
         report_("ignoring the checkpoint, the level starts afresh: " + s.message());
@@ -54,6 +55,7 @@ std::optional<SweepPoint> LevelCheckpoint::restore(std::span<uint8_t> words) {
                 ": impossible progress fields");
         return std::nullopt;
     }
+    earlier_ = found.spent;
     char line[160];
     if (p.first_pass_done == 0 && p.thresholds_done == 0)
         std::snprintf(line, sizeof line, "resuming from its checkpoint, before the first pass");
@@ -79,6 +81,12 @@ void LevelCheckpoint::reached(const SweepPoint& point, std::span<const uint8_t> 
     h.progress = {point.first_pass_done, uint64_t(point.thresholds_done), point.scans,
                   point.propagated,
                   point.first_pass_done == 0 ? point.exits_gathered : point.exit_checksum};
+    h.spent = earlier_;
+    if (h.spent && run_time_) {
+        const db::CheckpointTime now_spent = run_time_();
+        h.spent->wall_ms += now_spent.wall_ms;
+        h.spent->cpu_ms += now_spent.cpu_ms;
+    }
     try {
         db::write_checkpoint(path_, h, words);
         ++saves_;

@@ -3,6 +3,7 @@
 // most once per interval, so that a kill loses at most about one interval of work.
 #pragma once
 
+#include "dbformat/checkpoint.hpp"
 #include "dbformat/format.hpp"
 #include "retro/checkpoint.hpp"
 
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace owaredb {
@@ -18,6 +20,9 @@ class LevelCheckpoint final : public SweepCheckpoint {
   public:
     /// Says what happened (resumed, a checkpoint ignored and why, a save that failed).
     using Report = std::function<void(const std::string&)>;
+    /// This run's time on the level so far, asked at each save: a save records it plus
+    /// the earlier runs' (earlier()), so that a level's cost survives its resumes.
+    using RunTime = std::function<db::CheckpointTime()>;
 
     /// The checkpoint of the level whose file is `level_file`, described by `meta`, of
     /// `positions` positions, for the engine whose words are encoded as `word_format` (the
@@ -25,7 +30,7 @@ class LevelCheckpoint final : public SweepCheckpoint {
     /// saved at the first safe point after each `interval_seconds` (0: at every one), or
     /// after 20 times the last save's duration if that is longer (saving costs <= 5 %).
     LevelCheckpoint(const std::filesystem::path& level_file, db::LevelMeta meta, uint64_t positions,
-                    uint32_t word_format, double interval_seconds, Report report);
+                    uint32_t word_format, double interval_seconds, Report report, RunTime run_time);
 
     /// The saved words if the file is intact and of this level and engine; a damaged or
     /// foreign file is reported and ignored (the level starts afresh), never trusted.
@@ -38,6 +43,10 @@ class LevelCheckpoint final : public SweepCheckpoint {
     /// Once the level's file is written: removes the checkpoint and reports how many saves
     /// the level made and what they cost, if any.
     void level_written() const;
+    /// The time earlier runs spent on the level, as the checkpoint restore() resumed from
+    /// recorded it: zero when the level started afresh, none when that checkpoint did not
+    /// record it (version 2).
+    std::optional<db::CheckpointTime> earlier() const { return earlier_; }
     /// The file's path ("<rules>-NN[.bounds].checkpoint" beside the level file).
     const std::filesystem::path& path() const { return path_; }
 
@@ -48,6 +57,8 @@ class LevelCheckpoint final : public SweepCheckpoint {
     uint32_t word_format_;
     std::chrono::duration<double> interval_;
     Report report_;
+    RunTime run_time_;
+    std::optional<db::CheckpointTime> earlier_ = db::CheckpointTime{};
     std::chrono::steady_clock::time_point last_save_;
     std::chrono::duration<double> last_save_cost_{0};
     int saves_ = 0;

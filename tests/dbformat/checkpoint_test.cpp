@@ -1,6 +1,7 @@
 // Checkpoint files (dbformat/checkpoint.hpp): round trip, and every way a checkpoint can
 // be wrong is refused with its reason, never read as valid.
 #include "dbformat/checkpoint.hpp"
+#include "dbformat/checksum.hpp"
 #include "dbformat/file_io.hpp"
 #include "helpers.hpp"
 
@@ -22,6 +23,7 @@ CheckpointHeader header(uint64_t payload_bytes) {
     h.engine = 7;
     h.payload_bytes = payload_bytes;
     h.progress = {11, 22, 33, 44, 55};
+    h.spent = CheckpointTime{3'600'123, 7'000'456};
     return h;
 }
 
@@ -45,18 +47,23 @@ TEST_CASE("checkpoint file: round trip, and each kind of damage refused") {
     const auto path = dir / "abapa-09.checkpoint";
     const std::vector<uint8_t> data = payload(5000);
     const CheckpointHeader h = header(data.size());
-    CheckpointProgress progress{};
+    CheckpointFound found;
+    const CheckpointProgress& progress = found.progress;
     std::vector<uint8_t> back(data.size());
 
-    CHECK(read_checkpoint(path, h, progress, back).code() == ErrorCode::NotFound);
+    CHECK(read_checkpoint(path, h, found, back).code() == ErrorCode::NotFound);
     write_checkpoint(path, h, data);
-    REQUIRE(read_checkpoint(path, h, progress, back).ok());
+    REQUIRE(read_checkpoint(path, h, found, back).ok());
     CHECK(back == data);
     CHECK(progress == h.progress);
-    // The expected header's progress fields do not matter, only the identity.
+    REQUIRE(found.spent);
+    CHECK(found.spent == h.spent);
+    // The expected header's progress fields and time do not matter, only the identity.
     CheckpointHeader other_progress = h;
     other_progress.progress = {};
-    CHECK(read_checkpoint(path, other_progress, progress, back).ok());
+    other_progress.spent = {};
+    CHECK(read_checkpoint(path, other_progress, found, back).ok());
+    CHECK(found.spent == h.spent);
 
     SUBCASE("another level, rule set, engine, kind or size is a mismatch") {
         for (int change = 0; change < 5; ++change) {
@@ -67,11 +74,11 @@ TEST_CASE("checkpoint file: round trip, and each kind of damage refused") {
             if (change == 3) e.level.kind = LevelKind::Bounds;
             if (change == 4) e.level.knobs = {1, 2, 4};
             CAPTURE(change);
-            CHECK(read_checkpoint(path, e, progress, back).code() == ErrorCode::Mismatch);
+            CHECK(read_checkpoint(path, e, found, back).code() == ErrorCode::Mismatch);
         }
         CheckpointHeader bigger = header(data.size() + 2);
         std::vector<uint8_t> big(bigger.payload_bytes);
-        CHECK(read_checkpoint(path, bigger, progress, big).code() != ErrorCode::Ok);
+        CHECK(read_checkpoint(path, bigger, found, big).code() != ErrorCode::Ok);
     }
     SUBCASE("every flipped byte and every truncation is refused") {
         const std::vector<uint8_t> good = read_bytes(path);
@@ -80,13 +87,13 @@ TEST_CASE("checkpoint file: round trip, and each kind of damage refused") {
             bad[at] ^= 0x40;
             write_bytes(path, bad);
             CAPTURE(at);
-            CHECK_FALSE(read_checkpoint(path, h, progress, back).ok());
+            CHECK_FALSE(read_checkpoint(path, h, found, back).ok());
         }
         for (std::size_t size :
              {std::size_t(0), std::size_t(10), std::size_t(60), good.size() - 1}) {
             write_bytes(path, std::vector<uint8_t>(good.begin(), good.begin() + long(size)));
             CAPTURE(size);
-            CHECK(read_checkpoint(path, h, progress, back).code() == ErrorCode::Corrupt);
+            CHECK(read_checkpoint(path, h, found, back).code() == ErrorCode::Corrupt);
         }
         CHECK(progress == h.progress); // never overwritten by a refused file
     }
@@ -95,11 +102,54 @@ TEST_CASE("checkpoint file: round trip, and each kind of damage refused") {
         later.progress = {99, 0, 0, 1};
         const std::vector<uint8_t> data2 = payload(5000);
         write_checkpoint(path, later, data2);
-        REQUIRE(read_checkpoint(path, h, progress, back).ok());
+        REQUIRE(read_checkpoint(path, h, found, back).ok());
         CHECK(progress == later.progress);
         std::size_t files = 0;
         for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path()))
             ++files;
         CHECK(files == 1); // no temp file left
     }
+}
+
+TEST_CASE("checkpoint file: version 2 (no time recorded) is still read") {
+    // A version-2 file is a version-3 one without the 16 bytes of time at the end of the
+    // header: a run killed under an older binary resumes under a newer one.
+    TempDir dir;
+    const auto path = dir / "abapa-09.checkpoint";
+    const std::vector<uint8_t> data = payload(300);
+    const CheckpointHeader h = header(data.size());
+    write_checkpoint(path, h, data);
+    std::vector<uint8_t> v3 = read_bytes(path);
+    const auto u32 = [&](size_t at) {
+        return uint32_t(v3[at]) | uint32_t(v3[at + 1]) << 8 | uint32_t(v3[at + 2]) << 16 |
+               uint32_t(v3[at + 3]) << 24;
+    };
+    REQUIRE(u32(8) == 3);
+    const uint32_t header_bytes = u32(12);
+    std::vector<uint8_t> v2(v3.begin(), v3.begin() + 16 + header_bytes - 16);
+    v2[8] = 2;
+    const uint32_t v2_header = header_bytes - 16;
+    for (int i = 0; i < 4; ++i) v2[12 + size_t(i)] = uint8_t(v2_header >> (8 * i));
+    const uint64_t sum = owaredb::db::detail::checksum(v2);
+    for (int i = 0; i < 8; ++i) v2.push_back(uint8_t(sum >> (8 * i)));
+    v2.insert(v2.end(), v3.begin() + 16 + header_bytes + 8, v3.end()); // payload, its sum
+    write_bytes(path, v2);
+
+    CheckpointFound found;
+    std::vector<uint8_t> back(data.size());
+    REQUIRE(read_checkpoint(path, h, found, back).ok());
+    CHECK(back == data);
+    CHECK(found.progress == h.progress);
+    CHECK_FALSE(found.spent);
+    // A run resumed from it saves version 3 with the time still unknown.
+    CheckpointHeader resumed = h;
+    resumed.spent.reset();
+    write_checkpoint(path, resumed, data);
+    REQUIRE(read_checkpoint(path, h, found, back).ok());
+    CHECK_FALSE(found.spent);
+    write_bytes(path, v2);
+    // Versions it does not know are refused as such.
+    v2[8] = 1;
+    write_bytes(path, v2);
+    CHECK(read_checkpoint(path, h, found, back).code() == ErrorCode::Unsupported);
 }

@@ -107,6 +107,30 @@ for f in "$work"/a/*.owdb; do
   check "resumed $(basename "$f") is byte-identical" cmp -s "$f" "$work/b/$(basename "$f")"
 done
 
+# a level resumed from its checkpoint reports its whole cost: the time before the kill
+# (recorded in the checkpoint) plus the rerun's
+mkdir -p "$work/t"
+for n in $(seq 0 $((top - 2))); do cp "$work/a/$(printf 'awari-%02d.owdb' "$n")" "$work/t"; done
+for _ in 1 2 3 4 5; do
+  rm -f "$work/t/$(printf 'awari-%02d.owdb' $((top - 1)))" "$work/t/awari-$top.owdb"
+  "$owaredb" generate --rules awari --max-seeds $top --dir "$work/t" --threads 1 --checkpoint-minutes 0 >/dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 400); do [[ -e "$work/t/awari-$top.checkpoint" ]] && break; sleep 0.05; done
+  kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+  [[ -e "$work/t/awari-$top.checkpoint" && ! -e "$work/t/awari-$top.owdb" ]] && break
+done
+"$owaredb" generate --rules awari --max-seeds $top --dir "$work/t" --threads 1 >"$work/t.log" 2>&1
+check "a resumed level's time includes the runs before it, in its line and the table" python3 -c "
+import re
+log = open('$work/t.log').read()
+m = re.search(r'level $top solved .* in ([0-9.]+) s \(([0-9.]+) s of them in earlier runs\)', log)
+assert m, log
+total, earlier = float(m.group(1)), float(m.group(2))
+assert total > earlier > 0, (total, earlier)
+row = [l.split() for l in log.splitlines() if re.match(r' *$top +in-memory ', l)]
+assert row and abs(float(row[0][3]) - total) < 0.02, row
+"
+
 # damaged file: verify names it, probe refuses to answer from it
 cp "$work/a/awari-09.owdb" "$work/saved"
 size=$(stat -c %s "$work/a/awari-09.owdb")

@@ -1,5 +1,6 @@
 #include "cli/system_stats.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -42,6 +43,13 @@ std::string format_duration(double seconds) {
         std::snprintf(buf, sizeof buf, "%llu:%02llu", (unsigned long long)(s / 60),
                       (unsigned long long)(s % 60));
     return buf;
+}
+
+double cpu_seconds() {
+    rusage usage{};
+    if (::getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+    auto seconds = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
 } // namespace owaredb::cli

@@ -10,6 +10,8 @@ namespace owaredb::cli {
 bool reset_peak_rss();
 /// Peak resident set size in bytes since the last reset (VmHWM), 0 if unknown.
 uint64_t peak_rss_bytes();
+/// User and system CPU seconds of this process so far (every thread), 0 if unknown.
+double cpu_seconds();
 /// True when standard error is a terminal (progress then redraws one line).
 bool stderr_is_terminal();
 /// "1:02:03" / "4:05" for a duration in seconds.

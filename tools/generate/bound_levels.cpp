@@ -48,7 +48,7 @@ class BoundLevels final : public LevelBuilder {
 
     void write(int n, LevelRow& row) override {
         db_.save(n, solved_.entries, settings_.threads);
-        solved_.written();
+        solved_.written(row);
         row.mode = "bounds";
         keep(n, std::move(solved_.entries), row);
         solved_ = SolvedLevel{};

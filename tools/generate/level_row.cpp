@@ -32,10 +32,10 @@ void print_summary(const std::vector<LevelRow>& rows, const std::string& what) {
         } else {
             std::snprintf(peak, sizeof peak, "%.0f", double(first) / (1 << 20));
         }
-        std::printf("%5d %11s %13llu %9.2f %12s %8.2f %17s %10.1f %8.3f %9.2f", r.n,
-                    r.loaded ? "loaded" : r.mode.c_str(), (unsigned long long)r.positions,
-                    r.seconds, rate, r.write_seconds, peak, double(r.file_bytes) / 1024,
-                    r.bits_per_position(), r.cpu_seconds);
+        const std::string mode = r.loaded ? "loaded" : r.mode + (r.earlier_unknown ? "+" : "");
+        std::printf("%5d %11s %13llu %9.2f %12s %8.2f %17s %10.1f %8.3f %9.2f", r.n, mode.c_str(),
+                    (unsigned long long)r.positions, r.seconds, rate, r.write_seconds, peak,
+                    double(r.file_bytes) / 1024, r.bits_per_position(), r.cpu_seconds);
         if (ranks) {
             char msgs[32] = "-";
             if (r.messages && r.positions)
@@ -53,6 +53,9 @@ void print_summary(const std::vector<LevelRow>& rows, const std::string& what) {
                         (unsigned long long)loss);
         }
     }
+    if (std::any_of(rows.begin(), rows.end(), [](auto& r) { return r.earlier_unknown; }))
+        std::printf("\n(+: resumed from a checkpoint that does not record the time of the runs "
+                    "before: its seconds and cpu s are this run's part only)\n");
     if (ranks)
         std::printf("\n(peak MiB r0/other: the peak RSS of rank 0, which writes each level, and "
                     "the largest of the other ranks'; msgs/pos: propagation messages of 8 bytes "

@@ -18,6 +18,11 @@ struct LevelRow {
     double seconds = 0;       ///< solving (or checking the existing file)
     double write_seconds = 0; ///< compressing and writing the file
     double cpu_seconds = 0;   ///< CPU time of this process for both (user + system)
+    /// A level resumed from its checkpoint: what earlier runs spent on it (included in
+    /// `seconds` and `cpu_seconds`), or unknown (a version-2 checkpoint did not record it:
+    /// then `seconds` and `cpu_seconds` are this run's only).
+    double earlier_seconds = 0, earlier_cpu_seconds = 0;
+    bool earlier_unknown = false;
     std::vector<uint64_t> peak_rss; ///< bytes, per process: one, or every rank
     uint64_t file_bytes = 0;
     std::map<int, uint64_t> values;   ///< value files: value -> positions

@@ -3,22 +3,12 @@
 #include "cli/system_stats.hpp"
 #include "oware/position.hpp"
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstdio>
 
 namespace owaredb::cli {
 
 namespace {
-
-// User and system CPU seconds of this process so far.
-double cpu_seconds() {
-    rusage usage{};
-    if (::getrusage(RUSAGE_SELF, &usage) != 0) return 0;
-    auto seconds = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
 
 double since(Clock::time_point t0) {
     return std::chrono::duration<double>(Clock::now() - t0).count();
@@ -66,17 +56,24 @@ int run_levels(LevelBuilder& builder, const GameLevels& levels, const std::strin
             if (prints) display.level_finished();
         }
         row.file_bytes = builder.dir().file_bytes(n);
+        row.seconds += row.earlier_seconds;
         if (prints && !row.loaded) {
-            std::printf("level %2d %s: %llu positions in %.2f s, %.3f bits/position on disk", n,
+            std::printf("level %2d %s: %llu positions in %.2f s", n,
                         builder.solved_label(row).c_str(), (unsigned long long)row.positions,
-                        row.seconds, row.bits_per_position());
+                        row.seconds);
+            if (row.earlier_seconds > 0)
+                std::printf(" (%.2f s of them in earlier runs)", row.earlier_seconds);
+            if (row.earlier_unknown)
+                std::printf(" (this run's part: the checkpoint it resumed from does not record "
+                            "the earlier runs' time)");
+            std::printf(", %.3f bits/position on disk", row.bits_per_position());
             if (row.messages && row.positions)
                 std::printf(", %.3f messages/position",
                             double(*row.messages) / double(row.positions));
             std::printf("\n");
             std::fflush(stdout);
         }
-        row.cpu_seconds = cpu_seconds() - cpu0;
+        row.cpu_seconds = cpu_seconds() - cpu0 + row.earlier_cpu_seconds;
         row.peak_rss = builder.peak_rss();
         rows.push_back(std::move(row));
     }

@@ -3,6 +3,8 @@
 // bound_levels.cpp).
 #pragma once
 
+#include "cli/system_stats.hpp"
+#include "generate/level_row.hpp"
 #include "generate/progress.hpp"
 #include "oware/oware_game.hpp"
 #include "retro/value_array.hpp"
@@ -10,6 +12,8 @@
 #include "tablebase/level_dir.hpp"
 #include "tablebase/streamed_files.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,8 +26,17 @@ struct SolvedLevel {
     std::optional<LevelCheckpoint> checkpoint;
     std::unique_ptr<ExitFile> exits; ///< streamed levels only
     /// The level's file is written: its checkpoint and exit file are not needed any more.
-    void written() {
-        if (checkpoint) checkpoint->level_written();
+    /// `row` gets the time earlier runs spent on the level (it was resumed).
+    void written(LevelRow& row) {
+        if (checkpoint) {
+            checkpoint->level_written();
+            if (const std::optional<db::CheckpointTime> t = checkpoint->earlier()) {
+                row.earlier_seconds = double(t->wall_ms) / 1000;
+                row.earlier_cpu_seconds = double(t->cpu_ms) / 1000;
+            } else {
+                row.earlier_unknown = true;
+            }
+        }
         if (exits) exits->remove();
     }
 };
@@ -34,8 +47,17 @@ inline std::optional<LevelCheckpoint> level_checkpoint(const LevelDir& db, int n
                                                        double checkpoint_minutes,
                                                        ProgressDisplay& display) {
     if (checkpoint_minutes < 0) return std::nullopt;
-    return LevelCheckpoint(db.path(n), db.meta(n), level_size(n), format, 60 * checkpoint_minutes,
-                           [&display, n](const std::string& what) { display.note(n, what); });
+    const auto started = std::chrono::steady_clock::now();
+    const double cpu_started = cpu_seconds();
+    auto run_time = [started, cpu_started] {
+        const double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        return db::CheckpointTime{uint64_t(wall * 1000),
+                                  uint64_t(std::max(0.0, cpu_seconds() - cpu_started) * 1000)};
+    };
+    return LevelCheckpoint(
+        db.path(n), db.meta(n), level_size(n), format, 60 * checkpoint_minutes,
+        [&display, n](const std::string& what) { display.note(n, what); }, run_time);
 }
 
 /// Solves level n in memory with Solver<OwareGame> over the smaller `levels`, resuming from

@@ -83,7 +83,7 @@ class ValueLevels final : public LevelBuilder {
 
     void write(int n, LevelRow& row) override {
         db_.save(n, solved_.entries, settings_.threads, levels_);
-        solved_.written();
+        solved_.written(row);
         row.mode = mode_name(plan_.mode(n));
         row.values = histogram(solved_.entries);
         if (!streaming_) levels_.push_back(std::move(solved_.entries));
