@@ -1,17 +1,27 @@
 #include "oware/ranking.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace owaredb {
 namespace {
 
-// tail(k, s, z): number of ways to fill the last k pits (of 0..11) with exactly s seeds so
-// that the finished position has an empty pit among 6..11, given z = "an empty pit among
-// 6..11 was already placed".
+// The pits are visited in an order (pits 0..11 for our rank, 11..0 for Romein & Bal's);
+// a position is valid when one of pits 6..11 is empty, which in visit order is a set of
+// visit steps: `constrained(i)` says whether the pit visited at step i is one of them.
 //
-// prefix[i][s][z][v]: sum over u < v of tail(11 - i, s - u, z'), z' = z or (i >= 6 and u == 0):
-// the number of valid completions that put fewer than v seeds into pit i.
-struct RankTables {
+// tail(k, s, z): number of ways to fill the last k visit steps (of 0..11) with exactly s
+// seeds so that the finished position has an empty constrained pit, given z = "an empty
+// constrained pit was already placed".
+//
+// prefix[i][s][z][v]: sum over u < v of tail(11 - i, s - u, z'), z' = z or (constrained(i)
+// and u == 0): the number of valid completions that put fewer than v seeds at step i.
+template <bool kConstrainedFirst> struct RankTables {
+    // A constant, so that rank() and unrank(), which every pass of the solver calls, test
+    // it for free.
+    static constexpr bool constrained(int i) {
+        return kConstrainedFirst ? i < kPitsPerSide : i >= kPitsPerSide;
+    }
     std::array<std::array<std::array<uint64_t, 2>, kMaxSeeds + 1>, kPits + 1> tail{};
     std::array<std::array<std::array<std::array<uint64_t, kMaxSeeds + 2>, 2>, kMaxSeeds + 1>, kPits>
         prefix{};
@@ -19,12 +29,12 @@ struct RankTables {
     RankTables() {
         for (int z = 0; z < 2; ++z) tail[0][0][z] = z; // all pits placed: valid iff z
         for (int k = 1; k <= kPits; ++k) {
-            int i = kPits - k; // the pit placed first when k pits remain
+            int i = kPits - k; // the step taken first when k steps remain
             for (int s = 0; s <= kMaxSeeds; ++s)
                 for (int z = 0; z < 2; ++z) {
                     uint64_t sum = 0;
                     for (int u = 0; u <= s; ++u) {
-                        int z2 = z | (i >= kPitsPerSide && u == 0);
+                        int z2 = z | (constrained(i) && u == 0);
                         sum += tail[k - 1][s - u][z2];
                     }
                     tail[k][s][z] = sum;
@@ -37,16 +47,60 @@ struct RankTables {
                     prefix[i][s][z][0] = 0;
                     for (int v = 0; v <= kMaxSeeds; ++v) {
                         if (v <= s)
-                            sum += tail[kPits - 1 - i][s - v][z | (i >= kPitsPerSide && v == 0)];
+                            sum += tail[kPits - 1 - i][s - v][z | (constrained(i) && v == 0)];
                         prefix[i][s][z][v + 1] = sum;
                     }
                 }
     }
+
+    // The rank of the pit counts `visit` (in visit order).
+    uint64_t rank(const std::array<uint8_t, kPits>& visit) const {
+        uint64_t r = 0;
+        int s = 0;
+        for (uint8_t v : visit) s += v;
+        int z = 0;
+        for (int i = 0; i < kPits; ++i) {
+            const int v = visit[i];
+            r += prefix[i][s][z][v];
+            s -= v;
+            z |= (constrained(i) && v == 0);
+        }
+        return r;
+    }
+
+    // The pit counts, in visit order, of rank `index` among n seeds.
+    std::array<uint8_t, kPits> unrank(int n, uint64_t index) const {
+        std::array<uint8_t, kPits> visit{};
+        int s = n;
+        int z = 0;
+        for (int i = 0; i < kPits; ++i) {
+            const auto& row = prefix[i][s][z];
+            // Largest v <= s with row[v] <= index (row is non-decreasing in v). A linear
+            // scan: pits hold few seeds, and it predicts far better than a binary search.
+            int v = 0;
+            while (v < s && row[v + 1] <= index) ++v;
+            index -= row[v];
+            visit[i] = static_cast<uint8_t>(v);
+            s -= v;
+            z |= (constrained(i) && v == 0);
+        }
+        return visit;
+    }
 };
 
-const RankTables& tables() {
-    static const RankTables t;
+const RankTables<false>& tables() {
+    static const RankTables<false> t;
     return t;
+}
+
+const RankTables<true>& published_tables() {
+    static const RankTables<true> t;
+    return t;
+}
+
+std::array<uint8_t, kPits> reversed(std::array<uint8_t, kPits> pits) {
+    std::reverse(pits.begin(), pits.end());
+    return pits;
 }
 
 } // namespace
@@ -56,35 +110,22 @@ uint64_t level_size(int n) {
 }
 
 uint64_t rank(const Position& p) {
-    const RankTables& t = tables();
-    uint64_t r = 0;
-    int s = p.seeds();
-    int z = 0;
-    for (int i = 0; i < kPits; ++i) {
-        int v = p.pits[i];
-        r += t.prefix[i][s][z][v];
-        s -= v;
-        z |= (i >= kPitsPerSide && v == 0);
-    }
-    return r;
+    return tables().rank(p.pits);
 }
 
 Position unrank(int n, uint64_t index) {
-    const RankTables& t = tables();
     Position p;
-    int s = n;
-    int z = 0;
-    for (int i = 0; i < kPits; ++i) {
-        const auto& row = t.prefix[i][s][z];
-        // Largest v <= s with row[v] <= index (row is non-decreasing in v). A linear scan:
-        // pits hold few seeds, and it predicts far better than a binary search.
-        int v = 0;
-        while (v < s && row[v + 1] <= index) ++v;
-        index -= row[v];
-        p.pits[i] = static_cast<uint8_t>(v);
-        s -= v;
-        z |= (i >= kPitsPerSide && v == 0);
-    }
+    p.pits = tables().unrank(n, index);
+    return p;
+}
+
+uint64_t published_rank(const Position& p) {
+    return published_tables().rank(reversed(p.pits));
+}
+
+Position published_unrank(int n, uint64_t index) {
+    Position p;
+    p.pits = reversed(published_tables().unrank(n, index));
     return p;
 }
 

@@ -31,6 +31,17 @@ Position unrank(int n, uint64_t index);
 /// Precondition: p.in_database() and p is not the level's last position.
 Position next_in_level(Position p);
 
+/// The byte offset of p in Romein & Bal's published level files (`scores.N`, 2002; VU
+/// Amsterdam 2024): the same set D_n ordered lexicographically over pits 11, 10, ..., 0
+/// (ours reads pits 0..11), so converting between the two is a permutation. Offset 0 of
+/// level 3 is "3 0 0 0 0 0 0 0 0 0 0 0", the last of level 48 holds all seeds in pit 11.
+/// Precondition: p.in_database() and p.seeds() <= 48.
+uint64_t published_rank(const Position& p);
+
+/// The position of D_n at that offset of Romein & Bal's file. Precondition: index <
+/// level_size(n).
+Position published_unrank(int n, uint64_t index);
+
 /// Number of n-seed positions outside D_n, those in which each of pits 6..11 holds a seed:
 /// C(n+5, 11) (0 for n < 6). Every distribution of n seeds is in D_n or outside it.
 uint64_t outside_size(int n);

@@ -134,3 +134,65 @@ TEST_CASE("next_in_level on hand-checked positions and on random runs up to n = 
         }
     }
 }
+
+TEST_CASE("Romein & Bal's order: the offsets their release describes") {
+    // The release's description (DOI 10.48338/vu01-11wjke): offset 0 of scores.3 is
+    // "3 0 0 0 0 0 0 0 0 0 0 0", then "2 1 0 ...", "1 2 0 ...", "0 3 0 ...", "2 0 1 0 ...";
+    // the last offset of scores.48 is all 48 seeds in pit 11.
+    const char* first[] = {"3 0 0 0 0 0 0 0 0 0 0 0", "2 1 0 0 0 0 0 0 0 0 0 0",
+                           "1 2 0 0 0 0 0 0 0 0 0 0", "0 3 0 0 0 0 0 0 0 0 0 0",
+                           "2 0 1 0 0 0 0 0 0 0 0 0"};
+    for (uint64_t i = 0; i < 5; ++i) {
+        CAPTURE(i);
+        CHECK(to_string(published_unrank(3, i)) == first[i]);
+        CHECK(published_rank(parse_position_or_throw(first[i])) == i);
+    }
+    CHECK(to_string(published_unrank(48, level_size(48) - 1)) == "0 0 0 0 0 0 0 0 0 0 0 48");
+    CHECK(published_rank(parse_position_or_throw("0 0 0 0 0 0 0 0 0 0 0 48")) ==
+          level_size(48) - 1);
+}
+
+TEST_CASE("Romein & Bal's order: successive positions in it get offsets 0, 1, 2, ...") {
+    // An independent enumeration: pit 11 in the outer loop, pit 0 in the inner one, each
+    // from 0 up, so that the key (pit 11, ..., pit 0) grows lexicographically.
+    const int max_n = test::quick() ? 8 : 11;
+    for (int n = 0; n <= max_n; ++n) {
+        uint64_t expected = 0;
+        bool ok = true;
+        Position p;
+        auto rec = [&](auto&& self, int pit, int left) -> void {
+            if (pit == 0) {
+                p.pits[0] = static_cast<uint8_t>(left);
+                if (!p.in_database()) return;
+                if (published_rank(p) != expected || published_unrank(n, expected) != p) ok = false;
+                ++expected;
+                return;
+            }
+            for (int v = 0; v <= left; ++v) {
+                p.pits[size_t(pit)] = static_cast<uint8_t>(v);
+                self(self, pit - 1, left - v);
+            }
+        };
+        rec(rec, kPits - 1, n);
+        CHECK_MESSAGE(ok, "n = " << n);
+        CHECK(expected == level_size(n));
+    }
+}
+
+TEST_CASE("Romein & Bal's order: a bijection at every level up to 48 (random offsets)") {
+    std::mt19937_64 rng(2002);
+    for (int n = 0; n <= kMaxSeeds; ++n) {
+        CAPTURE(n);
+        const uint64_t size = level_size(n);
+        std::uniform_int_distribution<uint64_t> any(0, size - 1);
+        bool ok = true;
+        for (int k = 0; k < 200; ++k) {
+            const uint64_t i = k == 0 ? 0 : k == 1 ? size - 1 : any(rng);
+            const Position p = published_unrank(n, i);
+            if (p.seeds() != n || !p.in_database() || published_rank(p) != i) ok = false;
+            // The same position in our order and back: conversion is a permutation.
+            if (published_rank(unrank(n, rank(p))) != i) ok = false;
+        }
+        CHECK(ok);
+    }
+}
