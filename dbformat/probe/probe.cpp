@@ -74,12 +74,6 @@ ProbeError from_db(const db::Status& s) {
     }
 }
 
-Position to_position(const Pits& pits) {
-    Position p;
-    p.pits = pits;
-    return p;
-}
-
 } // namespace
 
 struct Tablebase::Impl {
@@ -212,13 +206,17 @@ struct Tablebase::Impl {
         return finish(b);
     }
 
-    std::optional<ProbeError> check(const Pits& pits) const {
+    // Copies the caller's position into `out` and checks the copy: a query reads the
+    // caller's memory once, so that a buffer another thread changes meanwhile cannot pass
+    // the check as one position and be looked up as another (more than 48 seeds).
+    std::optional<ProbeError> check(const Pits& caller, Position& out) const {
+        out.pits = caller;
         if (!files)
             return ProbeError{ProbeStatus::InvalidRules, "unknown rules '" + rules_name +
                                                              "' (expected " +
                                                              Rules::preset_names() + ")"};
         int seeds = 0;
-        for (uint8_t v : pits) seeds += v;
+        for (uint8_t v : out.pits) seeds += v;
         if (seeds > kMaxSeeds)
             return ProbeError{ProbeStatus::InvalidPosition, "the position holds " +
                                                                 std::to_string(seeds) +
@@ -399,13 +397,15 @@ const std::string& Tablebase::rules() const {
 }
 
 ProbeResult<int> Tablebase::value(const Pits& position) const {
-    if (auto e = impl_->check(position)) return *e;
-    return impl_->value(to_position(position));
+    Position p;
+    if (auto e = impl_->check(position, p)) return *e;
+    return impl_->value(p);
 }
 
 ProbeResult<PositionInfo> Tablebase::analyse(const Pits& position) const {
-    if (auto e = impl_->check(position)) return *e;
-    return impl_->analyse(to_position(position));
+    Position p;
+    if (auto e = impl_->check(position, p)) return *e;
+    return impl_->analyse(p);
 }
 
 // GCC 12 with sanitizers reports -Wmaybe-uninitialized inside std::variant's move
@@ -438,11 +438,11 @@ void Tablebase::values(std::span<const Pits> positions, std::span<ProbeResult<in
         count = 0;
     };
     for (size_t i = 0; i < positions.size(); ++i) {
-        if (auto e = impl_->check(positions[i])) {
+        Position p;
+        if (auto e = impl_->check(positions[i], p)) {
             results[i] = *e;
             continue;
         }
-        const Position p = to_position(positions[i]);
         if (!p.in_database()) {
             results[i] = impl_->value(p);
             continue;
@@ -464,15 +464,17 @@ bool Tablebase::level_available(int seeds) const {
 }
 
 ProbeResult<Bounds> Tablebase::bounds(const Pits& position) const {
-    if (auto e = impl_->check(position)) return *e;
-    ProbeResult<BoundsInfo> info = impl_->analyse_bounds(to_position(position), false);
+    Position p;
+    if (auto e = impl_->check(position, p)) return *e;
+    ProbeResult<BoundsInfo> info = impl_->analyse_bounds(p, false);
     if (!info) return info.error();
     return info->bounds;
 }
 
 ProbeResult<BoundsInfo> Tablebase::analyse_bounds(const Pits& position) const {
-    if (auto e = impl_->check(position)) return *e;
-    return impl_->analyse_bounds(to_position(position), true);
+    Position p;
+    if (auto e = impl_->check(position, p)) return *e;
+    return impl_->analyse_bounds(p, true);
 }
 
 bool Tablebase::bounds_available(int seeds) const {
@@ -549,9 +551,9 @@ ProbeResult<std::vector<PvStep>> forcing_line(Analyse&& analyse, const Position&
 
 ProbeResult<PrincipalVariation> Tablebase::principal_variation(const Pits& position,
                                                                int max_plies) const {
-    if (auto e = impl_->check(position)) return *e;
+    Position p;
+    if (auto e = impl_->check(position, p)) return *e;
     PrincipalVariation pv;
-    Position p = to_position(position);
     std::set<Pits> seen;
     while (static_cast<int>(pv.steps.size()) < max_plies) {
         ProbeResult<PositionInfo> info = impl_->analyse(p);
@@ -570,7 +572,7 @@ ProbeResult<PrincipalVariation> Tablebase::principal_variation(const Pits& posit
             if (!line->empty()) {
                 for (const PvStep& s : *line) pv.steps.push_back(s);
                 const PvStep& last = line->back();
-                MoveList moves = legal_moves(impl_->files->rules(), to_position(last.position));
+                MoveList moves = legal_moves(impl_->files->rules(), Position{last.position});
                 for (const Move& m : moves)
                     if (m.pit + 1 == last.pit) p = m.child;
                 seen.clear();
