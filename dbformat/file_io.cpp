@@ -131,6 +131,23 @@ class MemorySource final : public Source {
 
 } // namespace
 
+FileStamp file_stamp(const std::filesystem::path& path) {
+    struct stat st;
+    FileStamp stamp;
+    if (::stat(path.c_str(), &st) != 0) {
+        stamp.error = errno;
+        return stamp;
+    }
+    auto ns = [](const struct timespec& t) { return int64_t(t.tv_sec) * 1000000000 + t.tv_nsec; };
+    stamp.device = uint64_t(st.st_dev);
+    stamp.inode = uint64_t(st.st_ino);
+    stamp.mode = uint64_t(st.st_mode);
+    stamp.size = uint64_t(st.st_size);
+    stamp.modified_ns = ns(st.st_mtim);
+    stamp.changed_ns = ns(st.st_ctim);
+    return stamp;
+}
+
 Result<std::unique_ptr<Source>> open_file_source(const std::filesystem::path& path) {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {

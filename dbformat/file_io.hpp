@@ -65,6 +65,18 @@ class Source {
     virtual Status read(uint64_t offset, std::span<uint8_t> out) const = 0;
 };
 
+// The state of a path as stat() sees it: which file is there (or the errno of a failed
+// stat) and its size and modification and status-change times. Two equal stamps mean the
+// same file, unmodified in between (to the file system's time resolution); the reader
+// takes one before opening, so that a failure can be retried once the file changes.
+struct FileStamp {
+    int error = 0; ///< errno of stat(), 0 when it succeeded (then the rest is set)
+    uint64_t device = 0, inode = 0, mode = 0, size = 0;
+    int64_t modified_ns = 0, changed_ns = 0;
+    bool operator==(const FileStamp&) const = default;
+};
+FileStamp file_stamp(const std::filesystem::path& path);
+
 // Opens a regular file; NotFound if missing, Io for a directory or an unreadable file.
 Result<std::unique_ptr<Source>> open_file_source(const std::filesystem::path& path);
 
