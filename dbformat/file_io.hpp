@@ -77,7 +77,24 @@ struct FileStamp {
 };
 FileStamp file_stamp(const std::filesystem::path& path);
 
-// Opens a regular file; NotFound if missing, Io for a directory or an unreadable file.
+// A file opened by open_regular_file: its descriptor (the caller closes it) and size then.
+struct OpenFile {
+    int fd = -1;
+    uint64_t size = 0;
+};
+
+// Opens `path` with `flags` (O_RDONLY or O_RDWR, maybe O_CREAT with `mode`) if it is a
+// regular file (close-on-exec, blocking I/O), else NotFound for a missing file or Io
+// naming it ("is not a regular file", "is a directory", the system's reason). Never
+// waits: the open itself is non-blocking, as opening a FIFO would wait for a writer.
+Result<OpenFile> open_regular_file(const std::filesystem::path& path, int flags,
+                                   unsigned mode = 0644);
+
+// Ok when `path` is a regular file or nothing (or cannot be looked at: opening it will
+// say why), else Io naming it as open_regular_file does. Opens nothing.
+Status regular_or_missing(const std::filesystem::path& path);
+
+// Opens a regular file (open_regular_file) as a Source.
 Result<std::unique_ptr<Source>> open_file_source(const std::filesystem::path& path);
 
 std::unique_ptr<Source> memory_source(std::vector<uint8_t> bytes);

@@ -1,6 +1,7 @@
 #include "tablebase/level_dir.hpp"
 
 #include "dbformat/checkpoint.hpp"
+#include "dbformat/file_io.hpp"
 #include "oware/ranking.hpp"
 #include "tablebase/streamed_files.hpp"
 
@@ -34,6 +35,13 @@ uint64_t LevelDir::file_bytes(int n) const {
     std::error_code ec;
     const uintmax_t bytes = std::filesystem::file_size(path(n), ec);
     return ec ? 0 : uint64_t(bytes);
+}
+
+db::Status LevelDir::check_file_types(int n) const {
+    const std::filesystem::path level = path(n);
+    for (const auto& file : {level, db::checkpoint_path(level), ExitFile::beside(level)})
+        if (db::Status s = db::detail::regular_or_missing(file); !s.ok()) return s;
+    return {};
 }
 
 void LevelDir::remove_scratch(int n) const {

@@ -41,6 +41,11 @@ class LevelDir {
     db::Result<db::Histogram> check(int n, int threads) const;
     /// The size of level n's file in bytes, 0 when there is none.
     uint64_t file_bytes(int n) const;
+    /// Io naming the first of level n's files (its file, its checkpoint, its exit file)
+    /// that is there but not a regular file (a FIFO, a device, a directory), else ok:
+    /// generate refuses those before solving, rather than replace what it did not write
+    /// (or wait on a FIFO). Opens nothing.
+    db::Status check_file_types(int n) const;
     /// A level whose file is written needs no scratch files: removes those a run killed
     /// after writing it may have left (its checkpoint, and the exit files of one process
     /// and of every rank of a distributed run).
