@@ -71,8 +71,9 @@ class LevelDir {
 };
 
 /// A generous estimate of the size of a level file of `entries` entries, for free-space
-/// checks: 6 bits an entry (files measure 1.5-4.5 bits, dbformat/README.md) and 16 MiB for
-/// the format's overhead.
+/// checks: 6 bits an entry (files measure 1.5-4.5 bits, dbformat/README.md) and for the
+/// format's overhead 1/4 bit an entry and 64 KiB, a margin in proportion to the level (a
+/// fixed 16 MiB a level refused levels 0..8, 27 KB of files, on a 3 MB disk).
 uint64_t estimated_file_bytes(uint64_t entries);
 
 /// The smallest i in [begin, end) with differs(i), or `none` when there is none.
