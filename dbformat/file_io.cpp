@@ -131,8 +131,40 @@ class MemorySource final : public Source {
 
 } // namespace
 
-Result<std::unique_ptr<Source>> open_file_source(const std::filesystem::path& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+FileStamp file_stamp(const std::filesystem::path& path) {
+    struct stat st;
+    FileStamp stamp;
+    if (::stat(path.c_str(), &st) != 0) {
+        stamp.error = errno;
+        return stamp;
+    }
+    auto ns = [](const struct timespec& t) { return int64_t(t.tv_sec) * 1000000000 + t.tv_nsec; };
+    stamp.device = uint64_t(st.st_dev);
+    stamp.inode = uint64_t(st.st_ino);
+    stamp.mode = uint64_t(st.st_mode);
+    stamp.size = uint64_t(st.st_size);
+    stamp.modified_ns = ns(st.st_mtim);
+    stamp.changed_ns = ns(st.st_ctim);
+    return stamp;
+}
+
+namespace {
+
+Status not_regular(const std::filesystem::path& path, mode_t mode) {
+    const char* what = S_ISDIR(mode) ? "is a directory" : "is not a regular file";
+    return Status(ErrorCode::Io, path.string() + ": " + what);
+}
+
+} // namespace
+
+Status regular_or_missing(const std::filesystem::path& path) {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return {};
+    return not_regular(path, st.st_mode);
+}
+
+Result<OpenFile> open_regular_file(const std::filesystem::path& path, int flags, unsigned mode) {
+    const int fd = ::open(path.c_str(), flags | O_NONBLOCK | O_CLOEXEC, mode);
     if (fd < 0) {
         int err = errno;
         auto code = err == ENOENT ? ErrorCode::NotFound : ErrorCode::Io;
@@ -146,10 +178,22 @@ Result<std::unique_ptr<Source>> open_file_source(const std::filesystem::path& pa
     }
     if (!S_ISREG(st.st_mode)) {
         ::close(fd);
-        const char* what = S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file";
-        return Status(ErrorCode::Io, path.string() + ": " + what);
+        return not_regular(path, st.st_mode);
     }
-    return std::unique_ptr<Source>(new FileSource(fd, uint64_t(st.st_size)));
+    // Reads and writes block as usual from here (O_NONBLOCK only kept the open from waiting).
+    const int fl = ::fcntl(fd, F_GETFL);
+    if (fl < 0 || ::fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        int err = errno;
+        ::close(fd);
+        return Status(ErrorCode::Io, path.string() + ": " + std::strerror(err));
+    }
+    return OpenFile{fd, uint64_t(st.st_size)};
+}
+
+Result<std::unique_ptr<Source>> open_file_source(const std::filesystem::path& path) {
+    Result<OpenFile> file = open_regular_file(path, O_RDONLY);
+    if (!file.ok()) return file.status();
+    return std::unique_ptr<Source>(new FileSource(file->fd, file->size));
 }
 
 std::unique_ptr<Source> memory_source(std::vector<uint8_t> bytes) {

@@ -65,7 +65,36 @@ class Source {
     virtual Status read(uint64_t offset, std::span<uint8_t> out) const = 0;
 };
 
-// Opens a regular file; NotFound if missing, Io for a directory or an unreadable file.
+// The state of a path as stat() sees it: which file is there (or the errno of a failed
+// stat) and its size and modification and status-change times. Two equal stamps mean the
+// same file, unmodified in between (to the file system's time resolution); the reader
+// takes one before opening, so that a failure can be retried once the file changes.
+struct FileStamp {
+    int error = 0; ///< errno of stat(), 0 when it succeeded (then the rest is set)
+    uint64_t device = 0, inode = 0, mode = 0, size = 0;
+    int64_t modified_ns = 0, changed_ns = 0;
+    bool operator==(const FileStamp&) const = default;
+};
+FileStamp file_stamp(const std::filesystem::path& path);
+
+// A file opened by open_regular_file: its descriptor (the caller closes it) and size then.
+struct OpenFile {
+    int fd = -1;
+    uint64_t size = 0;
+};
+
+// Opens `path` with `flags` (O_RDONLY or O_RDWR, maybe O_CREAT with `mode`) if it is a
+// regular file (close-on-exec, blocking I/O), else NotFound for a missing file or Io
+// naming it ("is not a regular file", "is a directory", the system's reason). Never
+// waits: the open itself is non-blocking, as opening a FIFO would wait for a writer.
+Result<OpenFile> open_regular_file(const std::filesystem::path& path, int flags,
+                                   unsigned mode = 0644);
+
+// Ok when `path` is a regular file or nothing (or cannot be looked at: opening it will
+// say why), else Io naming it as open_regular_file does. Opens nothing.
+Status regular_or_missing(const std::filesystem::path& path);
+
+// Opens a regular file (open_regular_file) as a Source.
 Result<std::unique_ptr<Source>> open_file_source(const std::filesystem::path& path);
 
 std::unique_ptr<Source> memory_source(std::vector<uint8_t> bytes);

@@ -118,6 +118,7 @@ struct LevelReader::Impl {
     std::mutex open_mu;
     std::atomic<bool> opened{false};
     Status open_status;
+    FileStamp stamp; // of the path, taken just before opening it
 
     // Valid once opened with an ok status; immutable afterwards.
     std::unique_ptr<Source> src;
@@ -138,6 +139,8 @@ struct LevelReader::Impl {
         if (opened.load(std::memory_order_acquire)) return open_status;
         std::lock_guard lock(open_mu);
         if (!opened.load(std::memory_order_relaxed)) {
+            // Before the open: a change made while opening shows as a changed file.
+            if (!from_memory) stamp = file_stamp(path);
             open_status = do_open();
             if (!open_status.ok()) src.reset();
             opened.store(true, std::memory_order_release);
@@ -360,6 +363,12 @@ const std::shared_ptr<BlockCache>& LevelReader::cache() const {
 
 Status LevelReader::open() const {
     return impl_->ensure_open();
+}
+
+bool LevelReader::file_changed() const {
+    if (impl_->from_memory) return false;
+    if (!impl_->opened.load(std::memory_order_acquire)) return true;
+    return file_stamp(impl_->path) != impl_->stamp;
 }
 
 Result<int8_t> LevelReader::value(uint64_t index) const {

@@ -5,7 +5,8 @@
 //   trailer validated on the first call that needs them (open(), value(), info(), ...);
 //   a directory of levels therefore costs nothing until a level is probed. The outcome of
 //   opening is sticky: a reader that failed to open keeps returning that error (make a new
-//   reader to retry, e.g. after the file has been generated).
+//   reader to retry, e.g. after the file has been generated; file_changed() says when
+//   that may help).
 // - Errors are values: no member function throws on bad data or I/O failure (only
 //   std::bad_alloc may escape). Every error message names the file.
 // - A value is only ever returned from a block whose checksum matched and which decoded to
@@ -123,6 +124,10 @@ class LevelReader {
     // Opens and validates (once). NotFound for a missing file, Io, Corrupt, Unsupported or
     // Mismatch otherwise.
     Status open() const;
+    // Whether the file at path() is no longer as open() found it: another file, or none,
+    // or the same file modified (size, modification or status-change time). True before
+    // open() has run; false for a reader over memory. A stat(), no open.
+    bool file_changed() const;
     // The value at a position index: in -n..n or kDontCare. OutOfRange past the end,
     // Corrupt (with block()) if the block holding it is damaged.
     Result<int8_t> value(uint64_t index) const;

@@ -272,9 +272,15 @@ bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat 
     }
     const BoundsInfo* b = bounds ? &bounds.value() : nullptr;
     if (scores) {
-        const int total = scores->mover + scores->opponent + parsed.position.seeds();
-        if (scores->mover < 0 || scores->opponent < 0 || total > kMaxSeeds) {
-            error = "invalid scores: captured seeds must be >= 0 and, with the board, at most 48";
+        // Each in range before they are added: two large ints would overflow the sum.
+        auto in_range = [](int s) { return s >= 0 && s <= kMaxSeeds; };
+        const int seeds = parsed.position.seeds();
+        if (!in_range(scores->mover) || !in_range(scores->opponent) ||
+            scores->mover + scores->opponent + seeds > kMaxSeeds) {
+            error = "invalid scores " + std::to_string(scores->mover) + " and " +
+                    std::to_string(scores->opponent) + ": each is 0.." + std::to_string(kMaxSeeds) +
+                    ", and with the " + std::to_string(seeds) + " seeds on the board at most " +
+                    std::to_string(kMaxSeeds);
             return false;
         }
     }

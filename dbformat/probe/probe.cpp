@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -69,15 +70,11 @@ ProbeError from_db(const db::Status& s) {
         return {ProbeStatus::NotAvailable, s.message()};
     case db::ErrorCode::Io:
         return {ProbeStatus::IoError, s.message()};
+    case db::ErrorCode::InvalidArgument: // a level past 48 seeds (Impl::level)
+        return {ProbeStatus::InvalidPosition, s.message()};
     default:
         return {ProbeStatus::Corrupt, s.message()};
     }
-}
-
-Position to_position(const Pits& pits) {
-    Position p;
-    p.pits = pits;
-    return p;
 }
 
 } // namespace
@@ -88,18 +85,27 @@ struct Tablebase::Impl {
     std::optional<DatabaseDir> files; // empty for an unknown rules name
     std::optional<BoundsDir> bound_files;
     std::shared_ptr<db::BlockCache> cache;
+    // A level file of one kind, opened on first use. Once it has opened it stays open for
+    // good (its reader is handed out lock-free); a failure is not kept: the file is looked
+    // at again (one stat(), at most every kRecheck) and opened anew once it has changed,
+    // so that a level built or copied after it was first asked for is found.
     struct Slot {
-        std::once_flag once;
+        std::atomic<const db::LevelReader*> ready{nullptr}; // set once `reader` opened
+        // steady_clock nanoseconds before which a failure is not looked at again.
+        std::atomic<int64_t> recheck_at{0};
+        std::mutex mutex; // guards `reader` while it has not opened
+        // The reader of the last try; never replaced once ready. A failed reader never
+        // leaves the lock, so replacing it frees nothing another thread is using.
         std::unique_ptr<db::LevelReader> reader;
-        // Set once `reader` exists: the probes' path, which skips call_once (in libstdc++
-        // it touches thread-local storage and calls pthread_once every time).
-        std::atomic<const db::LevelReader*> ready{nullptr};
         // Whether the file stores capture-bounded values: -1 not known yet, 0 no, 1 yes.
         std::atomic<int8_t> capture_bounded{-1};
-        // Whether the file opened: -1 not asked yet, 0 no, 1 yes. The reader keeps its
-        // first open status for good, so this only saves copying it on every question.
-        std::atomic<int8_t> opens{-1};
     };
+    static constexpr std::chrono::milliseconds kRecheck{100};
+    static int64_t now_ns() {
+        return std::chrono::duration_cast<std::chrono::nanoseconds>(
+                   std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+    }
     // The two kinds of level file: value files (files) and bound files (bound_files),
     // opened and cached the same way, each kind in its own slots.
     enum class Kind { Values, Bounds };
@@ -107,33 +113,48 @@ struct Tablebase::Impl {
     std::array<Slot, kMaxSeeds + 1> bound_slots;
 
     Slot& slot(Kind kind, int n) { return kind == Kind::Values ? value_slots[n] : bound_slots[n]; }
-
-    // The reader of level n's file of `kind`, made on first use (no I/O until it is read).
-    // Precondition: that kind's directory exists (the rules name is known).
-    const db::LevelReader& level(Kind kind, int n) {
-        Slot& s = slot(kind, n);
-        if (const db::LevelReader* r = s.ready.load(std::memory_order_acquire)) return *r;
-        std::call_once(s.once, [&] {
-            const LevelDir& dir =
-                kind == Kind::Values ? static_cast<const LevelDir&>(*files) : *bound_files;
-            db::ReaderOptions o;
-            o.cache = cache;
-            o.expect = dir.expectation(n);
-            s.reader = std::make_unique<db::LevelReader>(dir.path(n), std::move(o));
-            s.ready.store(s.reader.get(), std::memory_order_release);
-        });
-        return *s.reader;
+    const LevelDir& dir_of(Kind kind) const {
+        return kind == Kind::Values ? static_cast<const LevelDir&>(*files) : *bound_files;
     }
 
-    // Whether level n's file of `kind` opens (see Slot::opens).
-    bool opens(Kind kind, int n) {
-        Slot& s = slot(kind, n);
-        int8_t known = s.opens.load(std::memory_order_relaxed);
-        if (known < 0) {
-            known = level(kind, n).open().ok() ? 1 : 0;
-            s.opens.store(known, std::memory_order_relaxed);
+    // The open reader of level n's file of `kind`, or null with the reason in `error`.
+    // Precondition: that kind's directory exists (the rules name is known).
+    const db::LevelReader* level(Kind kind, int n, db::Status& error) {
+        // Checked here, where the level indexes the slots, whatever the caller checked.
+        if (n < 0 || n > kMaxSeeds) {
+            error = db::Status(db::ErrorCode::InvalidArgument,
+                               "level " + std::to_string(n) + " asked for: more than " +
+                                   std::to_string(kMaxSeeds) + " seeds");
+            return nullptr;
         }
-        return known == 1;
+        Slot& s = slot(kind, n);
+        if (const db::LevelReader* r = s.ready.load(std::memory_order_acquire)) return r;
+        std::lock_guard lock(s.mutex);
+        if (const db::LevelReader* r = s.ready.load(std::memory_order_relaxed)) return r;
+        const int64_t now = now_ns();
+        if (!s.reader ||
+            (now >= s.recheck_at.load(std::memory_order_relaxed) && s.reader->file_changed())) {
+            db::ReaderOptions o;
+            o.cache = cache;
+            o.expect = dir_of(kind).expectation(n);
+            s.reader = std::make_unique<db::LevelReader>(dir_of(kind).path(n), std::move(o));
+        }
+        if (now >= s.recheck_at.load(std::memory_order_relaxed))
+            s.recheck_at.store(now + std::chrono::nanoseconds(kRecheck).count(),
+                               std::memory_order_release);
+        error = s.reader->open(); // the first try opens; later ones return its outcome
+        if (!error.ok()) return nullptr;
+        s.ready.store(s.reader.get(), std::memory_order_release);
+        return s.reader.get();
+    }
+
+    // Whether level n's file of `kind` opens; between rechecks of a failure, without a lock.
+    bool available(Kind kind, int n) {
+        Slot& s = slot(kind, n);
+        if (s.ready.load(std::memory_order_acquire)) return true;
+        if (now_ns() < s.recheck_at.load(std::memory_order_acquire)) return false;
+        db::Status error;
+        return level(kind, n, error) != nullptr;
     }
 
     // Bounds of `count` (at most six) positions of the databases holding seeds[i] seeds,
@@ -142,21 +163,24 @@ struct Tablebase::Impl {
                                             BoundPair* out) {
         std::array<db::ValueQuery, 2 * kPitsPerSide> queries;
         std::array<int8_t, 2 * kPitsPerSide> values;
-        for (int i = 0; i < count; ++i) {
-            const db::LevelReader* r = &level(Kind::Bounds, seeds[i]);
-            const uint64_t k = rank(ps[i]);
-            queries[2 * i] = {r, 2 * k};
-            queries[2 * i + 1] = {r, 2 * k + 1};
+        // Positions [0, opened) have their level open; position `opened` (if < count) not.
+        int opened = 0;
+        db::Status open_error, error;
+        for (; opened < count; ++opened) {
+            const db::LevelReader* r = level(Kind::Bounds, seeds[opened], open_error);
+            if (!r) break;
+            const uint64_t k = rank(ps[opened]);
+            queries[2 * opened] = {r, 2 * k};
+            queries[2 * opened + 1] = {r, 2 * k + 1};
         }
-        db::Status error;
         const std::size_t read = db::LevelReader::read_values(
-            std::span(queries).first(2 * count), std::span(values).first(2 * count), error);
+            std::span(queries).first(2 * opened), std::span(values).first(2 * opened), error);
         for (int i = 0; i < count; ++i) {
-            if (read < std::size_t(2 * i + 2)) return from_db(error);
+            if (read < std::size_t(2 * i + 2)) return from_db(i < opened ? error : open_error);
             const int n = seeds[i], gm = values[2 * i], gn = values[2 * i + 1];
             if (gm < 0 || gn < 0 || gm + gn > n)
-                return ProbeError{ProbeStatus::Corrupt, level(Kind::Bounds, n).path().string() +
-                                                            ": stored bounds out of range"};
+                return ProbeError{ProbeStatus::Corrupt,
+                                  bound_files->path(n).string() + ": stored bounds out of range"};
             out[i] = {gm, gn};
         }
         return std::nullopt;
@@ -212,13 +236,17 @@ struct Tablebase::Impl {
         return finish(b);
     }
 
-    std::optional<ProbeError> check(const Pits& pits) const {
+    // Copies the caller's position into `out` and checks the copy: a query reads the
+    // caller's memory once, so that a buffer another thread changes meanwhile cannot pass
+    // the check as one position and be looked up as another (more than 48 seeds).
+    std::optional<ProbeError> check(const Pits& caller, Position& out) const {
+        out.pits = caller;
         if (!files)
             return ProbeError{ProbeStatus::InvalidRules, "unknown rules '" + rules_name +
                                                              "' (expected " +
                                                              Rules::preset_names() + ")"};
         int seeds = 0;
-        for (uint8_t v : pits) seeds += v;
+        for (uint8_t v : out.pits) seeds += v;
         if (seeds > kMaxSeeds)
             return ProbeError{ProbeStatus::InvalidPosition, "the position holds " +
                                                                 std::to_string(seeds) +
@@ -260,17 +288,24 @@ struct Tablebase::Impl {
                                             int* out) {
         std::array<db::ValueQuery, kPitsPerSide> queries;
         std::array<int8_t, kPitsPerSide> values;
-        for (int i = 0; i < count; ++i) queries[i] = {&level(Kind::Values, seeds[i]), rank(ps[i])};
-        db::Status error;
+        // Positions [0, opened) have their level open; position `opened` (if < count) not.
+        int opened = 0;
+        db::Status open_error, error;
+        for (; opened < count; ++opened) {
+            const db::LevelReader* r = level(Kind::Values, seeds[opened], open_error);
+            if (!r) break;
+            queries[opened] = {r, rank(ps[opened])};
+        }
         const std::size_t read = db::LevelReader::read_values(
-            std::span(queries).first(count), std::span(values).first(count), error);
+            std::span(queries).first(opened), std::span(values).first(opened), error);
         for (int i = 0; i < count; ++i) {
-            if (std::size_t(i) == read) return value_read_error(error, seeds[i]);
+            if (std::size_t(i) == read)
+                return value_read_error(i < opened ? error : open_error, seeds[i]);
             const int n = seeds[i];
             const bool dont_care = values[i] == db::kDontCare;
             if (!dont_care && (values[i] < -n || values[i] > n))
-                return ProbeError{ProbeStatus::Corrupt, level(Kind::Values, n).path().string() +
-                                                            ": stored value out of range"};
+                return ProbeError{ProbeStatus::Corrupt,
+                                  files->path(n).string() + ": stored value out of range"};
             out[i] = values[i];
             if (dont_care || capture_bounded(n)) {
                 if (auto e = complete_by_captures(ps[i], n, dont_care, out[i])) return e;
@@ -285,7 +320,9 @@ struct Tablebase::Impl {
         Slot& s = slot(Kind::Values, n);
         int8_t known = s.capture_bounded.load(std::memory_order_acquire);
         if (known < 0) {
-            db::Result<db::LevelInfo> info = level(Kind::Values, n).info();
+            const db::LevelReader* r = s.ready.load(std::memory_order_acquire);
+            if (!r) return false; // not open after all: nothing was read from it
+            db::Result<db::LevelInfo> info = r->info();
             known = info.ok() && info->meta.capture_bounded ? 1 : 0;
             s.capture_bounded.store(known, std::memory_order_release);
         }
@@ -333,7 +370,7 @@ struct Tablebase::Impl {
         if (c.count == 0) {
             if (!dont_care) return std::nullopt;
             return ProbeError{ProbeStatus::Corrupt,
-                              level(Kind::Values, n).path().string() +
+                              files->path(n).string() +
                                   ": a don't-care value where no capture recovers it"};
         }
         if (auto e = look_up(c, n)) return e;
@@ -399,13 +436,15 @@ const std::string& Tablebase::rules() const {
 }
 
 ProbeResult<int> Tablebase::value(const Pits& position) const {
-    if (auto e = impl_->check(position)) return *e;
-    return impl_->value(to_position(position));
+    Position p;
+    if (auto e = impl_->check(position, p)) return *e;
+    return impl_->value(p);
 }
 
 ProbeResult<PositionInfo> Tablebase::analyse(const Pits& position) const {
-    if (auto e = impl_->check(position)) return *e;
-    return impl_->analyse(to_position(position));
+    Position p;
+    if (auto e = impl_->check(position, p)) return *e;
+    return impl_->analyse(p);
 }
 
 // GCC 12 with sanitizers reports -Wmaybe-uninitialized inside std::variant's move
@@ -438,11 +477,11 @@ void Tablebase::values(std::span<const Pits> positions, std::span<ProbeResult<in
         count = 0;
     };
     for (size_t i = 0; i < positions.size(); ++i) {
-        if (auto e = impl_->check(positions[i])) {
+        Position p;
+        if (auto e = impl_->check(positions[i], p)) {
             results[i] = *e;
             continue;
         }
-        const Position p = to_position(positions[i]);
         if (!p.in_database()) {
             results[i] = impl_->value(p);
             continue;
@@ -460,24 +499,26 @@ void Tablebase::values(std::span<const Pits> positions, std::span<ProbeResult<in
 
 bool Tablebase::level_available(int seeds) const {
     if (!impl_->files || seeds < 0 || seeds > kMaxSeeds) return false;
-    return impl_->opens(Impl::Kind::Values, seeds);
+    return impl_->available(Impl::Kind::Values, seeds);
 }
 
 ProbeResult<Bounds> Tablebase::bounds(const Pits& position) const {
-    if (auto e = impl_->check(position)) return *e;
-    ProbeResult<BoundsInfo> info = impl_->analyse_bounds(to_position(position), false);
+    Position p;
+    if (auto e = impl_->check(position, p)) return *e;
+    ProbeResult<BoundsInfo> info = impl_->analyse_bounds(p, false);
     if (!info) return info.error();
     return info->bounds;
 }
 
 ProbeResult<BoundsInfo> Tablebase::analyse_bounds(const Pits& position) const {
-    if (auto e = impl_->check(position)) return *e;
-    return impl_->analyse_bounds(to_position(position), true);
+    Position p;
+    if (auto e = impl_->check(position, p)) return *e;
+    return impl_->analyse_bounds(p, true);
 }
 
 bool Tablebase::bounds_available(int seeds) const {
     if (!impl_->bound_files || seeds < 0 || seeds > kMaxSeeds) return false;
-    return impl_->opens(Impl::Kind::Bounds, seeds);
+    return impl_->available(Impl::Kind::Bounds, seeds);
 }
 
 namespace {
@@ -549,9 +590,9 @@ ProbeResult<std::vector<PvStep>> forcing_line(Analyse&& analyse, const Position&
 
 ProbeResult<PrincipalVariation> Tablebase::principal_variation(const Pits& position,
                                                                int max_plies) const {
-    if (auto e = impl_->check(position)) return *e;
+    Position p;
+    if (auto e = impl_->check(position, p)) return *e;
     PrincipalVariation pv;
-    Position p = to_position(position);
     std::set<Pits> seen;
     while (static_cast<int>(pv.steps.size()) < max_plies) {
         ProbeResult<PositionInfo> info = impl_->analyse(p);
@@ -570,7 +611,7 @@ ProbeResult<PrincipalVariation> Tablebase::principal_variation(const Pits& posit
             if (!line->empty()) {
                 for (const PvStep& s : *line) pv.steps.push_back(s);
                 const PvStep& last = line->back();
-                MoveList moves = legal_moves(impl_->files->rules(), to_position(last.position));
+                MoveList moves = legal_moves(impl_->files->rules(), Position{last.position});
                 for (const Move& m : moves)
                     if (m.pit + 1 == last.pit) p = m.child;
                 seen.clear();

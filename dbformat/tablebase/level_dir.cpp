@@ -1,6 +1,7 @@
 #include "tablebase/level_dir.hpp"
 
 #include "dbformat/checkpoint.hpp"
+#include "dbformat/file_io.hpp"
 #include "oware/ranking.hpp"
 #include "tablebase/streamed_files.hpp"
 
@@ -36,6 +37,13 @@ uint64_t LevelDir::file_bytes(int n) const {
     return ec ? 0 : uint64_t(bytes);
 }
 
+db::Status LevelDir::check_file_types(int n) const {
+    const std::filesystem::path level = path(n);
+    for (const auto& file : {level, db::checkpoint_path(level), ExitFile::beside(level)})
+        if (db::Status s = db::detail::regular_or_missing(file); !s.ok()) return s;
+    return {};
+}
+
 void LevelDir::remove_scratch(int n) const {
     const std::filesystem::path level = path(n);
     std::error_code ec;
@@ -51,7 +59,9 @@ void LevelDir::remove_scratch(int n) const {
 }
 
 uint64_t estimated_file_bytes(uint64_t entries) {
-    return entries * 6 / 8 + (uint64_t(16) << 20);
+    // The margin for the format's overhead (block index, zstd frames, header) grows with
+    // the level, from a floor that holds a header with its knobs.
+    return entries * 6 / 8 + entries / 32 + (uint64_t(64) << 10);
 }
 
 db::Status LevelDir::read_level(int n, ValueArray& values, db::LevelInfo& info, int threads) const {

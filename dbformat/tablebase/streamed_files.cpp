@@ -1,6 +1,7 @@
 #include "tablebase/streamed_files.hpp"
 
 #include "dbformat/checksum.hpp"
+#include "dbformat/file_io.hpp"
 #include "tablebase/database_dir.hpp"
 
 #include <fcntl.h>
@@ -92,8 +93,11 @@ std::filesystem::path ExitFile::for_rank(const std::filesystem::path& level_file
 
 void ExitFile::open(bool truncate) {
     if (fd_ < 0) {
-        fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-        if (fd_ < 0) fail(path_, "cannot open the exit file");
+        db::Result<db::detail::OpenFile> file =
+            db::detail::open_regular_file(path_, O_RDWR | O_CREAT);
+        if (!file.ok())
+            throw std::runtime_error("cannot open the exit file " + file.status().message());
+        fd_ = file->fd;
     }
     if (truncate && ::ftruncate(fd_, 0) != 0) fail(path_, "cannot truncate the exit file");
 }
@@ -106,8 +110,11 @@ void ExitFile::reset() {
 
 bool ExitFile::resume(uint64_t size, uint64_t checksum) {
     if (fd_ < 0) {
-        fd_ = ::open(path_.c_str(), O_RDWR | O_CLOEXEC);
-        if (fd_ < 0) return false; // missing: the level starts afresh
+        // Missing (or not a regular file, which reset() then reports): the level starts
+        // afresh.
+        db::Result<db::detail::OpenFile> file = db::detail::open_regular_file(path_, O_RDWR);
+        if (!file.ok()) return false;
+        fd_ = file->fd;
     }
     const off_t end = ::lseek(fd_, 0, SEEK_END);
     if (end < 0 || uint64_t(end) < size) return false;

@@ -1,9 +1,15 @@
 // Writers sharing a directory with other writers and with planted links (issue: hardening).
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <fcntl.h>
+#include <functional>
+#include <future>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 
+#include "dbformat/checkpoint.hpp"
 #include "dbformat/dir_lock.hpp"
 #include "dbformat/reader.hpp"
 #include "dbformat/writer.hpp"
@@ -91,4 +97,42 @@ TEST_CASE("the lock holder removes stale temp files, links themselves, nothing e
     CHECK(std::filesystem::exists(dir / "abapa-07.owdb"));
     CHECK(read_bytes(victim) == std::vector<uint8_t>{'x'});
     CHECK_FALSE(std::filesystem::exists(dir / "abapa-07.owdb.tmp"));
+}
+
+namespace {
+
+// Runs `read` (which opens the FIFO at `fifo`) and returns its status, failing the test if
+// it is still waiting after 5 s; a writer is then opened, so that the read ends and the
+// test does not hang.
+Status without_waiting(const std::filesystem::path& fifo, std::function<Status()> read) {
+    auto result = std::async(std::launch::async, std::move(read));
+    if (result.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
+        FAIL_CHECK("opening " << fifo << " waits for a writer");
+        const int fd = ::open(fifo.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd >= 0) ::close(fd);
+    }
+    return result.get();
+}
+
+} // namespace
+
+TEST_CASE("a FIFO named like a level file or a checkpoint is refused at once, by name") {
+    TempDir dir;
+    const auto level = dir / "abapa-11.owdb";
+    const auto checkpoint = checkpoint_path(level);
+    REQUIRE(::mkfifo(level.c_str(), 0644) == 0);
+    REQUIRE(::mkfifo(checkpoint.c_str(), 0644) == 0);
+    const Status opened = without_waiting(level, [&] { return LevelReader(level).open(); });
+    CHECK(opened.code() == ErrorCode::Io);
+    CHECK(opened.message() == level.string() + ": is not a regular file");
+    const Status read = without_waiting(checkpoint, [&] {
+        CheckpointHeader expected;
+        expected.payload_bytes = 16;
+        CheckpointProgress progress;
+        std::vector<uint8_t> payload(16);
+        return read_checkpoint(checkpoint, expected, progress, payload);
+    });
+    CHECK(read.code() == ErrorCode::Io);
+    CHECK(read.message().find(checkpoint.string() + ": is not a regular file") !=
+          std::string::npos);
 }

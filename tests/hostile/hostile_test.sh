@@ -17,7 +17,7 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 expect() {
   local what=$1 status=$2 msg=$3; shift 3
   local err rc
-  err=$(timeout 120 "$@" 2>&1 >/dev/null); rc=$?
+  err=$(timeout "${EXPECT_TIMEOUT:-120}" "$@" 2>&1 >/dev/null); rc=$?
   if [[ $rc -eq $status && "$err" == *"$msg"* && $(wc -l <<<"$err") -le 3 ]]; then pass
   else fail "$what: status $rc (want $status), stderr: ${err:0:300}"; fi
 }
@@ -169,6 +169,27 @@ wait $first; rc1=$?
 [[ $rc1 -eq 0 ]] && $owaredb verify --dir "$conc" >/dev/null 2>&1 && pass ||
   fail "first writer (status $rc1) left a directory that does not verify"
 $owaredb stats --dir "$conc" >/dev/null 2>&1 && pass || fail "a reader is not blocked by the lock file"
+
+echo "== a FIFO named like a level file or a checkpoint: an error naming it, never a wait"
+# open() of a FIFO waits for a writer; every command must refuse it as not a regular file
+# (a hang shows as status 124 after 15 s).
+fifo="$work/fifo"; cp -r "$db" "$fifo"; rm "$fifo/abapa-05.owdb"; mkfifo "$fifo/abapa-05.owdb"
+notreg="abapa-05.owdb: is not a regular file"
+EXPECT_TIMEOUT=15 expect "probe, level 5 a FIFO" 1 "$notreg" \
+  $owaredb probe --dir "$fifo" "1 1 1 0 0 0 1 1 0 0 0 0"
+EXPECT_TIMEOUT=15 expect "info on a FIFO" 1 "$notreg" $owaredb info "$fifo/abapa-05.owdb"
+EXPECT_TIMEOUT=15 expect "generate over a FIFO" 1 "$notreg" \
+  $owaredb generate --max-seeds 8 --dir "$fifo"
+[[ -p "$fifo/abapa-05.owdb" ]] && pass || fail "generate replaced the FIFO"
+out=$(timeout 15 $owaredb verify --dir "$fifo" 2>&1); rc=$?
+[[ $rc -eq 1 && "$out" == *"UNREADABLE"* && "$out" == *"$notreg"* ]] && pass ||
+  fail "verify with a FIFO level: status $rc: ${out:0:300}"
+out=$(timeout 15 $owaredb stats --dir "$fifo" 2>&1); rc=$?
+[[ $rc -ne 124 && "$out" == *"$notreg"* ]] && pass ||
+  fail "stats with a FIFO level: status $rc: ${out:0:300}"
+ckpt="$work/fifo-checkpoint"; mkdir "$ckpt"; mkfifo "$ckpt/abapa-03.checkpoint"
+EXPECT_TIMEOUT=15 expect "generate, a FIFO checkpoint" 1 "abapa-03.checkpoint: is not a regular file" \
+  $owaredb generate --max-seeds 3 --dir "$ckpt"
 
 echo "== probe --pv with a missing smaller level prints what it knows"
 pv="$work/pv"; cp -r "$db" "$pv"; rm "$pv/abapa-02.owdb"

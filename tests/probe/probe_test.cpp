@@ -10,8 +10,11 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <thread>
 
@@ -163,6 +166,85 @@ TEST_CASE("a damaged level file gives an error, never a value") {
                   fs::copy_options::overwrite_existing);
     Tablebase tb2(dir, "awari");
     CHECK(tb2.value(unrank(7, 0).pits).status() == ProbeStatus::Corrupt);
+    fs::remove_all(dir);
+}
+
+namespace {
+
+std::vector<char> file_bytes(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void put_bytes(const fs::path& p, const std::vector<char>& bytes, std::size_t count) {
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(count));
+}
+
+// Whether `ok` holds within a few seconds (asked every 10 ms): the library re-checks a
+// level that failed to open at intervals of its own, which the test need not know.
+template <class F> bool eventually(F&& ok) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (!ok()) {
+        if (std::chrono::steady_clock::now() > end) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("a level that failed to open is opened again once its file changes") {
+    const Fixture& f = fixture();
+    const fs::path dir = f.dir.string() + "-late";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    for (int n = 0; n < kTop; ++n)
+        fs::copy_file(db::level_path(f.dir, "awari", n), db::level_path(dir, "awari", n));
+    const fs::path file = db::level_path(dir, "awari", kTop);
+    const std::vector<char> bytes = file_bytes(db::level_path(f.dir, "awari", kTop));
+    const uint64_t index = 777;
+    const Pits p = unrank(kTop, index).pits;
+    Tablebase tb(dir, "awari");
+    // Missing when first asked (a server started before generate finished).
+    CHECK(tb.value(p).status() == ProbeStatus::NotAvailable);
+    CHECK(!tb.level_available(kTop));
+    // Half copied: damaged, for as long as it is.
+    put_bytes(file, bytes, bytes.size() / 2);
+    CHECK(eventually([&] { return tb.value(p).status() == ProbeStatus::Corrupt; }));
+    // The copy completes while threads are probing: each answer is the error of the moment
+    // or the right value, and once the file is whole every thread gets the value.
+    std::atomic<bool> stop{false};
+    std::atomic<uint64_t> wrong{0}, answered{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 3; ++t)
+        threads.emplace_back([&] {
+            while (!stop.load()) {
+                const ProbeResult<int> v = tb.value(p);
+                if (v.ok()) {
+                    wrong += *v != f.levels[kTop][index];
+                    ++answered;
+                } else {
+                    wrong += v.status() != ProbeStatus::Corrupt &&
+                             v.status() != ProbeStatus::NotAvailable;
+                }
+                (void)tb.level_available(kTop);
+            }
+        });
+    put_bytes(file, bytes, bytes.size());
+    const bool opened = eventually([&] { return answered.load() >= 3; });
+    stop = true;
+    for (auto& th : threads) th.join();
+    CHECK(opened);
+    CHECK(wrong == 0);
+    const ProbeResult<int> v = tb.value(p);
+    REQUIRE(v.ok());
+    CHECK(*v == f.levels[kTop][index]);
+    CHECK(tb.level_available(kTop));
+    // A level that opened stays open (and keeps its file): removing the file changes nothing.
+    fs::remove(file);
+    CHECK(tb.value(p).ok());
+    CHECK(tb.level_available(kTop));
     fs::remove_all(dir);
 }
 

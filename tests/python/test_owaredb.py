@@ -365,6 +365,46 @@ class Threads(unittest.TestCase):
             np.testing.assert_array_equal(r, expected if k % 2 else expected[:3000])
 
 
+    def test_values_while_another_thread_changes_the_array(self):
+        # values() reads each row of the caller's array once: a row that another thread
+        # changes during the call is answered as whichever version was read (a value, or
+        # InvalidPosition for 288 seeds), never by validating one version and looking up
+        # another (which indexed past the 49 levels and crashed). In a child process, so
+        # that a crash is reported as such.
+        script = """
+import sys, threading, time, numpy as np, owaredb
+tb = owaredb.Tablebase(sys.argv[1], "abapa")
+good = np.zeros((100000, 12), dtype=np.uint8)
+good[:, 0] = 1                       # 1 seed, stored: worth 0 or 1
+bad = np.zeros_like(good)
+bad[:, :6] = 48                      # 288 seeds, the opponent's pits empty
+arr = good.copy()
+done = threading.Event()
+def flip():
+    while not done.is_set():
+        arr[:] = bad
+        arr[:] = good
+t = threading.Thread(target=flip)
+t.start()
+S = owaredb.Status
+allowed = [S.OK, S.INVALID_POSITION, S.NOT_AVAILABLE]  # a torn row may hold 48 seeds
+end = time.monotonic() + 2
+rounds = 0
+while time.monotonic() < end:
+    values, status = tb.values(arr, errors="status")
+    assert np.isin(status, allowed).all(), np.unique(status)
+    assert (np.abs(values[status == S.OK].astype(int)) <= 48).all()
+    rounds += 1
+done.set()
+t.join()
+print("rounds", rounds)
+"""
+        run = subprocess.run([sys.executable, "-c", script, DB], capture_output=True,
+                             text=True, timeout=120)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertIn("rounds", run.stdout)
+
+
 class Installed(unittest.TestCase):
     def test_install_and_import(self):
         build = os.environ.get("OWAREDB_BUILD_DIR")

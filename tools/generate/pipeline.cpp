@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 
 namespace owaredb::cli {
 
@@ -36,6 +38,9 @@ int run_levels(LevelBuilder& builder, const GameLevels& levels, const std::strin
             if (prints) std::printf("level %2d: %s, not built\n", n, levels.why_not(n).c_str());
             continue;
         }
+        if (db::Status s = builder.dir().check_file_types(n); !s.ok())
+            throw std::runtime_error(s.message() + " (where level " + std::to_string(n) +
+                                     "'s files go; remove it or choose another --dir)");
         LevelRow row;
         row.n = n;
         row.positions = level_size(n);

@@ -4,7 +4,11 @@
 // - A Tablebase reads one rule set's level files ("<rules>-NN.owdb") from one directory.
 //   Opening does no I/O: each level file is opened on first use, validated (header, index,
 //   the rules and seed count it records), and read through a bounded cache of decompressed
-//   blocks shared by all levels.
+//   blocks shared by all levels. A level file that opened stays open for the Tablebase's
+//   life (a file replaced later is not seen; the one opened stays in use). One that did
+//   not (missing, damaged, half copied) is not remembered as such: its path is looked at
+//   again, at most every 0.1 s, and opened anew once the file there has changed, so a
+//   level generated or copied in after it was first asked for is found without a restart.
 // - Positions are 12 pit counts, pits 0..5 belonging to the side to move (docs/rules.md,
 //   Board and pits). Values are for the side to move: (seeds it will still capture) -
 //   (seeds the opponent will), -n..n for n seeds on the board, perfect play by both sides,
@@ -235,7 +239,8 @@ class OWAREDB_API Tablebase {
     /// value(); sizes must match (else every result is InvalidPosition).
     void values(std::span<const Pits> positions, std::span<ProbeResult<int>> results) const;
 
-    /// Whether the level file for n seeds exists and is valid (opens it).
+    /// Whether the level file for n seeds exists and is valid (opens it). False may turn
+    /// true once the file is there (see the contract above); true stays true.
     [[nodiscard]] bool level_available(int seeds) const;
 
     /// gM, gN of the position from the bound files (a position outside the databases by
