@@ -128,9 +128,9 @@ TEST_CASE("a FIFO named like a level file or a checkpoint is refused at once, by
     const Status read = without_waiting(checkpoint, [&] {
         CheckpointHeader expected;
         expected.payload_bytes = 16;
-        CheckpointProgress progress;
+        CheckpointFound found;
         std::vector<uint8_t> payload(16);
-        return read_checkpoint(checkpoint, expected, progress, payload);
+        return read_checkpoint(checkpoint, expected, found, payload);
     });
     CHECK(read.code() == ErrorCode::Io);
     CHECK(read.message().find(checkpoint.string() + ": is not a regular file") !=
