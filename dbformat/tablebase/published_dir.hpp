@@ -1,0 +1,49 @@
+// Romein & Bal's published Awari databases (2002; re-published by VU Amsterdam in 2024,
+// DOI 10.48338/vu01-11wjke): a directory of files "scores.0" .. "scores.46" and
+// "scores.48", one per seed count, each exactly |D_n| bytes: one signed byte per position,
+// the value for the side to move (-n..n; awari rules, endless play 0), at the position's
+// offset in their order (oware/ranking.hpp: published_rank), with no header. Ours stores
+// the same values in our rank order: converting is a permutation.
+#pragma once
+
+#include "dbformat/raw_level.hpp"
+#include "oware/position.hpp"
+#include "retro/value_array.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+namespace owaredb {
+
+class PublishedDir {
+  public:
+    explicit PublishedDir(std::filesystem::path dir);
+    const std::filesystem::path& dir() const { return dir_; }
+
+    /// "<dir>/scores.N".
+    std::filesystem::path path(int n) const;
+    /// The level n in "scores.N", if `file_name` is one (N = 0..48 written without leading
+    /// zeros, as the release names them).
+    static std::optional<int> level_of(const std::string& file_name);
+    /// The levels of the published files in `dir` (sorted; empty if none or unreadable).
+    static std::vector<int> levels_in(const std::filesystem::path& dir);
+
+    /// Opens level n's file: it must be a regular file of exactly |D_n| bytes, and each
+    /// value read from it lies in -n..n (db::RawLevelFile, whose errors name file and offset).
+    db::Result<db::RawLevelFile> open(int n) const;
+
+    /// Reads level n whole into `out` in our rank order (out[rank(p)] = the value at
+    /// published_rank(p)), in parallel. On failure returns why and leaves `out` untouched.
+    db::Status load(int n, ValueArray& out, int threads) const;
+
+    /// Writes `values` (level n in our rank order) as "scores.N" in their order,
+    /// atomically (a temp file, fsync, rename). Throws on failure (disk full, permissions).
+    /// Memory: the level once more, in their order.
+    void save(int n, const ValueArray& values, int threads) const;
+
+  private:
+    std::filesystem::path dir_;
+};
+
+} // namespace owaredb
