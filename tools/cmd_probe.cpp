@@ -126,8 +126,9 @@ int cmd_probe(const Args& given) {
     opts.add_options()("json", po::bool_switch(&json), "print JSON (JSON Lines with --batch)")(
         "pv", po::bool_switch(&pv), "also print the line of perfect play to the end")(
         "batch", po::bool_switch(&batch), "read positions from standard input, one per line")(
-        "cache-mb", po::value(&cache_mb)->default_value(cache_mb), "block cache size in MiB")(
-        "position", po::value(&position_text), "12 pit counts, side to move first");
+        "cache-mb", po::value(&cache_mb)->default_value(cache_mb),
+        "block cache size in MiB (0: the default)")("position", po::value(&position_text),
+                                                    "12 pit counts, side to move first");
     po::positional_options_description pos;
     pos.add("position", 1);
     po::variables_map vm;
@@ -140,7 +141,7 @@ int cmd_probe(const Args& given) {
                     opts, pos, vm))
         return 0;
     TablebaseOptions options;
-    options.cache_bytes = parse_mib("--cache-mb", cache_mb, std::size_t(1) << 20) << 20;
+    options.cache_bytes = parse_cache_mb(cache_mb);
     require_directory(db.dir, "(see owaredb generate)");
     Tablebase tb(db.dir, resolve_rules(db).name, options);
     const AnswerFormat format = json ? AnswerFormat::Json : AnswerFormat::Text;

@@ -290,7 +290,8 @@ std::string url_host(const std::string& host) {
 int cmd_serve(const Args& args) {
     std::string dir, rules_name, host;
     int port = 8080;
-    std::size_t threads = 16, cache_mb = 128;
+    std::size_t threads = 16;
+    std::string cache_mb = "128";
     po::options_description opts("options");
     opts.add_options()("dir", po::value(&dir)->default_value(kDefaultDatabaseDir),
                        "database directory")(
@@ -300,7 +301,8 @@ int cmd_serve(const Args& args) {
         "address to listen on (0.0.0.0: every interface, reachable from other machines)")(
         "port", po::value(&port)->default_value(8080), "port (0: any free port, printed)")(
         "threads", po::value(&threads)->default_value(16), "threads answering requests")(
-        "cache-mb", po::value(&cache_mb)->default_value(128), "block cache per rule set, MiB");
+        "cache-mb", po::value(&cache_mb)->default_value(cache_mb),
+        "block cache per rule set, MiB (0: the library's default, 256)");
     po::variables_map vm;
     if (!parse_args(
             args,
@@ -315,10 +317,11 @@ int cmd_serve(const Args& args) {
     rules_from_name(rules_name); // validates the name with a clear message
     if (port < 0 || port > 65535) throw UsageError("--port must be 0..65535");
     if (threads < 1 || threads > 1024) throw UsageError("--threads must be 1..1024");
+    const std::size_t cache_bytes = parse_cache_mb(cache_mb);
     if (!std::filesystem::is_directory(dir))
         throw UsageError("no database directory '" + dir + "' (see owaredb generate)");
 
-    const Oracle oracle(dir, rules_name, cache_mb << 20);
+    const Oracle oracle(dir, rules_name, cache_bytes);
     httplib::Server server;
     server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
     // SO_REUSEADDR only: httplib's default also sets SO_REUSEPORT, which lets a second

@@ -65,8 +65,16 @@ for t in 100000 60000 2147483647 -1; do
   expect "stats --threads $t" 2 "--threads must be" $owaredb stats --dir "$db" --threads $t
   expect "census --threads $t" 2 "--threads must be" $omweso census --seeds 5 --threads $t
 done
-expect "--cache-mb -1" 2 "--cache-mb" $owaredb probe --dir "$db" --cache-mb -1 "$start"
-expect "--cache-mb 0" 2 "--cache-mb" $owaredb probe --dir "$db" --cache-mb 0 "$start"
+# One rule for cache sizes (README, Probe library): 0 is the library's default, and a size
+# whose bytes do not fit is refused, by probe and serve alike (it wrapped to 0 in serve).
+out=$($owaredb probe --dir "$db" --cache-mb 0 "$start" 2>&1) && [[ "$out" == *"value"* ]] && pass ||
+  fail "probe --cache-mb 0 (the default): $out"
+for mb in 17592186044416 1048577 -1 1.5 abc; do
+  expect "probe --cache-mb $mb" 2 "--cache-mb must be a whole number of MiB, 0..1048576" \
+    $owaredb probe --dir "$db" --cache-mb $mb "$start"
+  expect "serve --cache-mb $mb" 2 "--cache-mb must be a whole number of MiB, 0..1048576" \
+    $owaredb serve --dir "$db" --cache-mb $mb
+done
 expect "census reversed range" 2 "reversed" $omweso census --seeds 30..2
 expect "census of years" 2 "years" $omweso census --seeds 64
 expect "generate --max-seeds 47" 1 "level 47 needs" $owaredb generate --max-seeds 47 --dir "$work/t47"
