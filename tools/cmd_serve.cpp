@@ -224,17 +224,13 @@ void Oracle::batch(const httplib::Request& req, httplib::Response& res) const {
                           "too many lines: " + std::to_string(lines) + " (at most " +
                               std::to_string(kMaxBatchLines) + ", " +
                               std::to_string(kMaxBatchPvLines) + " with pv)");
-    std::string out, error;
+    std::string out;
     std::uint64_t number = 0;
     for (std::size_t start = 0; start < body.size();) {
         const std::size_t nl = std::min(body.find('\n', start), body.size());
-        std::string_view line = body.substr(start, nl - start);
+        append_batch_answer(*tb, body.substr(start, nl - start), ++number, AnswerFormat::Json, *pv,
+                            out);
         start = nl + 1;
-        ++number;
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        if (!append_answer(*tb, line, AnswerFormat::Json, *pv, out, error))
-            append_error_json(out, number, line, error);
-        out += '\n';
     }
     res.status = 200;
     res.set_content(out, "application/x-ndjson");
@@ -256,7 +252,8 @@ void Oracle::info(httplib::Response& res) const {
     doc["levels"] = std::move(levels);
     doc["limits"] = {{"body_bytes", kMaxBodyBytes},
                      {"batch_lines", kMaxBatchLines},
-                     {"batch_pv_lines", kMaxBatchPvLines}};
+                     {"batch_pv_lines", kMaxBatchPvLines},
+                     {"batch_line_bytes", kMaxBatchLine}};
     send_json(res, 200, doc.dump(-1, ' ', false, Json::error_handler_t::replace));
 }
 

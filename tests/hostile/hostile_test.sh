@@ -126,6 +126,27 @@ json_lines "$work/random.json" && pass || fail "random bytes: every line valid J
 head -c 200000 /dev/urandom | tr -d '\n' | { cat; echo; } | $owaredb probe --batch --dir "$db" >/dev/null 2>&1
 [[ $? -eq 1 ]] && pass || fail "random bytes, text batch: status 1 (errors as records)"
 
+echo "== a batch line over 4 KiB: the same error record from probe --batch and /api/batch"
+long=$(printf '1 %.0s' $(seq 2500))  # 5000 bytes: a position of 2500 pits
+printf '%s\n%s\n%s\r\n' "$start" "$long" "$start" >"$work/long.txt"
+$owaredb probe --batch --json --dir "$db" <"$work/long.txt" >"$work/long-cli.json" 2>/dev/null
+python3 - "$owaredb" "$db" "$work/long.txt" "$work/long-cli.json" <<'PY' && pass || fail "a long batch line: probe --batch and /api/batch differ"
+import re, subprocess, sys, urllib.request
+owaredb, db, body, cli = sys.argv[1:]
+server = subprocess.Popen([owaredb, "serve", "--dir", db, "--port", "0"], stdout=subprocess.PIPE, text=True)
+try:
+    url = re.search(r"http://\S+/", server.stdout.readline()).group(0)
+    request = urllib.request.Request(url + "api/batch", data=open(body, "rb").read(),
+                                     headers={"Content-Type": "text/plain"})
+    served = urllib.request.urlopen(request, timeout=30).read().decode()
+finally:
+    server.terminate()
+    server.wait()
+expected = open(cli).read()
+assert "line too long (more than 4096 bytes): not read" in expected.splitlines()[1], expected[:300]
+assert served == expected, (served[:300], expected[:300])
+PY
+
 echo "== database directories: gaps, missing, odd, locked, planted links"
 gap="$work/gap"; cp -r "$db" "$gap"; rm "$gap/abapa-05.owdb"
 out=$($owaredb verify --dir "$gap" 2>&1); rc=$?
