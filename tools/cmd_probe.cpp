@@ -25,24 +25,15 @@ int run_batch(const Tablebase& tb, AnswerFormat format, bool want_pv) {
     // the answers are written and flushed before the next read may block. A program that
     // writes one line and waits gets its answer at once; a piped file streams in 64 KiB
     // chunks.
-    // A line longer than any position could be is answered with an error record and
-    // skipped without being kept: memory stays bounded whatever the input.
-    constexpr size_t kMaxLine = 4096;
+    // Of a line longer than kMaxBatchLine only its first kMaxBatchLine + 1 bytes are kept,
+    // enough for append_batch_answer to refuse it; the rest is skipped unread, so memory
+    // stays bounded whatever the input.
     bool skipping = false;
-    std::string pending, answers, error;
+    std::string pending, answers;
     std::vector<char> chunk(1 << 16);
     uint64_t number = 0, errors = 0;
     auto handle = [&](std::string_view line) {
-        ++number;
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        if (!append_answer(tb, line, format, want_pv, answers, error)) {
-            ++errors;
-            if (format == AnswerFormat::Json)
-                append_error_json(answers, number, line, error);
-            else
-                answers += "line " + std::to_string(number) + ": error: " + error;
-        }
-        answers += '\n';
+        if (!append_batch_answer(tb, line, ++number, format, want_pv, answers)) ++errors;
     };
     auto flush = [&] {
         if (!answers.empty()) std::fwrite(answers.data(), 1, answers.size(), stdout);
@@ -62,17 +53,9 @@ int run_batch(const Tablebase& tb, AnswerFormat format, bool want_pv) {
             const std::string_view piece = data.substr(0, nl);
             if (skipping) {
                 // The rest of a line that was too long: dropped unread.
-            } else if (pending.size() + piece.size() > kMaxLine) {
-                pending.append(piece.substr(0, kMaxLine - pending.size()));
-                ++number;
-                ++errors;
-                const std::string error =
-                    "line too long (more than " + std::to_string(kMaxLine) + " bytes): not read";
-                if (format == AnswerFormat::Json)
-                    append_error_json(answers, number, pending, error);
-                else
-                    answers += "line " + std::to_string(number) + ": error: " + error;
-                answers += '\n';
+            } else if (pending.size() + piece.size() > kMaxBatchLine) {
+                pending.append(piece.substr(0, kMaxBatchLine + 1 - pending.size()));
+                handle(pending);
                 pending.clear();
                 skipping = true;
             } else {
@@ -126,8 +109,9 @@ int cmd_probe(const Args& given) {
     opts.add_options()("json", po::bool_switch(&json), "print JSON (JSON Lines with --batch)")(
         "pv", po::bool_switch(&pv), "also print the line of perfect play to the end")(
         "batch", po::bool_switch(&batch), "read positions from standard input, one per line")(
-        "cache-mb", po::value(&cache_mb)->default_value(cache_mb), "block cache size in MiB")(
-        "position", po::value(&position_text), "12 pit counts, side to move first");
+        "cache-mb", po::value(&cache_mb)->default_value(cache_mb),
+        "block cache size in MiB (0: the default)")("position", po::value(&position_text),
+                                                    "12 pit counts, side to move first");
     po::positional_options_description pos;
     pos.add("position", 1);
     po::variables_map vm;
@@ -140,7 +124,7 @@ int cmd_probe(const Args& given) {
                     opts, pos, vm))
         return 0;
     TablebaseOptions options;
-    options.cache_bytes = parse_mib("--cache-mb", cache_mb, std::size_t(1) << 20) << 20;
+    options.cache_bytes = parse_cache_mb(cache_mb);
     require_directory(db.dir, "(see owaredb generate)");
     Tablebase tb(db.dir, resolve_rules(db).name, options);
     const AnswerFormat format = json ? AnswerFormat::Json : AnswerFormat::Text;

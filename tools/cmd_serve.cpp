@@ -224,17 +224,13 @@ void Oracle::batch(const httplib::Request& req, httplib::Response& res) const {
                           "too many lines: " + std::to_string(lines) + " (at most " +
                               std::to_string(kMaxBatchLines) + ", " +
                               std::to_string(kMaxBatchPvLines) + " with pv)");
-    std::string out, error;
+    std::string out;
     std::uint64_t number = 0;
     for (std::size_t start = 0; start < body.size();) {
         const std::size_t nl = std::min(body.find('\n', start), body.size());
-        std::string_view line = body.substr(start, nl - start);
+        append_batch_answer(*tb, body.substr(start, nl - start), ++number, AnswerFormat::Json, *pv,
+                            out);
         start = nl + 1;
-        ++number;
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        if (!append_answer(*tb, line, AnswerFormat::Json, *pv, out, error))
-            append_error_json(out, number, line, error);
-        out += '\n';
     }
     res.status = 200;
     res.set_content(out, "application/x-ndjson");
@@ -256,7 +252,8 @@ void Oracle::info(httplib::Response& res) const {
     doc["levels"] = std::move(levels);
     doc["limits"] = {{"body_bytes", kMaxBodyBytes},
                      {"batch_lines", kMaxBatchLines},
-                     {"batch_pv_lines", kMaxBatchPvLines}};
+                     {"batch_pv_lines", kMaxBatchPvLines},
+                     {"batch_line_bytes", kMaxBatchLine}};
     send_json(res, 200, doc.dump(-1, ' ', false, Json::error_handler_t::replace));
 }
 
@@ -290,7 +287,8 @@ std::string url_host(const std::string& host) {
 int cmd_serve(const Args& args) {
     std::string dir, rules_name, host;
     int port = 8080;
-    std::size_t threads = 16, cache_mb = 128;
+    std::size_t threads = 16;
+    std::string cache_mb = "128";
     po::options_description opts("options");
     opts.add_options()("dir", po::value(&dir)->default_value(kDefaultDatabaseDir),
                        "database directory")(
@@ -300,7 +298,8 @@ int cmd_serve(const Args& args) {
         "address to listen on (0.0.0.0: every interface, reachable from other machines)")(
         "port", po::value(&port)->default_value(8080), "port (0: any free port, printed)")(
         "threads", po::value(&threads)->default_value(16), "threads answering requests")(
-        "cache-mb", po::value(&cache_mb)->default_value(128), "block cache per rule set, MiB");
+        "cache-mb", po::value(&cache_mb)->default_value(cache_mb),
+        "block cache per rule set, MiB (0: the library's default, 256)");
     po::variables_map vm;
     if (!parse_args(
             args,
@@ -315,10 +314,11 @@ int cmd_serve(const Args& args) {
     rules_from_name(rules_name); // validates the name with a clear message
     if (port < 0 || port > 65535) throw UsageError("--port must be 0..65535");
     if (threads < 1 || threads > 1024) throw UsageError("--threads must be 1..1024");
+    const std::size_t cache_bytes = parse_cache_mb(cache_mb);
     if (!std::filesystem::is_directory(dir))
         throw UsageError("no database directory '" + dir + "' (see owaredb generate)");
 
-    const Oracle oracle(dir, rules_name, cache_mb << 20);
+    const Oracle oracle(dir, rules_name, cache_bytes);
     httplib::Server server;
     server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
     // SO_REUSEADDR only: httplib's default also sets SO_REUSEPORT, which lets a second

@@ -197,6 +197,27 @@ void append_answer_text(std::string& out, const Pits& pits, const PositionInfo& 
     out += o.str();
 }
 
+bool append_batch_answer(const Tablebase& tb, std::string_view line, std::uint64_t number,
+                         AnswerFormat format, bool pv, std::string& out) {
+    std::string error;
+    bool answered = false;
+    if (line.size() > kMaxBatchLine) {
+        line = line.substr(0, kMaxBatchLine);
+        error = "line too long (more than " + std::to_string(kMaxBatchLine) + " bytes): not read";
+    } else {
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        answered = append_answer(tb, line, format, pv, out, error);
+    }
+    if (!answered) {
+        if (format == AnswerFormat::Json)
+            append_error_json(out, number, line, error);
+        else
+            out += "line " + std::to_string(number) + ": error: " + error;
+    }
+    out += '\n';
+    return answered;
+}
+
 void append_error_json(std::string& out, std::uint64_t line, std::string_view input,
                        std::string_view error) {
     out += "{\"line\":";

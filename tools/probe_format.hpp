@@ -59,6 +59,19 @@ void append_answer_json(std::string& out, std::string_view rules, const Pits& pi
 void append_answer_text(std::string& out, const Pits& pits, const PositionInfo& info,
                         const PrincipalVariation* pv, const BoundsInfo* bounds = nullptr);
 
+/// The longest line a batch reads, `owaredb probe --batch` and `POST /api/batch` alike: far
+/// more than any position takes, few enough that a reader need not keep more of a line.
+inline constexpr std::size_t kMaxBatchLine = 4096;
+
+/// Answers line `number` (counted from 1) of a batch and appends '\n': the answer in
+/// `format`, or the error record of a line that fails (JSON: append_error_json; text:
+/// "line N: error: ..."). A '\r' ending the line is dropped. A line over kMaxBatchLine
+/// bytes (a reader may hand over only its first kMaxBatchLine + 1) is not parsed: its
+/// record says "line too long (more than 4096 bytes): not read". Returns false for an
+/// error record. The one reading of batch lines, for every front end.
+bool append_batch_answer(const Tablebase& tb, std::string_view line, std::uint64_t number,
+                         AnswerFormat format, bool pv, std::string& out);
+
 /// Appends the JSON record of a query that failed (no newline):
 ///   {"line":N,"input":"<the line, escaped>","error":"<error, escaped>"}
 void append_error_json(std::string& out, std::uint64_t line, std::string_view input,

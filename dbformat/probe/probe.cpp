@@ -421,7 +421,8 @@ Tablebase::Tablebase(std::filesystem::path dir, std::string rules, TablebaseOpti
         impl_->bound_files.emplace(impl_->dir, *r);
         impl_->files.emplace(impl_->dir, std::move(*r));
     }
-    impl_->cache = std::make_shared<db::BlockCache>(options.cache_bytes);
+    impl_->cache = std::make_shared<db::BlockCache>(
+        options.cache_bytes ? options.cache_bytes : TablebaseOptions::kDefaultCacheBytes);
 }
 
 Tablebase::~Tablebase() = default;

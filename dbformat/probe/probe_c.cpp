@@ -50,7 +50,7 @@ owaredb_status owaredb_open(const char* dir, const char* rules, size_t cache_byt
     if (!dir || !rules || !out) return OWAREDB_INVALID_POSITION;
     if (!owaredb::Rules::by_name(rules)) return OWAREDB_INVALID_RULES;
     owaredb::TablebaseOptions options;
-    if (cache_bytes) options.cache_bytes = cache_bytes;
+    options.cache_bytes = cache_bytes; // 0: the default, as Tablebase reads it
     try {
         *out = new owaredb_tablebase{owaredb::Tablebase(dir, rules, options)};
         return OWAREDB_OK;

@@ -65,8 +65,16 @@ for t in 100000 60000 2147483647 -1; do
   expect "stats --threads $t" 2 "--threads must be" $owaredb stats --dir "$db" --threads $t
   expect "census --threads $t" 2 "--threads must be" $omweso census --seeds 5 --threads $t
 done
-expect "--cache-mb -1" 2 "--cache-mb" $owaredb probe --dir "$db" --cache-mb -1 "$start"
-expect "--cache-mb 0" 2 "--cache-mb" $owaredb probe --dir "$db" --cache-mb 0 "$start"
+# One rule for cache sizes (README, Probe library): 0 is the library's default, and a size
+# whose bytes do not fit is refused, by probe and serve alike (it wrapped to 0 in serve).
+out=$($owaredb probe --dir "$db" --cache-mb 0 "$start" 2>&1) && [[ "$out" == *"value"* ]] && pass ||
+  fail "probe --cache-mb 0 (the default): $out"
+for mb in 17592186044416 1048577 -1 1.5 abc; do
+  expect "probe --cache-mb $mb" 2 "--cache-mb must be a whole number of MiB, 0..1048576" \
+    $owaredb probe --dir "$db" --cache-mb $mb "$start"
+  expect "serve --cache-mb $mb" 2 "--cache-mb must be a whole number of MiB, 0..1048576" \
+    $owaredb serve --dir "$db" --cache-mb $mb
+done
 expect "census reversed range" 2 "reversed" $omweso census --seeds 30..2
 expect "census of years" 2 "years" $omweso census --seeds 64
 expect "generate --max-seeds 47" 1 "level 47 needs" $owaredb generate --max-seeds 47 --dir "$work/t47"
@@ -117,6 +125,27 @@ head -c 5000000 /dev/urandom | $owaredb probe --batch --json --dir "$db" >"$work
 json_lines "$work/random.json" && pass || fail "random bytes: every line valid JSON"
 head -c 200000 /dev/urandom | tr -d '\n' | { cat; echo; } | $owaredb probe --batch --dir "$db" >/dev/null 2>&1
 [[ $? -eq 1 ]] && pass || fail "random bytes, text batch: status 1 (errors as records)"
+
+echo "== a batch line over 4 KiB: the same error record from probe --batch and /api/batch"
+long=$(printf '1 %.0s' $(seq 2500))  # 5000 bytes: a position of 2500 pits
+printf '%s\n%s\n%s\r\n' "$start" "$long" "$start" >"$work/long.txt"
+$owaredb probe --batch --json --dir "$db" <"$work/long.txt" >"$work/long-cli.json" 2>/dev/null
+python3 - "$owaredb" "$db" "$work/long.txt" "$work/long-cli.json" <<'PY' && pass || fail "a long batch line: probe --batch and /api/batch differ"
+import re, subprocess, sys, urllib.request
+owaredb, db, body, cli = sys.argv[1:]
+server = subprocess.Popen([owaredb, "serve", "--dir", db, "--port", "0"], stdout=subprocess.PIPE, text=True)
+try:
+    url = re.search(r"http://\S+/", server.stdout.readline()).group(0)
+    request = urllib.request.Request(url + "api/batch", data=open(body, "rb").read(),
+                                     headers={"Content-Type": "text/plain"})
+    served = urllib.request.urlopen(request, timeout=30).read().decode()
+finally:
+    server.terminate()
+    server.wait()
+expected = open(cli).read()
+assert "line too long (more than 4096 bytes): not read" in expected.splitlines()[1], expected[:300]
+assert served == expected, (served[:300], expected[:300])
+PY
 
 echo "== database directories: gaps, missing, odd, locked, planted links"
 gap="$work/gap"; cp -r "$db" "$gap"; rm "$gap/abapa-05.owdb"

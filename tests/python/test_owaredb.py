@@ -226,6 +226,24 @@ class Errors(unittest.TestCase):
         self.assertFalse(self.tb.level_available(11))
         self.assertTrue(self.tb.level_available(MAX_SEEDS))
 
+    def test_cache_bytes_zero_is_the_default(self):
+        # One rule in every API: 0 means the default cache (256 MiB), as in C. It meant no
+        # cache here: every value decompressed its block, 1000 times slower.
+        rng = np.random.default_rng(5)
+        positions = random_positions(rng, 2000, MAX_SEEDS, MAX_SEEDS, stored_only=True)
+
+        def seconds(tb):
+            tb.values(positions)  # warm the cache
+            start = time.perf_counter()
+            for _ in range(3):
+                values = tb.values(positions)
+            return time.perf_counter() - start, values
+
+        default, expected = seconds(owaredb.Tablebase(DB, "abapa"))
+        zero, values = seconds(owaredb.Tablebase(DB, "abapa", cache_bytes=0))
+        np.testing.assert_array_equal(values, expected)
+        self.assertLess(zero, 20 * default + 0.05, (zero, default))
+
     def test_unknown_rules(self):
         with self.assertRaises(owaredb.InvalidRules) as cm:
             owaredb.Tablebase(DB, "oware-ish")

@@ -64,7 +64,7 @@ void add_threads_option(po::options_description& opts, int& threads, const char*
                        help);
 }
 
-std::size_t parse_mib(const std::string& option, const std::string& text, std::size_t max_mib) {
+std::size_t parse_cache_mb(const std::string& text) {
     std::size_t value = 0, used = 0;
     bool ok = !text.empty() && std::isdigit(static_cast<unsigned char>(text[0]));
     if (ok) {
@@ -74,10 +74,11 @@ std::size_t parse_mib(const std::string& option, const std::string& text, std::s
             ok = false;
         }
     }
-    if (!ok || used != text.size() || value < 1 || value > max_mib)
-        throw UsageError(option + " must be a whole number of MiB from 1 to " +
-                         std::to_string(max_mib) + ", got '" + text + "'");
-    return value;
+    if (!ok || used != text.size() || value > kMaxCacheMiB)
+        throw UsageError("--cache-mb must be a whole number of MiB, 0.." +
+                         std::to_string(kMaxCacheMiB) + " (0: the default, 256), got '" + text +
+                         "'");
+    return value << 20;
 }
 
 uint64_t parse_bytes(const std::string& option, const std::string& text) {

@@ -30,9 +30,15 @@ inline constexpr int kMaxThreads = 1024;
 void add_threads_option(po::options_description& opts, int& threads,
                         const char* help = "threads (0 = one per core)");
 
-/// Reads a size option given in MiB as a string, so that "-1" is an error rather than a
-/// huge unsigned number: a whole number 1..max_mib, or UsageError naming the option.
-std::size_t parse_mib(const std::string& option, const std::string& text, std::size_t max_mib);
+/// The most MiB --cache-mb takes (1 TiB): any more would not be memory, and its bytes
+/// could overflow.
+inline constexpr std::size_t kMaxCacheMiB = std::size_t(1) << 20;
+
+/// Reads --cache-mb (`owaredb probe`, `owaredb serve`) given as a string, so that "-1" is
+/// an error rather than a huge unsigned number: a whole number 0..kMaxCacheMiB of MiB, 0
+/// meaning the library's default (TablebaseOptions::cache_bytes), returned in bytes; else
+/// a UsageError naming the option and the value.
+std::size_t parse_cache_mb(const std::string& text);
 
 /// Reads a size such as "600M", "20G", "1.5G" or "4096" (bytes): a positive number with an
 /// optional suffix K, M, G or T (powers of 1024). Anything else is a UsageError naming the

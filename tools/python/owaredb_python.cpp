@@ -488,7 +488,8 @@ InvalidRules); InvalidPosition and InvalidRules are also ValueErrors.)";
 
     py::class_<Tablebase>(m, "Tablebase", R"(The databases of one rule set in one directory.
 
-Tablebase(dir, rules="abapa", cache_bytes=256 MiB). Level files are opened on first use;
+Tablebase(dir, rules="abapa", cache_bytes=256 MiB), cache_bytes=0 meaning the default (as in
+the C and C++ APIs). Level files are opened on first use;
 an unknown rules name raises InvalidRules here. Thread-safe: every query releases the GIL,
 so threads can probe one Tablebase in parallel.)")
         .def(py::init([](py::object dir, const std::string& rules, std::size_t cache_bytes) {
@@ -504,7 +505,7 @@ so threads can probe one Tablebase in parallel.)")
                  return tb;
              }),
              py::arg("dir"), py::arg("rules") = "abapa",
-             py::arg("cache_bytes") = std::size_t(256) << 20)
+             py::arg("cache_bytes") = TablebaseOptions::kDefaultCacheBytes)
         .def(
             "value",
             [](const Tablebase& tb, py::object position) {

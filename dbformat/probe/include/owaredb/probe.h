@@ -39,7 +39,8 @@ typedef struct owaredb_move {
 } owaredb_move;
 
 /* Opens a tablebase over directory `dir` for rule set `rules` ("abapa" or "awari") with a
- * cache of `cache_bytes` for decompressed blocks (0 = 256 MiB). No file is read yet.
+ * cache of `cache_bytes` for decompressed blocks, 0 meaning the default, 256 MiB (the rule
+ * of TablebaseOptions::cache_bytes in probe.hpp, and of Python). No file is read yet.
  * Writes the handle to *out; OWAREDB_INVALID_RULES for an unknown name. */
 OWAREDB_API owaredb_status owaredb_open(const char* dir, const char* rules, size_t cache_bytes,
                                         owaredb_tablebase** out);

@@ -206,8 +206,13 @@ struct BoundsInfo {
 };
 
 struct TablebaseOptions {
-    /// Memory for decompressed blocks, shared by every level.
-    std::size_t cache_bytes = std::size_t(256) << 20;
+    static constexpr std::size_t kDefaultCacheBytes = std::size_t(256) << 20;
+    /// Memory for decompressed blocks, shared by every level and thread. One rule in every
+    /// API (C++, C's owaredb_open, Python's cache_bytes, the --cache-mb of `owaredb probe`
+    /// and `owaredb serve`): 0 means the default, kDefaultCacheBytes (256 MiB); any other
+    /// size is used as given (one smaller than a block keeps none, and every lookup then
+    /// decompresses its block).
+    std::size_t cache_bytes = kDefaultCacheBytes;
 };
 
 class OWAREDB_API Tablebase {
