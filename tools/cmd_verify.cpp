@@ -25,10 +25,12 @@
 #include "database_options.hpp"
 #include "level_modes.hpp"
 #include "mpi_job.hpp"
+#include "oware/ranking.hpp"
 #include "tablebase/bellman_check.hpp"
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
 #include "tablebase/game_levels.hpp"
+#include "tablebase/published_dir.hpp"
 #include "tablebase/streamed_files.hpp"
 
 #include <algorithm>
@@ -256,6 +258,89 @@ bool verify_values(const DatabaseDir& db, int threads, int up_to, LevelModePlan&
     return files.damaged == 0 && checked >= 0;
 }
 
+// Romein & Bal's published files (tablebase/published_dir.hpp): they hold no checksums,
+// so each file's size is checked as it opens and each value's range as it is read; then
+// every value of levels 0..up_to against the Bellman equation, as for our files, with
+// the offset in their file named beside the position.
+bool verify_published(const PublishedDir& dir, int threads, int up_to, LevelModePlan& plan) {
+    const OwareGame game(Rules::awari());
+    Checksums files;
+    for (int n : PublishedDir::levels_in(dir.dir())) {
+        db::Result<db::RawLevelFile> file = dir.open(n);
+        if (file.ok()) {
+            files.intact.push_back(n);
+            continue;
+        }
+        ++files.damaged;
+        std::printf("%s %s\n", label(file.status()), file.status().message().c_str());
+    }
+    if (!files.any())
+        throw std::runtime_error("no published files (scores.N) in '" + dir.dir().string() + "'");
+    std::printf("published files (Romein & Bal's scores.N, awari; no checksums in that format): "
+                "%zu of the right size, %d not\n",
+                files.intact.size(), files.damaged);
+    std::fflush(stdout);
+    std::vector<ValueArray> levels;
+    const int checked = check_consistency(
+        files, "level", up_to,
+        [&](int n) {
+            const bool streamed = plan.streamed(n);
+            const auto started = std::chrono::steady_clock::now();
+            uint64_t bad = level_size(n);
+            int stored = 0;
+            if (streamed) {
+                std::vector<ValueArray>().swap(levels); // levels above are streamed too
+                const PublishedLevels values(dir, n, true);
+                StreamedLevelProgress progress(n);
+                try {
+                    bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
+                        return first_streamed_bellman_mismatch(game, n, values, threads, range,
+                                                               plan.batch_positions(),
+                                                               std::ref(progress));
+                    });
+                } catch (const std::runtime_error& e) {
+                    progress.clear();
+                    std::printf("DAMAGED %s\n", e.what());
+                    return false;
+                }
+                progress.clear();
+                if (bad < level_size(n)) {
+                    int8_t v = 0;
+                    values.read(n, std::span(&bad, 1), std::span(&v, 1));
+                    stored = v;
+                }
+            } else {
+                ValueArray values;
+                if (db::Status s = dir.load(n, values, threads); !s.ok()) {
+                    std::printf("DAMAGED %s\n", s.message().c_str());
+                    return false;
+                }
+                levels.push_back(std::move(values));
+                bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
+                    return first_bellman_mismatch(game, n, levels, threads, range);
+                });
+                if (bad < level_size(n)) stored = levels[n][bad];
+            }
+            if (bad < level_size(n)) {
+                const Position p = unrank(n, bad);
+                std::printf("MISMATCH level %d, offset %llu of %s (%s): stored %d, but its moves "
+                            "give a different value\n",
+                            n, (unsigned long long)published_rank(p), dir.path(n).c_str(),
+                            to_string(p).c_str(), stored);
+                return false;
+            }
+            std::printf(
+                "level %2d: %llu values consistent (%s, %.1f s)\n", n,
+                (unsigned long long)level_size(n), streamed ? "streamed" : "in memory",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+            return true;
+        },
+        [&](int k) {
+            if (levels.size() == size_t(k)) levels.emplace_back(); // keeps levels[k] = level k
+        });
+    return files.damaged == 0 && checked >= 0;
+}
+
 bool has_bound_files(const DatabaseDir& db) {
     const BoundsDir bounds(db.dir(), db.rules());
     for (int n = 0; n <= kMaxSeeds; ++n)
@@ -286,10 +371,15 @@ int cmd_verify(const Args& args) {
         throw UsageError("--values-up-to must be >= 0, got " + std::to_string(values_up_to));
     LevelModePlan plan(mode, memory, kStreamedCheckBytesPerPosition);
     require_directory(options.dir);
-    DatabaseDir db(options.dir, resolve_rules(options));
     if (rank() != 0 && !std::freopen("/dev/null", "w", stdout))
         throw std::runtime_error("cannot silence the standard output of rank " +
                                  std::to_string(rank()));
+    if (directory_format(options) == DirectoryFormat::Published) {
+        const bool ok = verify_published(PublishedDir(options.dir), threads, values_up_to, plan);
+        std::printf("%s\n", ok ? "verify: OK" : "verify: FAILED");
+        return ok ? 0 : 1;
+    }
+    DatabaseDir db(options.dir, resolve_rules(options));
     bool value_files = false;
     for (int n = 0; n <= kMaxSeeds && !value_files; ++n)
         value_files = std::filesystem::exists(db.path(n));

@@ -1,6 +1,7 @@
 #include "database_options.hpp"
 
 #include "tablebase/database_dir.hpp"
+#include "tablebase/published_dir.hpp"
 
 #include <filesystem>
 #include <system_error>
@@ -33,6 +34,21 @@ Rules resolve_rules(const DatabaseOptions& db) {
                          found[0] + "' (expected " + Rules::preset_names() + ")");
     }
     return Rules::abapa();
+}
+
+DirectoryFormat directory_format(const DatabaseOptions& db) {
+    const std::vector<int> published = PublishedDir::levels_in(db.dir);
+    if (published.empty()) return DirectoryFormat::Ours;
+    const std::vector<std::string> ours = rule_sets_in(db.dir);
+    if (!ours.empty())
+        throw UsageError("directory '" + db.dir + "' holds both Romein & Bal's published files " +
+                         "(scores." + std::to_string(published.front()) + ", ...) and owaredb " +
+                         "level files (" + ours.front() +
+                         "-NN.owdb): give each kind a directory of its own");
+    if (!db.rules.empty() && db.rules != "awari")
+        throw UsageError("directory '" + db.dir + "' holds Romein & Bal's published files, " +
+                         "which are awari's, not " + db.rules + "'s");
+    return DirectoryFormat::Published;
 }
 
 void require_directory(const std::string& dir, const std::string& hint) {

@@ -27,6 +27,16 @@ void add_database_options(po::options_description& opts, DatabaseOptions& db);
 /// holds files of several rule sets needs --rules: UsageError listing them.
 Rules resolve_rules(const DatabaseOptions& db);
 
+/// The kinds of database directory the commands read.
+enum class DirectoryFormat {
+    Ours,     ///< owaredb level files, "<rules>-NN.owdb" (or none yet)
+    Published ///< Romein & Bal's awari files, "scores.N" (tablebase/published_dir.hpp)
+};
+
+/// Which kind `db.dir` holds. UsageError for a directory that holds both (mixing them
+/// would answer from two sources), or for published files with --rules other than awari.
+DirectoryFormat directory_format(const DatabaseOptions& db);
+
 /// UsageError unless `dir` is a directory that can be listed, with a message that says what
 /// it is instead (missing, a file, a symlink loop, not readable). `hint` ends the message
 /// for a missing directory, e.g. "(see owaredb generate)".

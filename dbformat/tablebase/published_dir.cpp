@@ -1,6 +1,7 @@
 #include "tablebase/published_dir.hpp"
 
 #include "dbformat/file_io.hpp"
+#include "oware/oware_game.hpp"
 #include "oware/ranking.hpp"
 #include "retro/parallel.hpp"
 
@@ -108,6 +109,37 @@ void PublishedDir::save(int n, const ValueArray& values, int threads) const {
     db::detail::AtomicFileSink sink(path(n));
     sink.write(std::span(reinterpret_cast<const uint8_t*>(theirs.data()), theirs.size()));
     sink.commit();
+}
+
+PublishedLevels::PublishedLevels(const PublishedDir& dir, int n, bool and_level_n) {
+    for (int k = 0; k <= n; ++k) {
+        const bool wanted =
+            k == n ? and_level_n
+                   : n - k >= OwareGame::kMinCapture && n - k <= OwareGame::kMaxCapture;
+        if (!wanted) {
+            files_.emplace_back();
+            continue;
+        }
+        db::Result<db::RawLevelFile> file = dir.open(k);
+        if (!file.ok()) throw std::runtime_error(file.status().message());
+        files_.push_back(std::move(*file));
+    }
+}
+
+void PublishedLevels::read(int level, std::span<const uint64_t> indices,
+                           std::span<int8_t> values) const {
+    if (level < 0 || level >= int(files_.size()) || !files_[size_t(level)])
+        throw std::logic_error("PublishedLevels: level out of range");
+    std::array<uint64_t, 1024> offsets;
+    for (size_t i = 0; i < indices.size(); i += offsets.size()) {
+        const size_t count = std::min(offsets.size(), indices.size() - i);
+        for (size_t k = 0; k < count; ++k)
+            offsets[k] = published_rank(unrank(level, indices[i + k]));
+        if (db::Status s = files_[size_t(level)]->read_at(std::span(offsets).first(count),
+                                                          values.subspan(i, count));
+            !s.ok())
+            throw std::runtime_error(s.message());
+    }
 }
 
 } // namespace owaredb

@@ -8,6 +8,7 @@
 
 #include "dbformat/raw_level.hpp"
 #include "oware/position.hpp"
+#include "retro/streamed_sources.hpp"
 #include "retro/value_array.hpp"
 
 #include <filesystem>
@@ -44,6 +45,22 @@ class PublishedDir {
 
   private:
     std::filesystem::path dir_;
+};
+
+/// Levels of a published directory as the streamed checks read them (verify, stats):
+/// values asked for by our rank, read at their offsets from the memory-mapped files. The
+/// levels a capture from level n reaches, and with `and_level_n` level n itself, as
+/// FileSmallerLevels has them.
+class PublishedLevels final : public SmallerLevelValues {
+  public:
+    /// Opens those files; throws std::runtime_error with the reason (naming the file) when
+    /// one is missing or of the wrong size.
+    PublishedLevels(const PublishedDir& dir, int n, bool and_level_n);
+    void read(int level, std::span<const uint64_t> indices,
+              std::span<int8_t> values) const override;
+
+  private:
+    std::vector<std::optional<db::RawLevelFile>> files_; // by level; none: not reached
 };
 
 } // namespace owaredb

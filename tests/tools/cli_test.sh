@@ -131,6 +131,38 @@ row = [l.split() for l in log.splitlines() if re.match(r' *$top +in-memory ', l)
 assert row and abs(float(row[0][3]) - total) < 0.02, row
 "
 
+# Romein & Bal's published format (scores.N): export, import back byte-identical, verify
+# it in memory and streamed, a planted wrong value found by offset, a mixed directory
+mkdir -p "$work/pub" "$work/imp"
+"$owaredb" export --from "$work/a" --to "$work/pub" >"$work/export.log" 2>&1
+check "export writes scores.0..$top of |D_n| bytes each" python3 -c "
+import math, os
+for n in range($top + 1):
+    assert os.path.getsize('$work/pub/scores.%d' % n) == math.comb(n + 11, 11) - math.comb(n + 5, 11), n
+"
+check "scores.3 starts with the values of 3 0 0 ..., 2 1 0 ... (their order)" bash -c "
+  a=\$('$owaredb' probe --rules awari --dir '$work/a' --json '3 0 0 0 0 0 0 0 0 0 0 0' | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"value\"])')
+  b=\$('$owaredb' probe --rules awari --dir '$work/a' --json '2 1 0 0 0 0 0 0 0 0 0 0' | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"value\"])')
+  [[ \$(od -An -tx1 -N2 '$work/pub/scores.3' | tr -d ' ') == \$(printf '%02x%02x' \$((a & 255)) \$((b & 255))) ]]"
+"$owaredb" import --from "$work/pub" --to "$work/imp" >"$work/import.log" 2>&1
+for n in 0 7 $top; do
+  f=$(printf 'awari-%02d.owdb' $n)
+  check "import of export gives $f byte for byte" cmp -s "$work/a/$f" "$work/imp/$f"
+done
+check "a second import converts nothing" bash -c "'$owaredb' import --from '$work/pub' --to '$work/imp' | grep -q 'import: 0 levels converted, $((top + 1)) already there'"
+check "verify passes on the published files" bash -c "'$owaredb' verify --dir '$work/pub' | grep -q 'verify: OK'"
+check "and streamed" bash -c "'$owaredb' verify --dir '$work/pub' --mode streamed --memory 1M 2>/dev/null | grep -q 'verify: OK'"
+python3 -c "
+f = open('$work/pub/scores.9', 'r+b'); f.seek(20000); b = f.read(1)[0]; f.seek(20000)
+f.write(bytes([(b + 2) % 256 if b < 7 or b > 128 else (b - 2) % 256])); f.close()"
+"$owaredb" verify --dir "$work/pub" >"$work/verifyp.log" 2>&1
+check "verify finds a planted wrong value and names its offset" grep -q "MISMATCH level 9, offset [0-9]* of .*scores.9" "$work/verifyp.log"
+printf '\x7f' | dd of="$work/pub/scores.8" bs=1 seek=100 conv=notrunc 2>/dev/null
+"$owaredb" verify --dir "$work/pub" >"$work/verifyp2.log" 2>&1
+check "a value outside -n..n is named by file and offset" grep -q "scores.8: offset 100 holds 127, outside -8..8" "$work/verifyp2.log"
+cp "$work/a/awari-00.owdb" "$work/pub/"
+check "a directory of both formats is refused" bash -c "'$owaredb' verify --dir '$work/pub' 2>&1 | grep -q 'holds both'"
+
 # damaged file: verify names it, probe refuses to answer from it
 cp "$work/a/awari-09.owdb" "$work/saved"
 size=$(stat -c %s "$work/a/awari-09.owdb")
