@@ -16,6 +16,7 @@ int cmd_stats(const Args& args);
 int cmd_verify(const Args& args);
 int cmd_probe(const Args& args);
 int cmd_info(const Args& args);
+int cmd_compare(const Args& args);
 int cmd_import(const Args& args); // cmd_convert.cpp
 int cmd_export(const Args& args); // cmd_convert.cpp
 int cmd_bench_probe(const Args& args);

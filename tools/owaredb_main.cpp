@@ -11,11 +11,12 @@
 int main(int argc, char** argv) {
     using namespace owaredb::cli;
     // In the order the usage lists them.
-    static constexpr std::array<Subcommand, 14> commands = {{
+    static constexpr std::array<Subcommand, 15> commands = {{
         {"bench", cmd_bench, "measure move, un-move and ranking costs"},
         {"bench-entropy", cmd_bench_entropy, "bits a level's values need, by context"},
         {"bench-generate", cmd_bench_generate, "measure the analyser against a forward pass"},
         {"bench-probe", cmd_bench_probe, "measure probe throughput and cold latency"},
+        {"compare", cmd_compare, "compare two directories (either format) value by value"},
         {"export", cmd_export, "write awari levels as Romein & Bal's published files (scores.N)"},
         {"generate", cmd_generate, "build the databases of levels 0..N"},
         {"import", cmd_import, "read Romein & Bal's published files (scores.N) into level files"},

@@ -152,11 +152,16 @@ done
 check "a second import converts nothing" bash -c "'$owaredb' import --from '$work/pub' --to '$work/imp' | grep -q 'import: 0 levels converted, $((top + 1)) already there'"
 check "verify passes on the published files" bash -c "'$owaredb' verify --dir '$work/pub' | grep -q 'verify: OK'"
 check "and streamed" bash -c "'$owaredb' verify --dir '$work/pub' --mode streamed --memory 1M 2>/dev/null | grep -q 'verify: OK'"
+check "compare: ours and the published copy are equal (exit 0)" bash -c "'$owaredb' compare '$work/a' '$work/pub' | grep -q 'compare: EQUAL ($((top + 1)) levels equal'"
 python3 -c "
 f = open('$work/pub/scores.9', 'r+b'); f.seek(20000); b = f.read(1)[0]; f.seek(20000)
 f.write(bytes([(b + 2) % 256 if b < 7 or b > 128 else (b - 2) % 256])); f.close()"
 "$owaredb" verify --dir "$work/pub" >"$work/verifyp.log" 2>&1
 check "verify finds a planted wrong value and names its offset" grep -q "MISMATCH level 9, offset [0-9]* of .*scores.9" "$work/verifyp.log"
+"$owaredb" compare "$work/pub" "$work/a" >"$work/compare.log" 2>&1
+check "compare: a planted value differs, exit 1" test $? -eq 1
+check "compare: it names the level, the index and both values" bash -c "grep -q 'level  9: 167596 positions compared, 1 differ' '$work/compare.log' && grep -Eq '^  index [0-9]+ \(.*\): A -?[0-9]+, B -?[0-9]+$' '$work/compare.log'"
+check "compare: a level on one side only is reported" bash -c "'$owaredb' compare '$work/a' '$work/imp' --max-seeds 3 >/dev/null; rm '$work/imp/awari-02.owdb'; '$owaredb' compare '$work/a' '$work/imp' --max-seeds 3 | grep -q 'level  2: only in A'"
 printf '\x7f' | dd of="$work/pub/scores.8" bs=1 seek=100 conv=notrunc 2>/dev/null
 "$owaredb" verify --dir "$work/pub" >"$work/verifyp2.log" 2>&1
 check "a value outside -n..n is named by file and offset" grep -q "scores.8: offset 100 holds 127, outside -8..8" "$work/verifyp2.log"
