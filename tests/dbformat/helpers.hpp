@@ -13,32 +13,13 @@
 #include "dbformat/format.hpp"
 #include "dbformat/synthetic.hpp"
 #include "quick.hpp"
+#include "temp_dir.hpp"
 
 namespace owaredb::db::test {
 
 using owaredb::test::quick;
 
-// A fresh directory removed (with its contents) at scope exit.
-class TempDir {
-  public:
-    TempDir() {
-        static std::atomic<int> counter{0};
-        path_ =
-            std::filesystem::temp_directory_path() /
-            ("owaredb-dbformat-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-        std::filesystem::remove_all(path_);
-        std::filesystem::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(path_, ec);
-    }
-    const std::filesystem::path& path() const { return path_; }
-    std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-
-  private:
-    std::filesystem::path path_;
-};
+using owaredb::test::TempDir;
 
 inline std::vector<uint8_t> read_bytes(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);

@@ -4,6 +4,7 @@
 #include "oware/oware_game.hpp"
 #include "oware/ranking.hpp"
 #include "quick.hpp"
+#include "temp_dir.hpp"
 #include "retro/solve_in_memory.hpp"
 #include "tablebase/published_dir.hpp"
 
@@ -15,28 +16,9 @@
 #include <random>
 
 using namespace owaredb;
+using owaredb::test::TempDir;
 
 namespace {
-
-class TempDir {
-  public:
-    TempDir()
-        : path_(std::filesystem::temp_directory_path() /
-                ("owaredb-published-" + std::to_string(::getpid()) + "-" +
-                 std::to_string(counter_++))) {
-        std::filesystem::remove_all(path_);
-        std::filesystem::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(path_, ec);
-    }
-    const std::filesystem::path& path() const { return path_; }
-
-  private:
-    static inline int counter_ = 0;
-    std::filesystem::path path_;
-};
 
 void put_byte(const std::filesystem::path& file, uint64_t offset, int8_t value) {
     std::fstream out(file, std::ios::binary | std::ios::in | std::ios::out);
