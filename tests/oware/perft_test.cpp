@@ -5,11 +5,11 @@
 // seed-by-seed sowing loop that skips the origin, its own backward capture chain, its own
 // grand slam and feeding logic. Perft of the production generator must match it, and at
 // every node of the smaller trees the full move lists (pit, captures, child) must match.
-#include "quick.hpp"
 #include "oware/moves.hpp"
 #include "oware/perft.hpp"
 #include "oware/position.hpp"
 #include "oware/rules.hpp"
+#include "quick.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,10 +1,10 @@
 // Un-move generation is complete and exact: for every position of D_n, n <= 8, the
 // parents it generates are exactly the positions of D_n with a legal non-capturing move
 // to it, found by brute force over all of D_n with the forward move generator.
-#include "quick.hpp"
 #include "oware/moves.hpp"
 #include "oware/ranking.hpp"
 #include "oware/unmoves.hpp"
+#include "quick.hpp"
 
 #include <doctest/doctest.h>
 

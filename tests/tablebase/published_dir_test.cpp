@@ -4,9 +4,9 @@
 #include "oware/oware_game.hpp"
 #include "oware/ranking.hpp"
 #include "quick.hpp"
-#include "temp_dir.hpp"
 #include "retro/solve_in_memory.hpp"
 #include "tablebase/published_dir.hpp"
+#include "temp_dir.hpp"
 
 #include <doctest/doctest.h>
 
