@@ -38,6 +38,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace owaredb::cli {
@@ -197,6 +198,80 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
     return files.damaged == 0 && checked >= 0;
 }
 
+// How the value check reads a directory's levels: our files or the published ones.
+struct ValueLevels {
+    const OwareGame& game;
+    /// Level n whole, in our rank order (levels 0..n-1 in `smaller`, for compact files).
+    std::function<db::Status(int n, ValueArray& out, const std::vector<ValueArray>& smaller)> load;
+    /// Level n and the levels its captures reach, for the streamed check.
+    std::function<std::unique_ptr<SmallerLevelValues>(int n)> streamed;
+    /// How a mismatch names the position of level n at `index` besides its rank.
+    std::function<std::string(int n, uint64_t index)> where;
+};
+
+// Every value of level n against its moves, in memory (levels[0..n-1] held, level n
+// added) or streamed as the plan says; prints the level's line. Whether all agree.
+bool check_value_level(int n, const ValueLevels& source, int threads, LevelModePlan& plan,
+                       std::vector<ValueArray>& levels) {
+    const bool streamed = plan.streamed(n);
+    const auto started = std::chrono::steady_clock::now();
+    uint64_t bad = level_size(n);
+    int stored = 0;
+    try {
+        if (streamed) {
+            std::vector<ValueArray>().swap(levels); // levels above are streamed too
+            const std::unique_ptr<SmallerLevelValues> values = source.streamed(n);
+            StreamedLevelProgress progress(n);
+            bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
+                return first_streamed_bellman_mismatch(source.game, n, *values, threads, range,
+                                                       plan.batch_positions(), std::ref(progress));
+            });
+            progress.clear();
+            if (bad < level_size(n)) {
+                int8_t v = 0;
+                values->read(n, std::span(&bad, 1), std::span(&v, 1));
+                stored = v;
+            }
+        } else {
+            ValueArray values;
+            if (db::Status s = source.load(n, values, levels); !s.ok())
+                throw std::runtime_error(s.message());
+            levels.push_back(std::move(values));
+            bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
+                return first_bellman_mismatch(source.game, n, levels, threads, range);
+            });
+            if (bad < level_size(n)) stored = levels[n][bad];
+        }
+    } catch (const std::runtime_error& e) { // a file that cannot be read as it should
+        std::printf("DAMAGED %s\n", e.what());
+        return false;
+    }
+    if (bad < level_size(n)) {
+        std::printf("MISMATCH level %d index %llu%s (%s): stored %d, but its moves give a "
+                    "different value\n",
+                    n, (unsigned long long)bad, source.where(n, bad).c_str(),
+                    to_string(unrank(n, bad)).c_str(), stored);
+        return false;
+    }
+    std::printf("level %2d: %llu values consistent (%s, %.1f s)\n", n,
+                (unsigned long long)level_size(n), streamed ? "streamed" : "in memory",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    return true;
+}
+
+// The consistency of levels 0..up_to of `files` (those found intact) from `source`.
+bool check_value_levels(const Checksums& files, const ValueLevels& source, int threads, int up_to,
+                        LevelModePlan& plan) {
+    std::vector<ValueArray> levels;
+    const int checked = check_consistency(
+        files, "level", up_to,
+        [&](int n) { return check_value_level(n, source, threads, plan, levels); },
+        [&](int k) {
+            if (levels.size() == size_t(k)) levels.emplace_back(); // keeps levels[k] = level k
+        });
+    return files.damaged == 0 && checked >= 0;
+}
+
 // Value files: checksums, then every value of levels 0..up_to against the Bellman equation.
 bool verify_values(const DatabaseDir& db, int threads, int up_to, LevelModePlan& plan) {
     const Checksums files = check_checksums(db, threads);
@@ -206,56 +281,16 @@ bool verify_values(const DatabaseDir& db, int threads, int up_to, LevelModePlan&
     std::printf("checksums: %zu level files intact, %d damaged\n", files.intact.size(),
                 files.damaged);
     std::fflush(stdout);
-    std::vector<ValueArray> levels;
-    const int checked = check_consistency(
-        files, "level", up_to,
-        [&](int n) {
-            const bool streamed = plan.streamed(n);
-            const auto started = std::chrono::steady_clock::now();
-            uint64_t bad = level_size(n);
-            int stored = 0;
-            if (streamed) {
-                std::vector<ValueArray>().swap(levels); // levels above are streamed too
-                const FileSmallerLevels values(db, n, threads, true); // and level n itself
-                const uint64_t batch = plan.batch_positions();
-                StreamedLevelProgress progress(n);
-                bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
-                    return first_streamed_bellman_mismatch(db.game(), n, values, threads, range,
-                                                           batch, std::ref(progress));
-                });
-                progress.clear();
-                if (bad < level_size(n)) {
-                    int8_t v = 0;
-                    const uint64_t index = bad;
-                    values.read(n, std::span(&index, 1), std::span(&v, 1));
-                    stored = v;
-                }
-            } else {
-                ValueArray values;
-                if (db::Status s = db.load(n, values, threads, levels); !s.ok())
-                    throw std::runtime_error(s.message());
-                levels.push_back(std::move(values));
-                bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
-                    return first_bellman_mismatch(db.game(), n, levels, threads, range);
-                });
-                if (bad < level_size(n)) stored = levels[n][bad];
-            }
-            if (bad < level_size(n)) {
-                std::printf("MISMATCH level %d index %llu (%s): stored %d, but its moves give a "
-                            "different value\n",
-                            n, (unsigned long long)bad, to_string(unrank(n, bad)).c_str(), stored);
-                return false;
-            }
-            std::printf(
-                "level %2d: %llu values consistent (%s, %.1f s)\n", n,
-                (unsigned long long)level_size(n), streamed ? "streamed" : "in memory",
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-            return true;
-        },
-        [&](int k) {
-            if (levels.size() == size_t(k)) levels.emplace_back(); // keeps levels[k] = level k
-        });
-    return files.damaged == 0 && checked >= 0;
+    const ValueLevels source{db.game(),
+                             [&](int n, ValueArray& out, const std::vector<ValueArray>& smaller) {
+                                 return db.load(n, out, threads, smaller);
+                             },
+                             [&](int n) -> std::unique_ptr<SmallerLevelValues> {
+                                 return std::make_unique<FileSmallerLevels>(db, n, threads,
+                                                                            true); // and level n
+                             },
+                             [](int, uint64_t) { return std::string(); }};
+    return check_value_levels(files, source, threads, up_to, plan);
 }
 
 // Romein & Bal's published files (tablebase/published_dir.hpp): they hold no checksums,
@@ -280,65 +315,19 @@ bool verify_published(const PublishedDir& dir, int threads, int up_to, LevelMode
                 "%zu of the right size, %d not\n",
                 files.intact.size(), files.damaged);
     std::fflush(stdout);
-    std::vector<ValueArray> levels;
-    const int checked = check_consistency(
-        files, "level", up_to,
-        [&](int n) {
-            const bool streamed = plan.streamed(n);
-            const auto started = std::chrono::steady_clock::now();
-            uint64_t bad = level_size(n);
-            int stored = 0;
-            if (streamed) {
-                std::vector<ValueArray>().swap(levels); // levels above are streamed too
-                const PublishedLevels values(dir, n, true);
-                StreamedLevelProgress progress(n);
-                try {
-                    bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
-                        return first_streamed_bellman_mismatch(game, n, values, threads, range,
-                                                               plan.batch_positions(),
-                                                               std::ref(progress));
-                    });
-                } catch (const std::runtime_error& e) {
-                    progress.clear();
-                    std::printf("DAMAGED %s\n", e.what());
-                    return false;
-                }
-                progress.clear();
-                if (bad < level_size(n)) {
-                    int8_t v = 0;
-                    values.read(n, std::span(&bad, 1), std::span(&v, 1));
-                    stored = v;
-                }
-            } else {
-                ValueArray values;
-                if (db::Status s = dir.load(n, values, threads); !s.ok()) {
-                    std::printf("DAMAGED %s\n", s.message().c_str());
-                    return false;
-                }
-                levels.push_back(std::move(values));
-                bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
-                    return first_bellman_mismatch(game, n, levels, threads, range);
-                });
-                if (bad < level_size(n)) stored = levels[n][bad];
-            }
-            if (bad < level_size(n)) {
-                const Position p = unrank(n, bad);
-                std::printf("MISMATCH level %d, offset %llu of %s (%s): stored %d, but its moves "
-                            "give a different value\n",
-                            n, (unsigned long long)published_rank(p), dir.path(n).c_str(),
-                            to_string(p).c_str(), stored);
-                return false;
-            }
-            std::printf(
-                "level %2d: %llu values consistent (%s, %.1f s)\n", n,
-                (unsigned long long)level_size(n), streamed ? "streamed" : "in memory",
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-            return true;
+    const ValueLevels source{
+        game,
+        [&](int n, ValueArray& out, const std::vector<ValueArray>&) {
+            return dir.load(n, out, threads);
         },
-        [&](int k) {
-            if (levels.size() == size_t(k)) levels.emplace_back(); // keeps levels[k] = level k
-        });
-    return files.damaged == 0 && checked >= 0;
+        [&](int n) -> std::unique_ptr<SmallerLevelValues> {
+            return std::make_unique<PublishedLevels>(dir, n, true); // and level n
+        },
+        [&](int n, uint64_t index) {
+            return ", offset " + std::to_string(published_rank(unrank(n, index))) + " of " +
+                   dir.path(n).string();
+        }};
+    return check_value_levels(files, source, threads, up_to, plan);
 }
 
 bool has_bound_files(const DatabaseDir& db) {

@@ -157,7 +157,7 @@ python3 -c "
 f = open('$work/pub/scores.9', 'r+b'); f.seek(20000); b = f.read(1)[0]; f.seek(20000)
 f.write(bytes([(b + 2) % 256 if b < 7 or b > 128 else (b - 2) % 256])); f.close()"
 "$owaredb" verify --dir "$work/pub" >"$work/verifyp.log" 2>&1
-check "verify finds a planted wrong value and names its offset" grep -q "MISMATCH level 9, offset [0-9]* of .*scores.9" "$work/verifyp.log"
+check "verify finds a planted wrong value and names its offset" grep -q "MISMATCH level 9 index [0-9]*, offset [0-9]* of .*scores.9" "$work/verifyp.log"
 "$owaredb" compare "$work/pub" "$work/a" >"$work/compare.log" 2>&1
 check "compare: a planted value differs, exit 1" test $? -eq 1
 check "compare: it names the level, the index and both values" bash -c "grep -q 'level  9: 167596 positions compared, 1 differ' '$work/compare.log' && grep -Eq '^  index [0-9]+ \(.*\): A -?[0-9]+, B -?[0-9]+$' '$work/compare.log'"
