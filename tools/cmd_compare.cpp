@@ -33,6 +33,8 @@ class LevelSide {
     /// out[i] = the value of position begin + i (our rank) of the level; throws
     /// std::runtime_error naming the file and what is wrong.
     virtual void read(uint64_t begin, std::span<int8_t> out) const = 0;
+    /// Positions a chunk should hold so that a read decodes each block once.
+    virtual uint64_t chunk() const { return uint64_t(1) << 16; }
 };
 
 class OurLevel final : public LevelSide {
@@ -44,7 +46,9 @@ class OurLevel final : public LevelSide {
             throw std::runtime_error(db.path(n).string() +
                                      ": capture-bounded (generate --compact); compare needs exact "
                                      "files");
+        block_entries_ = info->block_entries;
     }
+    uint64_t chunk() const override { return std::max<uint64_t>(block_entries_, 1 << 16); }
     void read(uint64_t begin, std::span<int8_t> out) const override {
         thread_local std::vector<uint64_t> indices;
         indices.resize(out.size());
@@ -62,6 +66,7 @@ class OurLevel final : public LevelSide {
         return o;
     }
     db::LevelReader reader_;
+    uint64_t block_entries_ = 0;
 };
 
 class PublishedLevel final : public LevelSide {
@@ -128,7 +133,8 @@ struct Difference {
 
 // Compares level n of both sides; prints its line and returns the number of differences.
 uint64_t compare_level(int n, const LevelSide& a, const LevelSide& b, int threads, int show) {
-    constexpr uint64_t kChunk = 1 << 16;
+    // A whole number of either side's blocks (powers of two: the larger is a multiple).
+    const uint64_t chunk = std::max(a.chunk(), b.chunk());
     const uint64_t size = level_size(n);
     const auto started = std::chrono::steady_clock::now();
     std::atomic<uint64_t> differ{0}, done{0};
@@ -136,7 +142,7 @@ uint64_t compare_level(int n, const LevelSide& a, const LevelSide& b, int thread
     std::vector<Difference> first; // the `show` smallest indices that differ
     ProgressLine line;
     std::mutex line_mutex;
-    parallel::for_chunks(threads, 0, size, kChunk, [&](uint64_t begin, uint64_t end) {
+    parallel::for_chunks(threads, 0, size, chunk, [&](uint64_t begin, uint64_t end) {
         thread_local std::vector<int8_t> va, vb;
         va.resize(end - begin);
         vb.resize(end - begin);
@@ -165,11 +171,13 @@ uint64_t compare_level(int n, const LevelSide& a, const LevelSide& b, int thread
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
                         .count();
                 char text[120];
-                std::snprintf(text, sizeof text, "level %2d: %3.0f%% of %llu positions | ETA %s", n,
-                              100.0 * double(now_done) / double(size), (unsigned long long)size,
-                              format_duration(elapsed * double(size - now_done) /
-                                              double(std::max<uint64_t>(now_done, 1)))
-                                  .c_str());
+                std::snprintf(
+                    text, sizeof text, "level %2d: %3.0f%% of %llu positions | ETA %s", n,
+                    100.0 * double(now_done) / double(size), (unsigned long long)size,
+                    now_done * 100 < size // too early to tell
+                        ? "?"
+                        : format_duration(elapsed * double(size - now_done) / double(now_done))
+                              .c_str());
                 line.show(text);
             }
         }

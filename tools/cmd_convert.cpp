@@ -13,6 +13,7 @@
 #include "tablebase/database_dir.hpp"
 #include "tablebase/published_dir.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -136,6 +137,10 @@ int cmd_export(const Args& args) {
     const DatabaseDir ours(o.from, Rules::awari());
     const PublishedDir published(o.to);
     const db::DirectoryLock lock(o.to);
+    const std::vector<std::string> rule_sets = rule_sets_in(o.from);
+    if (std::find(rule_sets.begin(), rule_sets.end(), "awari") == rule_sets.end())
+        throw UsageError("no awari level files (awari-NN.owdb) in '" + o.from +
+                         "': the published format is awari's");
     int converted = 0, kept = 0;
     for (int n = 0; n <= o.max_seeds; ++n) {
         if (!std::filesystem::exists(ours.path(n))) continue;

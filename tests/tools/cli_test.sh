@@ -165,6 +165,9 @@ check "compare: a level on one side only is reported" bash -c "'$owaredb' compar
 printf '\x7f' | dd of="$work/pub/scores.8" bs=1 seek=100 conv=notrunc 2>/dev/null
 "$owaredb" verify --dir "$work/pub" >"$work/verifyp2.log" 2>&1
 check "a value outside -n..n is named by file and offset" grep -q "scores.8: offset 100 holds 127, outside -8..8" "$work/verifyp2.log"
+mkdir -p "$work/noawari" "$work/noawari2"
+"$owaredb" export --from "$work/noawari" --to "$work/noawari2" >"$work/noawari.log" 2>&1
+check "export refuses a directory without awari files" bash -c "[[ $? -ne 0 ]] && grep -q 'no awari level files' '$work/noawari.log'"
 cp "$work/a/awari-00.owdb" "$work/pub/"
 check "a directory of both formats is refused" bash -c "'$owaredb' verify --dir '$work/pub' 2>&1 | grep -q 'holds both'"
 
