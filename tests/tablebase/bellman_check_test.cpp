@@ -40,7 +40,7 @@ class FailingFiles final : public SmallerLevelValues {
 } // namespace
 
 TEST_CASE("streamed consistency check: correct levels pass, at every batch size") {
-    const int max_n = test::quick() ? 9 : 11;
+    const int max_n = test::quick() ? 9 : 10;
     for (const char* name : {"abapa", "awari"}) {
         CAPTURE(name);
         const OwareGame game(*Rules::by_name(name));
@@ -64,7 +64,7 @@ TEST_CASE("streamed consistency check: correct levels pass, at every batch size"
 
 TEST_CASE("streamed consistency check: planted wrong values are found where the in-memory "
           "check finds them") {
-    const int n = test::quick() ? 9 : 11;
+    const int n = test::quick() ? 9 : 10;
     for (const char* name : {"abapa", "awari"}) {
         CAPTURE(name);
         const OwareGame game(*Rules::by_name(name));
@@ -79,10 +79,10 @@ TEST_CASE("streamed consistency check: planted wrong values are found where the 
             const uint64_t expected = first_bellman_mismatch(game, n, levels, 2);
             CHECK(expected <= at); // the planted value, or a parent of it before it
             const auto files = as_files(levels, n);
+            // Small and uneven batches on two threads, one batch on one.
             for (uint64_t batch : {uint64_t(1000), size / 4 + 1, size})
-                for (int threads : {1, 2})
-                    CHECK(first_streamed_bellman_mismatch(game, n, files, threads, {}, batch) ==
-                          expected);
+                CHECK(first_streamed_bellman_mismatch(game, n, files, batch == size ? 1 : 2, {},
+                                                      batch) == expected);
             // Only the part of the level a rank checks (verify under mpirun).
             const IndexRange after{expected + 1, size};
             CHECK(first_streamed_bellman_mismatch(game, n, files, 2, after, 999) ==
