@@ -4,6 +4,7 @@
 #include "oware/oware_game.hpp"
 #include "oware/ranking.hpp"
 #include "retro/parallel.hpp"
+#include "tablebase/streamed_files.hpp"
 
 #include <algorithm>
 #include <array>
@@ -113,10 +114,7 @@ void PublishedDir::save(int n, const ValueArray& values, int threads) const {
 
 PublishedLevels::PublishedLevels(const PublishedDir& dir, int n, bool and_level_n) {
     for (int k = 0; k <= n; ++k) {
-        const bool wanted =
-            k == n ? and_level_n
-                   : n - k >= OwareGame::kMinCapture && n - k <= OwareGame::kMaxCapture;
-        if (!wanted) {
+        if (!streamed_source_holds(n, k, and_level_n)) {
             files_.emplace_back();
             continue;
         }

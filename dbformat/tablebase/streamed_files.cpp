@@ -21,10 +21,7 @@ namespace owaredb {
 FileSmallerLevels::FileSmallerLevels(const DatabaseDir& db, int n, int threads, bool and_level_n)
     : threads_(std::max(1, threads)) {
     for (int k = 0; k <= n; ++k) {
-        const bool wanted =
-            k == n ? and_level_n
-                   : n - k >= OwareGame::kMinCapture && n - k <= OwareGame::kMaxCapture;
-        if (!wanted) {
+        if (!streamed_source_holds(n, k, and_level_n)) {
             readers_.emplace_back();
             continue;
         }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "dbformat/reader.hpp"
+#include "oware/oware_game.hpp"
 #include "retro/streamed_sources.hpp"
 
 #include <cstdint>
@@ -21,6 +22,14 @@ class DatabaseDir;
 /// `and_level_n` level n itself (verify's streamed check: the quiet moves), read through
 /// one block at a time per thread and level (LevelReader::read_sorted): the memory they
 /// take is a few blocks per thread.
+/// Whether a streamed source for level n holds level k: the levels a capture from n
+/// reaches (n - kMaxCapture .. n - kMinCapture), and level n itself with `and_level_n`.
+/// FileSmallerLevels and PublishedLevels (published_dir.hpp) open exactly these.
+inline bool streamed_source_holds(int n, int k, bool and_level_n) {
+    return k == n ? and_level_n
+                  : n - k >= OwareGame::kMinCapture && n - k <= OwareGame::kMaxCapture;
+}
+
 class FileSmallerLevels final : public SmallerLevelValues {
   public:
     /// Opens the files of those levels and checks them (rule set, level, size, kind).
