@@ -3,12 +3,18 @@
 #include "dbformat/file_io.hpp"
 
 #include <fcntl.h>
+#include <omp.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 #include <string>
+#include <vector>
 
 namespace owaredb::db {
 
@@ -107,6 +113,42 @@ Status RawLevelFile::read_at(std::span<const uint64_t> offsets, std::span<int8_t
         values[i] = v;
     }
     return {};
+}
+
+Result<Histogram> RawLevelFile::histogram(int threads) const {
+    constexpr uint64_t kChunk = uint64_t(1) << 22;
+    const uint64_t chunks = (m_->entries + kChunk - 1) / kChunk;
+    std::array<std::atomic<uint64_t>, 256> counts{};
+    std::mutex failure_mutex;
+    uint64_t failed_at = m_->entries; // the lowest bad offset seen
+#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
+    {
+        std::vector<int8_t> buffer(kChunk);
+#pragma omp for schedule(dynamic, 1)
+        for (uint64_t c = 0; c < chunks; ++c) {
+            const uint64_t begin = c * kChunk, count = std::min(kChunk, m_->entries - begin);
+            std::span<int8_t> part(buffer.data(), count);
+            will_need(begin, count);
+            if (!read(begin, part).ok()) {
+                // read() names only its chunk's first bad offset; the lowest over all wins.
+                for (uint64_t i = 0; i < count; ++i)
+                    if (part[i] < -m_->bound || part[i] > m_->bound) {
+                        std::lock_guard lock(failure_mutex);
+                        failed_at = std::min(failed_at, begin + i);
+                        break;
+                    }
+            }
+            std::array<uint64_t, 256> local{};
+            for (int8_t v : part) ++local[uint8_t(v)];
+            for (int v = 0; v < 256; ++v)
+                if (local[v]) counts[v].fetch_add(local[v], std::memory_order_relaxed);
+            done_with(begin, count);
+        }
+    }
+    if (failed_at < m_->entries) return out_of_bound(failed_at);
+    Histogram h;
+    for (int v = 0; v < 256; ++v) h.counts[v] = counts[v].load();
+    return h;
 }
 
 namespace {

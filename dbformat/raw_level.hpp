@@ -8,6 +8,7 @@
 // decompression and no cache of ours. Thread-safe: every method is const.
 #pragma once
 
+#include "dbformat/reader.hpp"
 #include "dbformat/status.hpp"
 
 #include <cstdint>
@@ -38,6 +39,12 @@ class RawLevelFile {
     Status read(uint64_t begin, std::span<int8_t> out) const;
     /// values[i] = the value at offsets[i] (any order), checked as read().
     Status read_at(std::span<const uint64_t> offsets, std::span<int8_t> values) const;
+
+    /// How many times each value occurs in the whole file (Histogram, as LevelReader's),
+    /// read in order by `threads` OpenMP threads (0 = default), each part dropped from the
+    /// page cache once counted. Corrupt, naming the file and the lowest offset, for a value
+    /// outside the bound.
+    Result<Histogram> histogram(int threads = 0) const;
 
     /// Asks the kernel to read [begin, begin + count) ahead (a sequential pass over a file
     /// larger than memory: madvise(WILLNEED)), and to drop it again once passed (DONTNEED).

@@ -7,6 +7,7 @@
 #include "database_options.hpp"
 #include "level_modes.hpp"
 #include "oware/ranking.hpp"
+#include "stored_levels.hpp"
 #include "tablebase/all_configurations.hpp"
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
@@ -156,24 +157,31 @@ int cmd_stats(const Args& args) {
     LevelModePlan plan(mode, memory, kStreamedBellmanBytesPerPosition);
     require_directory(options.dir, "(see owaredb generate)");
     const std::string& dir = options.dir;
-    DatabaseDir db(dir, resolve_rules(options));
+    const bool published = directory_format(options) == DirectoryFormat::Published;
+    DatabaseDir db(dir, resolve_rules(options)); // awari for a published directory
     const std::string& rules_name = db.rules().name;
     if (bounds) {
         if (all) throw UsageError("--all-configurations applies to value files, not --bounds");
+        if (published)
+            throw UsageError("'" + dir + "' holds Romein & Bal's published values, no bound files");
         return bounds_stats(BoundsDir(dir, db.rules()), json, threads);
     }
+    const PublishedDir published_dir(dir);
+    const std::unique_ptr<StoredLevels> stored =
+        published ? published_stored_levels(published_dir, threads)
+                  : our_stored_levels(db, threads);
     // Levels missing below the highest present: --all-configurations values positions
     // outside the databases from every smaller level, so it refuses; plain counts are per
     // level and are printed, with the gap named.
     // The level a game of k seeds per pit never reaches (GameLevels) is no gap.
     std::vector<int> missing, present;
     for (int n = 0; n <= kMaxSeeds; ++n)
-        if (std::filesystem::exists(db.path(n))) present.push_back(n);
+        if (stored->has(n)) present.push_back(n);
     const int top = present.empty() ? -1 : present.back();
     const GameLevels game =
         present.empty() ? GameLevels::up_to(-1) : GameLevels::of_directory(present);
     for (int n = 0; n < top; ++n)
-        if (!std::filesystem::exists(db.path(n)) && n != game.skipped) missing.push_back(n);
+        if (!stored->has(n) && n != game.skipped) missing.push_back(n);
     if (game.skipped >= 0)
         std::fprintf(stderr, "owaredb stats: note: level %d is %s\n", game.skipped,
                      game.why_not(game.skipped).c_str());
@@ -201,7 +209,7 @@ int cmd_stats(const Args& args) {
                 continue;
             }
             ValueArray values;
-            if (db::Status st = db.load(k, values, threads, loaded); !st.ok())
+            if (db::Status st = stored->load(k, values, loaded); !st.ok())
                 throw std::runtime_error(k == n ? st.message()
                                                 : "level " + std::to_string(n) +
                                                       " is capture-bounded and needs level " +
@@ -210,18 +218,14 @@ int cmd_stats(const Args& args) {
         }
     };
     for (int n = 0; n <= kMaxSeeds; ++n) {
-        if (!std::filesystem::exists(db.path(n))) continue;
-        db::ReaderOptions options;
-        options.expect = db::Expectation::exactly(db.meta(n));
-        db::LevelReader reader(db.path(n), options);
-        db::Result<db::LevelInfo> info = reader.info();
-        if (!info.ok()) throw std::runtime_error(info.status().message());
+        if (!stored->has(n)) continue;
+        const bool capture_bounded = stored->capture_bounded(n);
         LevelCounts counts{n, level_size(n), {}};
         // --all-configurations of a level too large for levels 0..n in memory: streamed
         // from the files (which must then be exact: a capture-bounded file is completed in
         // memory only).
         const bool streamed = all && plan.streamed(n);
-        if (!streamed && (all || info->meta.capture_bounded)) {
+        if (!streamed && (all || capture_bounded)) {
             load_up_to(n);
             std::array<uint64_t, 256> h{};
             for (int8_t v : loaded[n].span()) ++h[static_cast<uint8_t>(v)];
@@ -229,17 +233,16 @@ int cmd_stats(const Args& args) {
                 if (h[b]) counts.values[static_cast<int8_t>(b)] = h[b];
         } else {
             if (streamed) std::vector<ValueArray>().swap(loaded); // levels above stream too
-            db::Result<db::Histogram> h = reader.histogram(threads);
-            if (!h.ok()) throw std::runtime_error(h.status().message());
+            const db::Histogram h = stored->histogram(n);
             for (int b = 0; b < 256; ++b)
-                if (uint64_t c = h.value().counts[b]) counts.values[static_cast<int8_t>(b)] = c;
+                if (uint64_t c = h.counts[b]) counts.values[static_cast<int8_t>(b)] = c;
         }
         if (all) {
             if (streamed) {
-                const FileSmallerLevels files(db, n, threads, true); // and level n itself
+                const std::unique_ptr<SmallerLevelValues> files = stored->streamed(n);
                 StreamedLevelProgress progress(n);
                 add_counts(counts.values, streamed_outside_value_counts(
-                                              db.game(), n, files, threads, plan.batch_positions(),
+                                              db.game(), n, *files, threads, plan.batch_positions(),
                                               std::ref(progress)));
                 progress.clear();
             } else {

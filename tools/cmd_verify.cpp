@@ -26,6 +26,8 @@
 #include "level_modes.hpp"
 #include "mpi_job.hpp"
 #include "oware/ranking.hpp"
+#include "owaredb/probe.hpp"
+#include "stored_levels.hpp"
 #include "tablebase/bellman_check.hpp"
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
@@ -198,20 +200,9 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
     return files.damaged == 0 && checked >= 0;
 }
 
-// How the value check reads a directory's levels: our files or the published ones.
-struct ValueLevels {
-    const OwareGame& game;
-    /// Level n whole, in our rank order (levels 0..n-1 in `smaller`, for compact files).
-    std::function<db::Status(int n, ValueArray& out, const std::vector<ValueArray>& smaller)> load;
-    /// Level n and the levels its captures reach, for the streamed check.
-    std::function<std::unique_ptr<SmallerLevelValues>(int n)> streamed;
-    /// How a mismatch names the position of level n at `index` besides its rank.
-    std::function<std::string(int n, uint64_t index)> where;
-};
-
 // Every value of level n against its moves, in memory (levels[0..n-1] held, level n
 // added) or streamed as the plan says; prints the level's line. Whether all agree.
-bool check_value_level(int n, const ValueLevels& source, int threads, LevelModePlan& plan,
+bool check_value_level(int n, const StoredLevels& source, int threads, LevelModePlan& plan,
                        std::vector<ValueArray>& levels) {
     const bool streamed = plan.streamed(n);
     const auto started = std::chrono::steady_clock::now();
@@ -223,7 +214,7 @@ bool check_value_level(int n, const ValueLevels& source, int threads, LevelModeP
             const std::unique_ptr<SmallerLevelValues> values = source.streamed(n);
             StreamedLevelProgress progress(n);
             bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
-                return first_streamed_bellman_mismatch(source.game, n, *values, threads, range,
+                return first_streamed_bellman_mismatch(source.game(), n, *values, threads, range,
                                                        plan.batch_positions(), std::ref(progress));
             });
             progress.clear();
@@ -238,7 +229,7 @@ bool check_value_level(int n, const ValueLevels& source, int threads, LevelModeP
                 throw std::runtime_error(s.message());
             levels.push_back(std::move(values));
             bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
-                return first_bellman_mismatch(source.game, n, levels, threads, range);
+                return first_bellman_mismatch(source.game(), n, levels, threads, range);
             });
             if (bad < level_size(n)) stored = levels[n][bad];
         }
@@ -260,7 +251,7 @@ bool check_value_level(int n, const ValueLevels& source, int threads, LevelModeP
 }
 
 // The consistency of levels 0..up_to of `files` (those found intact) from `source`.
-bool check_value_levels(const Checksums& files, const ValueLevels& source, int threads, int up_to,
+bool check_value_levels(const Checksums& files, const StoredLevels& source, int threads, int up_to,
                         LevelModePlan& plan) {
     std::vector<ValueArray> levels;
     const int checked = check_consistency(
@@ -281,16 +272,7 @@ bool verify_values(const DatabaseDir& db, int threads, int up_to, LevelModePlan&
     std::printf("checksums: %zu level files intact, %d damaged\n", files.intact.size(),
                 files.damaged);
     std::fflush(stdout);
-    const ValueLevels source{db.game(),
-                             [&](int n, ValueArray& out, const std::vector<ValueArray>& smaller) {
-                                 return db.load(n, out, threads, smaller);
-                             },
-                             [&](int n) -> std::unique_ptr<SmallerLevelValues> {
-                                 return std::make_unique<FileSmallerLevels>(db, n, threads,
-                                                                            true); // and level n
-                             },
-                             [](int, uint64_t) { return std::string(); }};
-    return check_value_levels(files, source, threads, up_to, plan);
+    return check_value_levels(files, *our_stored_levels(db, threads), threads, up_to, plan);
 }
 
 // Romein & Bal's published files (tablebase/published_dir.hpp): they hold no checksums,
@@ -298,7 +280,6 @@ bool verify_values(const DatabaseDir& db, int threads, int up_to, LevelModePlan&
 // every value of levels 0..up_to against the Bellman equation, as for our files, with
 // the offset in their file named beside the position.
 bool verify_published(const PublishedDir& dir, int threads, int up_to, LevelModePlan& plan) {
-    const OwareGame game(Rules::awari());
     Checksums files;
     for (int n : PublishedDir::levels_in(dir.dir())) {
         db::Result<db::RawLevelFile> file = dir.open(n);
@@ -315,19 +296,7 @@ bool verify_published(const PublishedDir& dir, int threads, int up_to, LevelMode
                 "%zu of the right size, %d not\n",
                 files.intact.size(), files.damaged);
     std::fflush(stdout);
-    const ValueLevels source{
-        game,
-        [&](int n, ValueArray& out, const std::vector<ValueArray>&) {
-            return dir.load(n, out, threads);
-        },
-        [&](int n) -> std::unique_ptr<SmallerLevelValues> {
-            return std::make_unique<PublishedLevels>(dir, n, true); // and level n
-        },
-        [&](int n, uint64_t index) {
-            return ", offset " + std::to_string(published_rank(unrank(n, index))) + " of " +
-                   dir.path(n).string();
-        }};
-    return check_value_levels(files, source, threads, up_to, plan);
+    return check_value_levels(files, *published_stored_levels(dir, threads), threads, up_to, plan);
 }
 
 bool has_bound_files(const DatabaseDir& db) {
@@ -335,6 +304,26 @@ bool has_bound_files(const DatabaseDir& db) {
     for (int n = 0; n <= kMaxSeeds; ++n)
         if (std::filesystem::exists(bounds.path(n))) return true;
     return false;
+}
+
+// The value of each start position of k seeds per pit whose level was checked, read
+// through the probe library, as a user's program would read it.
+void print_start_values(const std::string& dir, const std::string& rules, int up_to,
+                        const std::function<bool(int)>& has) {
+    const Tablebase tb(dir, rules);
+    for (int k = 1; 12 * k <= std::min(up_to, kMaxSeeds); ++k) {
+        if (!has(12 * k)) continue;
+        const ProbeResult<int> v = tb.value(Position::start(k).pits);
+        const char* plural = k == 1 ? "" : "s";
+        if (!v.ok()) {
+            std::printf("start position, %d seed%s per pit: %s\n", k, plural, v.message().c_str());
+            continue;
+        }
+        const char* result = *v > 0 ? "win" : *v < 0 ? "loss" : "draw";
+        std::printf("start position, %d seed%s per pit (%d seeds): value %+d for the first "
+                    "player, a %s\n",
+                    k, plural, 12 * k, *v, result);
+    }
 }
 
 } // namespace
@@ -364,7 +353,11 @@ int cmd_verify(const Args& args) {
         throw std::runtime_error("cannot silence the standard output of rank " +
                                  std::to_string(rank()));
     if (directory_format(options) == DirectoryFormat::Published) {
-        const bool ok = verify_published(PublishedDir(options.dir), threads, values_up_to, plan);
+        const PublishedDir published(options.dir);
+        const bool ok = verify_published(published, threads, values_up_to, plan);
+        if (ok)
+            print_start_values(options.dir, "awari", values_up_to,
+                               [&](int n) { return std::filesystem::exists(published.path(n)); });
         std::printf("%s\n", ok ? "verify: OK" : "verify: FAILED");
         return ok ? 0 : 1;
     }
@@ -379,6 +372,9 @@ int cmd_verify(const Args& args) {
         value_files || !has_bound_files(db) ? verify_values(db, threads, values_up_to, plan) : true;
     const bool bounds_ok = verify_bounds(BoundsDir(options.dir, db.rules()), threads, bound_files);
     const bool ok = values_ok && bounds_ok;
+    if (ok && value_files)
+        print_start_values(options.dir, db.rules().name, values_up_to,
+                           [&](int n) { return std::filesystem::exists(db.path(n)); });
     std::printf("%s\n", ok ? "verify: OK" : "verify: FAILED");
     return ok ? 0 : 1;
 }

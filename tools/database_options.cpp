@@ -33,22 +33,17 @@ Rules resolve_rules(const DatabaseOptions& db) {
         throw UsageError("directory '" + db.dir + "' holds level files of an unknown rule set '" +
                          found[0] + "' (expected " + Rules::preset_names() + ")");
     }
+    if (!PublishedDir::levels_in(db.dir).empty()) return Rules::awari(); // Romein & Bal's
     return Rules::abapa();
 }
 
 DirectoryFormat directory_format(const DatabaseOptions& db) {
-    const std::vector<int> published = PublishedDir::levels_in(db.dir);
-    if (published.empty()) return DirectoryFormat::Ours;
-    const std::vector<std::string> ours = rule_sets_in(db.dir);
-    if (!ours.empty())
-        throw UsageError("directory '" + db.dir + "' holds both Romein & Bal's published files " +
-                         "(scores." + std::to_string(published.front()) + ", ...) and owaredb " +
-                         "level files (" + ours.front() +
-                         "-NN.owdb): give each kind a directory of its own");
-    if (!db.rules.empty() && db.rules != "awari")
+    const DirectoryContents contents = directory_contents(db.dir);
+    if (contents.format == DirectoryFormat::Mixed) throw UsageError(contents.mixed_message(db.dir));
+    if (contents.format == DirectoryFormat::Published && !db.rules.empty() && db.rules != "awari")
         throw UsageError("directory '" + db.dir + "' holds Romein & Bal's published files, " +
                          "which are awari's, not " + db.rules + "'s");
-    return DirectoryFormat::Published;
+    return contents.format;
 }
 
 void require_directory(const std::string& dir, const std::string& hint) {

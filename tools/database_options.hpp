@@ -3,6 +3,7 @@
 
 #include "cli/options.hpp"
 #include "oware/rules.hpp"
+#include "tablebase/directory_format.hpp"
 
 #include <string>
 
@@ -23,18 +24,14 @@ Rules rules_from_name(const std::string& name);
 void add_database_options(po::options_description& opts, DatabaseOptions& db);
 
 /// The rule set to use: --rules when given (UsageError for an unknown name); otherwise the
-/// one rule set whose level files lie in the directory; otherwise abapa. A directory that
+/// one rule set whose level files lie in the directory; otherwise awari for a directory of
+/// Romein & Bal's published files; otherwise abapa. A directory that
 /// holds files of several rule sets needs --rules: UsageError listing them.
 Rules resolve_rules(const DatabaseOptions& db);
 
-/// The kinds of database directory the commands read.
-enum class DirectoryFormat {
-    Ours,     ///< owaredb level files, "<rules>-NN.owdb" (or none yet)
-    Published ///< Romein & Bal's awari files, "scores.N" (tablebase/published_dir.hpp)
-};
-
-/// Which kind `db.dir` holds. UsageError for a directory that holds both (mixing them
-/// would answer from two sources), or for published files with --rules other than awari.
+/// Which kind of level files `db.dir` holds (tablebase/directory_format.hpp): Ours or
+/// Published, never Mixed. UsageError for a directory that holds both (mixing them would
+/// answer from two sources), or for published files with --rules other than awari.
 DirectoryFormat directory_format(const DatabaseOptions& db);
 
 /// UsageError unless `dir` is a directory that can be listed, with a message that says what

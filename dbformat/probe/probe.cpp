@@ -8,7 +8,9 @@
 #include "retro/bounds.hpp"
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
+#include "tablebase/directory_format.hpp"
 #include "tablebase/game_levels.hpp"
+#include "tablebase/published_dir.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -85,20 +87,32 @@ struct Tablebase::Impl {
     std::optional<DatabaseDir> files; // empty for an unknown rules name
     std::optional<BoundsDir> bound_files;
     std::shared_ptr<db::BlockCache> cache;
-    // A level file of one kind, opened on first use. Once it has opened it stays open for
-    // good (its reader is handed out lock-free); a failure is not kept: the file is looked
-    // at again (one stat(), at most every kRecheck) and opened anew once it has changed,
-    // so that a level built or copied after it was first asked for is found.
+    // A level file of one kind, opened on first use: an owaredb level file, or in a
+    // directory of Romein & Bal's published files (tablebase/directory_format.hpp) their
+    // "scores.N", memory-mapped. Once it has opened it stays open for good (handed out
+    // lock-free); a failure is not kept: the file is looked at again (one stat() for our
+    // files, a new open for theirs, which costs no more) at most every kRecheck, so that a
+    // level built or copied after it was first asked for is found.
     struct Slot {
-        std::atomic<const db::LevelReader*> ready{nullptr}; // set once `reader` opened
+        std::atomic<const db::LevelReader*> ready{nullptr};      // set once `reader` opened
+        std::atomic<const db::RawLevelFile*> published{nullptr}; // set once `raw` opened
         // steady_clock nanoseconds before which a failure is not looked at again.
         std::atomic<int64_t> recheck_at{0};
-        std::mutex mutex; // guards `reader` while it has not opened
-        // The reader of the last try; never replaced once ready. A failed reader never
-        // leaves the lock, so replacing it frees nothing another thread is using.
+        std::mutex mutex; // guards what follows while nothing has opened
+        // The reader of the last try at our file; never replaced once ready. A failed
+        // reader never leaves the lock, so replacing it frees nothing another thread uses.
         std::unique_ptr<db::LevelReader> reader;
+        std::optional<db::RawLevelFile> raw; // set once, when it opened
+        bool tried = false;
+        db::Status failure; // the last try's outcome, while nothing has opened
         // Whether the file stores capture-bounded values: -1 not known yet, 0 no, 1 yes.
         std::atomic<int8_t> capture_bounded{-1};
+    };
+    // A level that opened: one of the two is set.
+    struct OpenLevel {
+        const db::LevelReader* ours = nullptr;
+        const db::RawLevelFile* published = nullptr;
+        explicit operator bool() const { return ours || published; }
     };
     static constexpr std::chrono::milliseconds kRecheck{100};
     static int64_t now_ns() {
@@ -117,44 +131,73 @@ struct Tablebase::Impl {
         return kind == Kind::Values ? static_cast<const LevelDir&>(*files) : *bound_files;
     }
 
-    // The open reader of level n's file of `kind`, or null with the reason in `error`.
+    // The open level n of `kind`, or nothing with the reason in `error`.
     // Precondition: that kind's directory exists (the rules name is known).
-    const db::LevelReader* level(Kind kind, int n, db::Status& error) {
+    OpenLevel level(Kind kind, int n, db::Status& error) {
         // Checked here, where the level indexes the slots, whatever the caller checked.
         if (n < 0 || n > kMaxSeeds) {
             error = db::Status(db::ErrorCode::InvalidArgument,
                                "level " + std::to_string(n) + " asked for: more than " +
                                    std::to_string(kMaxSeeds) + " seeds");
-            return nullptr;
+            return {};
         }
         Slot& s = slot(kind, n);
-        if (const db::LevelReader* r = s.ready.load(std::memory_order_acquire)) return r;
+        if (OpenLevel l = opened(s, std::memory_order_acquire)) return l;
         std::lock_guard lock(s.mutex);
-        if (const db::LevelReader* r = s.ready.load(std::memory_order_relaxed)) return r;
+        if (OpenLevel l = opened(s, std::memory_order_relaxed)) return l;
         const int64_t now = now_ns();
-        if (!s.reader ||
-            (now >= s.recheck_at.load(std::memory_order_relaxed) && s.reader->file_changed())) {
+        if (s.tried && now < s.recheck_at.load(std::memory_order_relaxed)) {
+            error = s.failure;
+            return {};
+        }
+        s.tried = true;
+        s.recheck_at.store(now + std::chrono::nanoseconds(kRecheck).count(),
+                           std::memory_order_release);
+        s.failure = try_open(kind, n, s);
+        error = s.failure;
+        return opened(s, std::memory_order_relaxed);
+    }
+    static OpenLevel opened(const Slot& s, std::memory_order order) {
+        return {s.ready.load(order), s.published.load(order)};
+    }
+
+    // One try at opening level n of `kind` into `s` (under its lock): the file the
+    // directory's format says, the directory listed anew on every try.
+    db::Status try_open(Kind kind, int n, Slot& s) {
+        const DirectoryContents contents = directory_contents(dir);
+        if (contents.format == DirectoryFormat::Mixed)
+            return db::Status(db::ErrorCode::Corrupt, contents.mixed_message(dir));
+        if (contents.format == DirectoryFormat::Published) {
+            if (kind == Kind::Bounds || files->rules().name != "awari")
+                return db::Status(
+                    db::ErrorCode::NotFound,
+                    std::string(kind == Kind::Bounds ? "no bound files in '"
+                                                     : "no " + rules_name + " level files in '") +
+                        dir.string() + "': it holds Romein & Bal's published awari values only");
+            db::Result<db::RawLevelFile> f = PublishedDir(dir).open(n);
+            if (!f.ok()) return f.status();
+            s.raw.emplace(std::move(f).value());
+            s.published.store(&*s.raw, std::memory_order_release);
+            return {};
+        }
+        if (!s.reader || s.reader->file_changed()) {
             db::ReaderOptions o;
             o.cache = cache;
             o.expect = dir_of(kind).expectation(n);
             s.reader = std::make_unique<db::LevelReader>(dir_of(kind).path(n), std::move(o));
         }
-        if (now >= s.recheck_at.load(std::memory_order_relaxed))
-            s.recheck_at.store(now + std::chrono::nanoseconds(kRecheck).count(),
-                               std::memory_order_release);
-        error = s.reader->open(); // the first try opens; later ones return its outcome
-        if (!error.ok()) return nullptr;
-        s.ready.store(s.reader.get(), std::memory_order_release);
-        return s.reader.get();
+        db::Status status = s.reader->open(); // the first try opens; later ones return its outcome
+        if (status.ok()) s.ready.store(s.reader.get(), std::memory_order_release);
+        return status;
     }
 
     // Whether level n's file of `kind` opens; between rechecks of a failure, without a lock.
     bool available(Kind kind, int n) {
         Slot& s = slot(kind, n);
-        if (s.ready.load(std::memory_order_acquire)) return true;
+        if (opened(s, std::memory_order_acquire)) return true;
         if (now_ns() < s.recheck_at.load(std::memory_order_acquire)) return false;
         db::Status error;
-        return level(kind, n, error) != nullptr;
+        return bool(level(kind, n, error));
     }
 
     // Bounds of `count` (at most six) positions of the databases holding seeds[i] seeds,
@@ -167,7 +210,8 @@ struct Tablebase::Impl {
         int opened = 0;
         db::Status open_error, error;
         for (; opened < count; ++opened) {
-            const db::LevelReader* r = level(Kind::Bounds, seeds[opened], open_error);
+            // Bound files are always ours (try_open): `ours` is the one set.
+            const db::LevelReader* r = level(Kind::Bounds, seeds[opened], open_error).ours;
             if (!r) break;
             const uint64_t k = rank(ps[opened]);
             queries[2 * opened] = {r, 2 * k};
@@ -260,15 +304,22 @@ struct Tablebase::Impl {
     ProbeError value_read_error(const db::Status& error, int n) const {
         ProbeError e = from_db(error);
         if (e.status != ProbeStatus::NotAvailable) return e;
+        const DirectoryContents contents = directory_contents(dir);
+        const bool published = contents.format == DirectoryFormat::Published;
         std::vector<int> present;
-        for (int k = 0; k <= kMaxSeeds; ++k)
-            if (std::filesystem::exists(files->path(k))) present.push_back(k);
+        if (published)
+            present = contents.published_levels;
+        else
+            for (int k = 0; k <= kMaxSeeds; ++k)
+                if (std::filesystem::exists(files->path(k))) present.push_back(k);
         if (present.empty()) return e;
         const GameLevels game = GameLevels::of_directory(present);
         if (game.skipped == n)
-            e.message += " (level " + std::to_string(n) + " is " + game.why_not(n) +
-                         ", whose levels these files hold; owaredb generate --max-seeds " +
-                         std::to_string(n) + " builds it)";
+            e.message +=
+                " (level " + std::to_string(n) + " is " + game.why_not(n) +
+                ", whose levels these files hold" +
+                (published ? std::string(")")
+                           : "; owaredb generate --max-seeds " + std::to_string(n) + " builds it)");
         return e;
     }
 
@@ -282,25 +333,40 @@ struct Tablebase::Impl {
 
     // Values of `count` positions of the databases (at most six: the children of one
     // position) holding seeds[i] seeds each, looked up together so that their memory
-    // accesses overlap (see LevelReader::read_values). The error is that of the first
-    // position that fails, as if they were looked up one by one.
+    // accesses overlap (see LevelReader::read_values; a published file's values are read
+    // straight from its mapping). The error is that of the first position that fails, as
+    // if they were looked up one by one.
     std::optional<ProbeError> stored_values(const Position* ps, const int* seeds, int count,
                                             int* out) {
         std::array<db::ValueQuery, kPitsPerSide> queries;
-        std::array<int8_t, kPitsPerSide> values;
+        std::array<int8_t, kPitsPerSide> values, ours_values;
+        std::array<int, kPitsPerSide> query_of; // position i's entry in queries, or -1
+        std::array<db::Status, kPitsPerSide> published_error;
         // Positions [0, opened) have their level open; position `opened` (if < count) not.
-        int opened = 0;
+        int opened = 0, ours = 0;
         db::Status open_error, error;
         for (; opened < count; ++opened) {
-            const db::LevelReader* r = level(Kind::Values, seeds[opened], open_error);
-            if (!r) break;
-            queries[opened] = {r, rank(ps[opened])};
+            const OpenLevel l = level(Kind::Values, seeds[opened], open_error);
+            if (!l) break;
+            query_of[opened] = -1;
+            if (l.ours) {
+                query_of[opened] = ours;
+                queries[ours++] = {l.ours, rank(ps[opened])};
+            } else {
+                const uint64_t offset = published_rank(ps[opened]);
+                published_error[opened] = l.published->read_at({&offset, 1}, {&values[opened], 1});
+            }
         }
         const std::size_t read = db::LevelReader::read_values(
-            std::span(queries).first(opened), std::span(values).first(opened), error);
+            std::span(queries).first(ours), std::span(ours_values).first(ours), error);
         for (int i = 0; i < count; ++i) {
-            if (std::size_t(i) == read)
-                return value_read_error(i < opened ? error : open_error, seeds[i]);
+            if (i == opened) return value_read_error(open_error, seeds[i]);
+            if (query_of[i] < 0) {
+                if (!published_error[i].ok()) return from_db(published_error[i]);
+            } else {
+                if (std::size_t(query_of[i]) == read) return value_read_error(error, seeds[i]);
+                values[i] = ours_values[query_of[i]];
+            }
             const int n = seeds[i];
             const bool dont_care = values[i] == db::kDontCare;
             if (!dont_care && (values[i] < -n || values[i] > n))

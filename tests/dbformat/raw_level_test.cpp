@@ -7,6 +7,7 @@
 
 #include <sys/stat.h>
 
+#include <array>
 #include <vector>
 
 using namespace owaredb::db;
@@ -70,6 +71,37 @@ TEST_CASE("raw level file: a value outside -n..n is an error naming file and off
     Result<RawLevelFile> g = RawLevelFile::open(dir / "scores.6", stored.size(), 6);
     REQUIRE(g.ok());
     CHECK(g->read(0, out).message().find("holds -128") != std::string::npos);
+}
+
+TEST_CASE("raw level file: the histogram counts every value; a bad one is named, lowest first") {
+    TempDir dir;
+    // Over several of its 4 Mi chunks, so that threads count parts and a later chunk's bad
+    // value cannot hide an earlier one's.
+    std::vector<int8_t> stored((uint64_t(1) << 22) * 3 + 12345);
+    std::array<uint64_t, 256> expected{};
+    for (size_t i = 0; i < stored.size(); ++i) {
+        stored[i] = int8_t(int((i * 7919) % 11) - 5);
+        ++expected[uint8_t(stored[i])];
+    }
+    write_values(dir / "scores.5", stored);
+    Result<RawLevelFile> f = RawLevelFile::open(dir / "scores.5", stored.size(), 5);
+    REQUIRE(f.ok());
+    for (int threads : {1, 2, 3}) {
+        Result<Histogram> h = f->histogram(threads);
+        REQUIRE(h.ok());
+        CHECK(h->counts == expected);
+        CHECK(h->total() == stored.size());
+    }
+    stored[(uint64_t(1) << 22) * 2 + 9] = 6;
+    stored[(uint64_t(1) << 22) + 77] = -6;
+    write_values(dir / "scores.5", stored);
+    Result<RawLevelFile> g = RawLevelFile::open(dir / "scores.5", stored.size(), 5);
+    REQUIRE(g.ok());
+    Result<Histogram> bad = g->histogram(2);
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.status().code() == ErrorCode::Corrupt);
+    CHECK(bad.status().message().find("offset " + std::to_string((uint64_t(1) << 22) + 77) +
+                                      " holds -6") != std::string::npos);
 }
 
 TEST_CASE("raw level file: a missing file, another size, a directory, a FIFO") {

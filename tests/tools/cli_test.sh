@@ -152,6 +152,23 @@ done
 check "a second import converts nothing" bash -c "'$owaredb' import --from '$work/pub' --to '$work/imp' | grep -q 'import: 0 levels converted, $((top + 1)) already there'"
 check "verify passes on the published files" bash -c "'$owaredb' verify --dir '$work/pub' | grep -q 'verify: OK'"
 check "and streamed" bash -c "'$owaredb' verify --dir '$work/pub' --mode streamed --memory 1M 2>/dev/null | grep -q 'verify: OK'"
+check "verify gives the start position's value, the same from both formats" bash -c "
+  a=\$('$owaredb' verify --dir '$work/a' | grep '^start position, 1 seed per pit (12 seeds): value')
+  b=\$('$owaredb' verify --dir '$work/pub' | grep '^start position, 1 seed per pit (12 seeds): value')
+  [[ -n \"\$a\" && \"\$a\" == \"\$b\" ]]"
+# Read in place: probe (one position, --batch), stats (plain, every configuration in
+# memory and streamed) answer from the published files as from ours, rules found alone.
+printf '%s\n' '0 0 1 0 0 2 1 0 3 0 0 0' '1 1 1 1 1 1 1 1 1 1 1 1' '0 0 0 0 0 0 5 0 0 0 0 0' '9 9 9 9 9 9 9 9 9 9 9 9' '2 2 2 2 2 2 2 2 2 2 0 0' \
+  >"$work/pubbatch.txt"
+check "probe --batch: the published files answer as ours, missing levels alike" bash -c "
+  cmp <('$owaredb' probe --dir '$work/a' --batch --json <'$work/pubbatch.txt' | sed \"s|$work/a/awari-[0-9]*.owdb|FILE|g\") \
+      <('$owaredb' probe --dir '$work/pub' --batch --json <'$work/pubbatch.txt' | sed \"s|$work/pub/scores.[0-9]*|FILE|g\")"
+check "probe of one position with its line: the same from both" bash -c "
+  cmp <('$owaredb' probe --dir '$work/a' --pv '2 0 1 0 3 0 0 1 0 0 2 0') <('$owaredb' probe --dir '$work/pub' --pv '2 0 1 0 3 0 0 1 0 0 2 0')"
+for mode in "" "--all-configurations" "--all-configurations --mode streamed --memory 1M"; do
+  check "stats $mode: the same from both formats" bash -c "
+    cmp <('$owaredb' stats --dir '$work/a' --json $mode 2>/dev/null) <('$owaredb' stats --dir '$work/pub' --json $mode 2>/dev/null)"
+done
 check "compare: ours and the published copy are equal (exit 0)" bash -c "'$owaredb' compare '$work/a' '$work/pub' | grep -q 'compare: EQUAL ($((top + 1)) levels equal'"
 python3 -c "
 f = open('$work/pub/scores.9', 'r+b'); f.seek(20000); b = f.read(1)[0]; f.seek(20000)

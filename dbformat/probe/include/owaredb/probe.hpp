@@ -9,6 +9,13 @@
 //   not (missing, damaged, half copied) is not remembered as such: its path is looked at
 //   again, at most every 0.1 s, and opened anew once the file there has changed, so a
 //   level generated or copied in after it was first asked for is found without a restart.
+// - A directory of Romein & Bal's published awari databases ("scores.0" .. "scores.48",
+//   VU Amsterdam 2024: one signed byte per position, no header) is read the same way, in
+//   place: rules "awari", each file memory-mapped on first use, no cache of ours. A file
+//   of the wrong size, or a byte outside -n..n where a query reads it, is Corrupt naming the
+//   file (and the offset); a missing "scores.N" is NotAvailable. Such a directory holds no
+//   bound files and no other rule set (NotAvailable). A directory holding both kinds of
+//   file answers every query Corrupt, saying so: its answers would come from two sources.
 // - Positions are 12 pit counts, pits 0..5 belonging to the side to move (docs/rules.md,
 //   Board and pits). Values are for the side to move: (seeds it will still capture) -
 //   (seeds the opponent will), -n..n for n seeds on the board, perfect play by both sides,
