@@ -171,6 +171,30 @@ class WholeLevel(unittest.TestCase):
             self.assertEqual(got, level["values"], "level %d" % n)
 
 
+class PublishedDirectory(unittest.TestCase):
+    """Romein & Bal's format (scores.N), written by `owaredb export`, is read in place."""
+
+    def test_same_values_as_our_files(self):
+        ours, theirs = os.path.join(tmp, "awari"), os.path.join(tmp, "scores")
+        os.makedirs(theirs)
+        subprocess.run([CLI, "generate", "--rules", "awari", "--max-seeds", "8", "--dir", ours,
+                        "--threads", "2"], capture_output=True, check=True)
+        subprocess.run([CLI, "export", "--from", ours, "--to", theirs], capture_output=True,
+                       check=True)
+        a, b = owaredb.Tablebase(ours, "awari"), owaredb.Tablebase(theirs, "awari")
+        rng = np.random.default_rng(30)
+        positions = np.array(random_positions(rng, 2000, max_seeds=8), dtype=np.uint8)
+        np.testing.assert_array_equal(a.values(positions), b.values(positions))
+        self.assertEqual(a.pv([1, 0, 2, 0, 0, 1, 0, 1, 0, 0, 1, 0]).moves,
+                         b.pv([1, 0, 2, 0, 0, 1, 0, 1, 0, 0, 1, 0]).moves)
+        with self.assertRaises(owaredb.NotAvailable) as cm:
+            b.value([1] * 9 + [0] * 3)
+        self.assertIn("scores.9", str(cm.exception))
+        with self.assertRaises(owaredb.NotAvailable) as cm:
+            owaredb.Tablebase(theirs, "abapa").value([1, 0] * 6)
+        self.assertIn("published awari values only", str(cm.exception))
+
+
 class Errors(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
