@@ -659,6 +659,9 @@ ProbeResult<PrincipalVariation> Tablebase::principal_variation(const Pits& posit
                                                                int max_plies) const {
     Position p;
     if (auto e = impl_->check(position, p)) return *e;
+    if (max_plies < 0)
+        return ProbeError{ProbeStatus::InvalidPosition,
+                          "max_plies " + std::to_string(max_plies) + ": must be 0 or more"};
     PrincipalVariation pv;
     std::set<Pits> seen;
     while (static_cast<int>(pv.steps.size()) < max_plies) {
@@ -676,6 +679,15 @@ ProbeResult<PrincipalVariation> Tablebase::principal_variation(const Pits& posit
                 forcing_line([&](const Position& q) { return impl_->analyse(q); }, p, 1 << 18);
             if (!line) return line.error();
             if (!line->empty()) {
+                // No more than max_plies in all: a line cut short ends at the position
+                // before its first move not played.
+                const size_t room = size_t(max_plies) - pv.steps.size();
+                if (line->size() > room) {
+                    pv.steps.insert(pv.steps.end(), line->begin(), line->begin() + room);
+                    pv.final_position = (*line)[room].position;
+                    pv.end = PvEnd::PlyLimit;
+                    return pv;
+                }
                 for (const PvStep& s : *line) pv.steps.push_back(s);
                 const PvStep& last = line->back();
                 MoveList moves = legal_moves(impl_->files->rules(), Position{last.position});

@@ -271,6 +271,37 @@ TEST_CASE("the principal variation plays best moves to the end") {
     }
 }
 
+// Regression (issue #29): the line to the next capture was appended whole, so
+// max_plies = 3 gave 10 moves; and max_plies = -1 was accepted.
+TEST_CASE("the principal variation stops at max_plies, a prefix of the full line") {
+    const Fixture& f = fixture();
+    Tablebase tb(f.dir, "awari");
+    int cut = 0;
+    for (uint64_t i = 0; i < level_size(8); i += 977) {
+        const Position p = unrank(8, i);
+        const ProbeResult<PrincipalVariation> full = tb.principal_variation(p.pits);
+        REQUIRE(full.ok());
+        for (int limit : {0, 1, 2, 3, 5}) {
+            const ProbeResult<PrincipalVariation> pv = tb.principal_variation(p.pits, limit);
+            REQUIRE(pv.ok());
+            CHECK(pv->steps.size() <= size_t(limit));
+            const size_t k = pv->steps.size();
+            REQUIRE(k <= full->steps.size());
+            for (size_t j = 0; j < k; ++j) CHECK(pv->steps[j].pit == full->steps[j].pit);
+            if (full->steps.size() > size_t(limit)) {
+                ++cut;
+                CHECK(k == size_t(limit));
+                CHECK(pv->end == PvEnd::PlyLimit);
+                CHECK(pv->final_position == full->steps[k].position);
+            }
+        }
+    }
+    CHECK(cut > 50); // the limits did cut lines, forcing ones among them
+    ProbeResult<PrincipalVariation> bad = tb.principal_variation(unrank(8, 5).pits, -1);
+    CHECK(bad.status() == ProbeStatus::InvalidPosition);
+    CHECK(bad.message().find("max_plies -1") != std::string::npos);
+}
+
 TEST_CASE("probing from several threads at once gives the same answers") {
     const Fixture& f = fixture();
     TablebaseOptions small;

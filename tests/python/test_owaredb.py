@@ -148,6 +148,17 @@ class AgainstCli(unittest.TestCase):
                 self.assertEqual(pv.end, a["pv_end"])
                 self.assertEqual(pv.final_position, pits_of(a["final_position"]))
         self.assertEqual(self.tb.pv([1] * 6 + [0] * 6, max_plies=1).end, "ply limit")
+        # Regression (issue #29): a line to the next capture was returned whole.
+        rng = np.random.default_rng(29)
+        for p in random_positions(rng, 200, min_seeds=6, stored_only=True):
+            full = self.tb.pv(p)
+            for limit in (0, 1, 3):
+                cut = self.tb.pv(p, max_plies=limit)
+                self.assertLessEqual(len(cut), limit)
+                self.assertEqual(cut.moves, full.moves[:len(cut)])
+        with self.assertRaises(owaredb.InvalidPosition) as cm:
+            self.tb.pv([1] * 6 + [0] * 6, max_plies=-1)
+        self.assertIn("max_plies -1", str(cm.exception))
 
 
 class WholeLevel(unittest.TestCase):

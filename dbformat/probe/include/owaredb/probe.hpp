@@ -243,7 +243,9 @@ class OWAREDB_API Tablebase {
     /// capture (breadth-first search; the side worth -t plays its default best move), which
     /// always exists; elsewhere a capturing best move is preferred, then the lowest pit.
     /// The captures along the line (signed for the side making them) plus the seeds taken
-    /// at the end add up to the position's value.
+    /// at the end add up to the position's value. Never more than max_plies steps (a line
+    /// cut there ends PlyLimit at the position its next move would be played from);
+    /// max_plies < 0 is an error (InvalidPosition, naming it).
     [[nodiscard]] ProbeResult<PrincipalVariation> principal_variation(const Pits& position,
                                                                       int max_plies = 1000) const;
 
