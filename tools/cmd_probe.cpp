@@ -102,7 +102,7 @@ int cmd_probe(const Args& given) {
         i += 2;
     }
     DatabaseOptions db;
-    std::string position_text, cache_mb = "256";
+    std::string cache_mb = "256";
     bool json = false, pv = false, batch = false;
     po::options_description opts("options");
     add_database_options(opts, db);
@@ -110,10 +110,10 @@ int cmd_probe(const Args& given) {
         "pv", po::bool_switch(&pv), "also print the line of perfect play to the end")(
         "batch", po::bool_switch(&batch), "read positions from standard input, one per line")(
         "cache-mb", po::value(&cache_mb)->default_value(cache_mb),
-        "block cache size in MiB (0: the default)")("position", po::value(&position_text),
-                                                    "12 pit counts, side to move first");
+        "block cache size in MiB (0: the default)");
+    std::vector<std::string> position_words;
     po::positional_options_description pos;
-    pos.add("position", 1);
+    add_position_argument(opts, pos, position_words);
     po::variables_map vm;
     if (!parse_args(args,
                     "usage: owaredb probe [--dir DIR] [--rules R] [--json] [--pv] \"<position>\"\n"
@@ -134,6 +134,7 @@ int cmd_probe(const Args& given) {
         return run_batch(tb, format, pv);
     }
     if (!vm.count("position")) throw UsageError("missing the position (12 pit counts)");
+    const std::string position_text = cli::position_text(position_words);
     std::string out, error;
     if (!append_answer(tb, position_text, format, pv, out, error, scores ? &*scores : nullptr)) {
         // JSON callers get the error as JSON on standard output too; a bad position is a

@@ -9,18 +9,19 @@
 namespace owaredb::cli {
 
 int cmd_show(const Args& args) {
-    std::string rules_name, position_text;
+    std::string rules_name;
+    std::vector<std::string> position_words;
     po::options_description opts("options");
     opts.add_options()("rules", po::value(&rules_name)->default_value("abapa"),
-                       "rule set: abapa|awari")("position", po::value(&position_text)->required(),
-                                                "12 pit counts, side to move first");
+                       "rule set: abapa|awari");
     po::positional_options_description pos;
-    pos.add("position", 1);
+    add_position_argument(opts, pos, position_words);
     po::variables_map vm;
     if (!parse_args(args, "usage: owaredb show [--rules R] \"<position>\"", opts, pos, vm))
         return 0;
+    if (position_words.empty()) throw UsageError("missing the position (12 pit counts)");
     Rules rules = rules_from_name(rules_name);
-    ParseResult parsed = parse_position(position_text);
+    ParseResult parsed = parse_position(position_text(position_words));
     if (!parsed.ok) throw UsageError("invalid position: " + parsed.error);
     const Position& p = parsed.position;
     std::cout << to_board(p) << "seeds " << p.seeds() << ", rules " << rules.name << "\n";

@@ -201,6 +201,11 @@ bool append_batch_answer(const Tablebase& tb, std::string_view line, std::uint64
                          AnswerFormat format, bool pv, std::string& out) {
     std::string error;
     bool answered = false;
+    // Blank lines and comments are not positions: they get no answer (a record's "line"
+    // still counts them, so answers can be matched to lines of the input).
+    const std::size_t first = line.find_first_not_of(" \t\r");
+    if (line.size() <= kMaxBatchLine && (first == std::string_view::npos || line[first] == '#'))
+        return true;
     if (line.size() > kMaxBatchLine) {
         line = line.substr(0, kMaxBatchLine);
         error = "line too long (more than " + std::to_string(kMaxBatchLine) + " bytes): not read";

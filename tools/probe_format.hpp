@@ -67,8 +67,9 @@ inline constexpr std::size_t kMaxBatchLine = 4096;
 /// `format`, or the error record of a line that fails (JSON: append_error_json; text:
 /// "line N: error: ..."). A '\r' ending the line is dropped. A line over kMaxBatchLine
 /// bytes (a reader may hand over only its first kMaxBatchLine + 1) is not parsed: its
-/// record says "line too long (more than 4096 bytes): not read". Returns false for an
-/// error record. The one reading of batch lines, for every front end.
+/// record says "line too long (more than 4096 bytes): not read". A blank line (spaces,
+/// tabs) or a comment (first non-blank character '#') appends nothing and returns true.
+/// Returns false for an error record. The one reading of batch lines, for every front end.
 bool append_batch_answer(const Tablebase& tb, std::string_view line, std::uint64_t number,
                          AnswerFormat format, bool pv, std::string& out);
 

@@ -221,6 +221,20 @@ assert len(lines)==3
 assert lines[0]['seeds']==12 and 'error' in lines[1] and lines[1]['line']==2 and lines[2]['seeds']==2
 "
 
+# Regression (issue #29): blank lines and comments were error records.
+printf '# a comment\n\n   \n1 1 1 1 1 1 1 1 1 1 1 1\n  # indented comment\nbad\n' |
+  "$owaredb" probe --batch --json --rules awari --dir "$work/a" >"$work/batch2.jsonl"
+check "batch: blank lines and # comments get no answer, line numbers still count them" python3 -c "
+import json
+lines=[json.loads(l) for l in open('$work/batch2.jsonl')]
+assert len(lines)==2, lines
+assert lines[0]['seeds']==12 and lines[1]['line']==6, lines
+"
+# Regression (issue #29): an unquoted position was 'too many positional options'.
+check "probe and show take the pits unquoted" bash -c "
+  cmp <('$owaredb' probe --rules awari --dir '$work/a' --json 1 0 0 1 0 0 0 2 0 0 0 0) <('$owaredb' probe --rules awari --dir '$work/a' --json '1 0 0 1 0 0 0 2 0 0 0 0') &&
+  '$owaredb' show 4 4 4 4 4 4 4 4 4 4 4 4 | grep -q 'seeds 48'"
+expect_fail "an unquoted position of 11 pits is refused as a position" "12" "$owaredb" probe --rules awari --dir "$work/a" 1 0 0 1 0 0 0 2 0 0 0
 check "batch answers each line before the next arrives (interactive use)" python3 -c "
 import subprocess, select
 p = subprocess.Popen(['$owaredb', 'probe', '--batch', '--json', '--rules', 'awari', '--dir', '$work/a'],

@@ -54,6 +54,20 @@ bool parse_args(const Args& args, const std::string& usage, po::options_descript
     return true;
 }
 
+void add_position_argument(po::options_description& opts,
+                           po::positional_options_description& positional,
+                           std::vector<std::string>& words) {
+    opts.add_options()("position", po::value(&words)->multitoken(),
+                       "12 pit counts, side to move first (quoted or not)");
+    positional.add("position", -1);
+}
+
+std::string position_text(const std::vector<std::string>& words) {
+    std::string text;
+    for (const std::string& w : words) text += (text.empty() ? "" : " ") + w;
+    return text;
+}
+
 void add_threads_option(po::options_description& opts, int& threads, const char* help) {
     opts.add_options()("threads", po::value(&threads)->default_value(0)->notifier([&](int t) {
         if (t < 0 || t > kMaxThreads)

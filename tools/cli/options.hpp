@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace owaredb::cli {
 
@@ -20,6 +21,16 @@ namespace po = boost::program_options;
 /// with its own message), not as an unknown option.
 bool parse_args(const Args& args, const std::string& usage, po::options_description& opts,
                 const po::positional_options_description& positional, po::variables_map& vm);
+
+/// Declares the positional argument "position" (12 pit counts, side to move first) on
+/// `opts` and `positional`, taken as one argument ("4 4 4 4 4 4 4 4 4 4 4 4") or unquoted,
+/// one argument per pit (4 4 4 ...), as users type it; after parse_args,
+/// position_text(words) is the text to parse (empty when none was given).
+void add_position_argument(po::options_description& opts,
+                           po::positional_options_description& positional,
+                           std::vector<std::string>& words);
+/// The words of a position argument joined by single spaces.
+std::string position_text(const std::vector<std::string>& words);
 
 /// The most threads a command accepts: more than the cores of any machine we know, few
 /// enough that per-thread stacks and buffers cannot exhaust memory.
