@@ -243,9 +243,38 @@ class Errors(unittest.TestCase):
                         call(position)
                     self.assertIsInstance(cm.exception, ValueError)
                     self.assertIn(what.strip(), str(cm.exception))
-        for position in ("4 4 4 4 4 4 4 4 4 4 4 4", b"\x04" * 12, 4, None):
+        for position in (b"\x04" * 12, 4, None):
             with self.assertRaises(TypeError):
                 self.tb.value(position)
+        # Regression (issue #29): a bad pit's error had no .position and its message no pits.
+        with self.assertRaises(owaredb.InvalidPosition) as cm:
+            self.tb.value([1, -1] + [0] * 10)
+        self.assertEqual(cm.exception.position, (1, -1) + (0,) * 10)
+        self.assertIn("position (1, -1, 0", str(cm.exception))
+        with self.assertRaises(owaredb.InvalidPosition) as cm:
+            self.tb.value([0] * 11 + [2**70])
+        self.assertEqual(cm.exception.position[11], 2**70)
+        # Regression (issue #29): a uint64 2**63 was reported as 1000000 seeds.
+        big = np.zeros((1, 12), dtype=np.uint64)
+        big[0, 0] = 2**63
+        with self.assertRaises(owaredb.InvalidPosition) as cm:
+            self.tb.values(big)
+        self.assertIn("holds 9223372036854775808 seeds, more than 48", str(cm.exception))
+
+    def test_positions_as_text(self):
+        # The command line's form is a position too (issue #29).
+        p = [0, 0, 1, 0, 2, 0, 1, 1, 0, 0, 0, 0]
+        self.assertEqual(self.tb.value(" ".join(map(str, p))), self.tb.value(p))
+        self.assertEqual(self.tb.value("  0 0 1 0 2 0\t1 1 0 0 0 0\n"), self.tb.value(p))
+        for text, part in (("0 0 1", "12 pits, this one has 3"), ("0 0 x 0 0 0 0 0 0 0 0 0",
+                           "pit 2 is 'x', not an integer"), ("0 -1 0 0 0 0 0 0 0 0 0 0",
+                           "a negative count"), ("", "this one has 0")):
+            with self.assertRaises(owaredb.InvalidPosition) as cm:
+                self.tb.value(text)
+            self.assertIn(part, str(cm.exception))
+
+    def test_available_levels(self):
+        self.assertEqual(self.tb.available_levels(), list(range(MAX_SEEDS + 1)))
         # numpy scalars and arrays are positions too
         self.assertEqual(self.tb.value(np.zeros(12, dtype=np.int32)), 0)
         self.assertEqual(self.tb.value([np.uint8(0)] * 12), 0)

@@ -71,36 +71,62 @@ py::tuple pits_tuple(const Pits& p) {
     return t;
 }
 
-[[noreturn]] void invalid(std::string message) {
-    throw ProbeFailure(ProbeStatus::InvalidPosition, std::move(message));
+// InvalidPosition for a position as the caller gave it (with the GIL): the message starts
+// with the position, and .position is its tuple, whatever its items are.
+[[noreturn]] void invalid_given(py::handle sequence, const std::string& message) {
+    py::tuple given = py::reinterpret_steal<py::tuple>(PySequence_Tuple(sequence.ptr()));
+    if (!given) throw py::error_already_set();
+    PyObject* cls = g_exceptions[static_cast<int>(ProbeStatus::InvalidPosition)];
+    py::object e = py::reinterpret_borrow<py::object>(cls)(
+        "position " + py::repr(given).cast<std::string>() + ": " + message);
+    e.attr("position") = given;
+    PyErr_SetObject(cls, e.ptr());
+    throw py::error_already_set();
 }
 
-// A position from Python: any sequence of 12 integers (list, tuple, 1-D numpy array, ...).
+// The CLI's text form, "4 4 4 4 4 4 4 4 4 4 4 4", as a list: decimal integers as ints, any
+// other word kept as it is, for to_pits to name.
+py::list words_of(py::handle text) {
+    py::list items;
+    for (py::handle word : text.attr("split")()) {
+        const std::string w = py::str(word);
+        const std::size_t digits = w.find_first_not_of("0123456789", w[0] == '-' ? 1 : 0);
+        const bool integer = digits == std::string::npos && w.size() > (w[0] == '-' ? 1u : 0u);
+        items.append(integer ? py::int_(py::reinterpret_borrow<py::object>(word))
+                             : py::reinterpret_borrow<py::object>(word));
+    }
+    return items;
+}
+
+// A position from Python: any sequence of 12 integers (list, tuple, 1-D numpy array, ...),
+// or a string of 12 whitespace-separated numbers as the command line takes it.
 Pits to_pits(py::handle obj) {
+    if (PyUnicode_Check(obj.ptr())) return to_pits(words_of(obj));
     PyObject* o = obj.ptr();
-    if (PyUnicode_Check(o) || PyBytes_Check(o) || PyByteArray_Check(o) || !PySequence_Check(o))
-        throw py::type_error("a position is a sequence of 12 pit counts, not " +
+    if (PyBytes_Check(o) || PyByteArray_Check(o) || !PySequence_Check(o))
+        throw py::type_error("a position is a sequence of 12 pit counts or a string of them, "
+                             "not " +
                              std::string(Py_TYPE(o)->tp_name));
     const Py_ssize_t n = PySequence_Size(o);
     if (n < 0) throw py::error_already_set();
-    if (n != 12) invalid("a position has 12 pits, this one has " + std::to_string(n));
+    if (n != 12) invalid_given(obj, "a position has 12 pits, this one has " + std::to_string(n));
     Pits pits{};
     for (Py_ssize_t k = 0; k < n; ++k) {
         py::object item = py::reinterpret_steal<py::object>(PySequence_GetItem(o, k));
         if (!item) throw py::error_already_set();
         if (PyFloat_Check(item.ptr()) || !PyIndex_Check(item.ptr()))
-            invalid("pit " + std::to_string(k) + " is " + py::repr(item).cast<std::string>() +
-                    ", not an integer");
+            invalid_given(obj, "pit " + std::to_string(k) + " is " +
+                                   py::repr(item).cast<std::string>() + ", not an integer");
         py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(item.ptr()));
         if (!index) throw py::error_already_set();
         int overflow = 0;
         const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
         if (overflow < 0 || (!overflow && v < 0))
-            invalid("pit " + std::to_string(k) + " holds " + py::str(index).cast<std::string>() +
-                    " seeds, a negative count");
+            invalid_given(obj, "pit " + std::to_string(k) + " holds " +
+                                   py::str(index).cast<std::string>() + " seeds, a negative count");
         if (overflow > 0 || v > 48)
-            invalid("pit " + std::to_string(k) + " holds " + py::str(index).cast<std::string>() +
-                    " seeds, more than 48");
+            invalid_given(obj, "pit " + std::to_string(k) + " holds " +
+                                   py::str(index).cast<std::string>() + " seeds, more than 48");
         pits[k] = static_cast<uint8_t>(v);
     }
     return pits;
@@ -117,7 +143,7 @@ template <class T> T unwrap(const ProbeResult<T>& r, const Pits& pits) {
 // count is negative or above 48 (then `bad_pit` and `bad_count` say which).
 template <class T>
 bool load_row(const char* data, py::ssize_t s0, py::ssize_t s1, std::size_t r, Pits& out,
-              int& bad_pit, long long& bad_count) {
+              int& bad_pit, std::string& bad_count) {
     const char* row = data + static_cast<py::ssize_t>(r) * s0;
     for (int k = 0; k < 12; ++k) {
         T v;
@@ -126,9 +152,7 @@ bool load_row(const char* data, py::ssize_t s0, py::ssize_t s1, std::size_t r, P
         if constexpr (std::is_signed_v<T>) bad = bad || v < T(0);
         if (bad) {
             bad_pit = k;
-            bad_count = static_cast<long long>(v);
-            if constexpr (std::is_unsigned_v<T>)
-                if (v > T(1000000)) bad_count = 1000000; // reported as "more than 48"
+            bad_count = std::to_string(v); // exactly as stored, e.g. 2**63 of a uint64 array
             return false;
         }
         out[k] = static_cast<uint8_t>(v);
@@ -137,7 +161,7 @@ bool load_row(const char* data, py::ssize_t s0, py::ssize_t s1, std::size_t r, P
 }
 
 using RowLoader = bool (*)(const char*, py::ssize_t, py::ssize_t, std::size_t, Pits&, int&,
-                           long long&);
+                           std::string&);
 
 RowLoader loader_for(char kind, py::ssize_t itemsize) {
     if (kind == 'i') switch (itemsize) {
@@ -191,7 +215,7 @@ struct BatchJob {
             std::span<const Pits> in;
             bool any_malformed = false;
             int bad_pit = 0;
-            long long bad_count = 0;
+            std::string bad_count;
             if (loader) {
                 for (std::size_t i = 0; i < n; ++i) {
                     malformed[i] = !loader(data, s0, s1, at + i, pits[i], bad_pit, bad_count);
@@ -227,9 +251,9 @@ struct BatchJob {
                     // Re-read the row for the message (the loader stops at the first bad pit).
                     Pits scratch;
                     loader(data, s0, s1, at + i, scratch, bad_pit, bad_count);
-                    e.message = "pit " + std::to_string(bad_pit) + " holds " +
-                                std::to_string(bad_count) + " seeds, " +
-                                (bad_count < 0 ? "a negative count" : "more than 48");
+                    e.message = "pit " + std::to_string(bad_pit) + " holds " + bad_count +
+                                " seeds, " +
+                                (bad_count.starts_with('-') ? "a negative count" : "more than 48");
                 } else {
                     e.position = in[i];
                     e.message = r.message();
@@ -340,7 +364,10 @@ PYBIND11_MODULE(owaredb, m) {
     m.doc() = R"(Perfect-play values of Oware/Awari positions from owaredb databases.
 
     tb = owaredb.Tablebase("owaredb-data", "abapa")
-    tb.value([4] * 12)                  # value for the side to move
+    tb.value([0, 0, 1, 0, 2, 0, 1, 1, 0, 0, 0, 0])   # value for the side to move
+    tb.value("0 0 1 0 2 0 1 1 0 0 0 0")             # the same, as the command line writes it
+    tb.available_levels()               # the seed counts whose level files open
+    tb.value([4] * 12)                  # the start position: needs level 48
     tb.analyse(pos)                     # value, every move with its value, best moves
     tb.pv(pos)                          # a line of perfect play to the end of the game
     tb.values(array)                    # (N, 12) integer array -> int8 array, GIL released
@@ -558,6 +585,16 @@ Malformed arrays (not (N, 12), not integers) raise ValueError / TypeError in bot
         .def("level_available", &Tablebase::level_available, py::arg("seeds"),
              py::call_guard<py::gil_scoped_release>(),
              "Whether the level file for n seeds exists and is valid (opens it).")
+        .def(
+            "available_levels",
+            [](const Tablebase& tb) {
+                std::vector<int> levels;
+                for (int n = 0; n <= 48; ++n)
+                    if (tb.level_available(n)) levels.push_back(n);
+                return levels;
+            },
+            py::call_guard<py::gil_scoped_release>(),
+            "The seed counts 0..48 whose level files exist and are valid (opens them).")
         .def_property_readonly("directory",
                                [](const Tablebase& tb) { return tb.directory().string(); })
         .def_property_readonly("rules", &Tablebase::rules)
