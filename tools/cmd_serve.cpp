@@ -311,7 +311,10 @@ void reserve_descriptors(std::size_t connections) {
 int cmd_serve(const Args& args) {
     std::string dir, rules_name, host;
     int port = 8080;
-    std::size_t threads = 16;
+    // Event loops: a slow request (a 1,000-line batch with pv, 0.17 s) holds up only the
+    // connections of its loop. 8 on 2 cores: 38,000-43,000 /api/probe requests/s, against
+    // 33,000-49,000 with 2 or 4 and 31,000-32,000 with 16 (docs/results.md).
+    std::size_t threads = 8;
     std::size_t max_connections = http::Limits{}.max_connections;
     std::string cache_mb = "128";
     po::options_description opts("options");
