@@ -47,6 +47,9 @@ constexpr std::size_t kMaxBodyBytes = std::size_t(1) << 20;
 constexpr std::size_t kMaxBatchLines = 10000;
 constexpr std::size_t kMaxBatchPvLines = 1000; // a line of play costs far more than a value
 
+// Form-encoded bodies (curl -d's default type) over this are refused with a hint, as
+// before, when cpp-httplib parsed them into a buffer of this size: `curl -d @file` drops a
+// file's newlines, so a batch sent that way is not what its author meant.
 constexpr std::size_t kMaxFormBytes = 8 << 10;
 
 using http::Request;
