@@ -22,8 +22,8 @@ int cmd_export(const Args& args); // cmd_convert.cpp
 int cmd_bench_probe(const Args& args);
 int cmd_bench_entropy(const Args& args);
 int cmd_serve(const Args& args); // in the program owaredb-serve (cmd_serve.cpp)
-/// `owaredb serve`: replaces this process by owaredb-serve, installed next to owaredb, so
-/// that the HTTP library and what it links (OpenSSL, zlib, brotli) load only for serve.
+/// `owaredb serve`: replaces this process by owaredb-serve, installed next to owaredb,
+/// which alone holds the HTTP server (serve_launch.cpp says why).
 int cmd_serve_launch(const Args& args);
 
 } // namespace owaredb::cli

@@ -1,7 +1,9 @@
 // `owaredb serve` runs the program owaredb-serve (tools/serve_main.cpp), which holds the web
-// oracle. The HTTP library is a shared library linked with OpenSSL, zlib and brotli; in
-// owaredb itself, loading and relocating them cost every command about 9 million
-// instructions at start-up (callgrind), 6 % of a 20,000-position probe batch.
+// oracle. It was split off when HTTP came from cpp-httplib, a shared library linked with
+// OpenSSL, zlib and brotli, whose loading and relocation cost every owaredb command about 9
+// million instructions at start-up (callgrind), 6 % of a 20,000-position probe batch. On
+// Boost.Beast (header-only, serve_http.cpp) that cost is gone; the split keeps the HTTP
+// server's code and threads out of owaredb.
 #include "commands.hpp"
 
 #include <unistd.h>

@@ -149,7 +149,7 @@ try {
     bad.push({ what: `query ${q}`, path: `/api/probe?${q}`, want: 400 });
   for (const p of ['/nope', '/api', '/api/', '/api/probe/', '/../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/index.html/..', '/app.js%00', '/.git/config',
     '/tools/web/app.js', '//etc/passwd', '/%ff', '/api/batch'])
-    bad.push({ what: `path ${p}`, path: p, want: p === '/api/batch' ? 404 : 404 });
+    bad.push({ what: `path ${p}`, path: p, want: p === '/api/batch' ? 405 : 404 });
   for (let n = 1; n <= 40; ++n) bad.push({ what: `long query ${n}`, path: `/api/probe?position=${'1%20'.repeat(200 * n)}`, want: [400, 414] });
   for (let n = 1; n <= 30; ++n) bad.push({ what: `many params ${n}`, path: `/api/probe?${Array.from({ length: 50 * n }, (_, i) => `p${i}=1`).join('&')}&position=1`, want: [400, 414] });
 
@@ -214,7 +214,7 @@ try {
     results.push(check(`${what}: status ${want}`, r.status === want, `got ${r.status}: ${r.raw.slice(0, 300)}`));
     check(`${what}: a JSON message`, isJson(r.body) && JSON.parse(r.body).error, r.body.slice(0, 200));
   };
-  // Requests that are odd but that httplib may accept, or that never end (the client goes
+  // Requests that are odd but that a server may accept, or that never end (the client goes
   // away): any answer, or none, as long as the server goes on.
   const halfway = [
     ['many headers', `GET / HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 500 }, (_, i) => `X-H${i}: ${'b'.repeat(100)}\r\n`).join('')}Connection: close\r\n\r\n`],

@@ -1,0 +1,453 @@
+#!/usr/bin/env python3
+"""owaredb serve against hostile HTTP clients (issue #30, items 2, 4, 5, 8 and 10).
+
+Each check is a client a public server meets sooner or later, over raw sockets (stdlib
+only), and what must hold while it runs:
+  - slowloris: 64 sockets trickling a request header a byte at a time; normal requests are
+    still answered at once, and the server closes the trickling sockets after its header
+    timeout;
+  - a flood of idle connections: normal requests answered at once; idle sockets closed after
+    the keep-alive timeout; at the connection cap the oldest idle one makes room, and with
+    none idle a new connection is told 503 at once, not kept waiting;
+  - SIGTERM and SIGINT stop the server promptly while clients trickle or idle;
+  - a chunked bomb (a chunked body without end): refused with 413 after about 1 MiB, the
+    server's memory does not grow with it;
+  - pipelined requests (2, 10, 200 in one write, GETs and POSTs): every one answered, in
+    order, at once;
+  - a half-closed socket (shutdown(SHUT_WR) after the request): the answer still comes;
+  - ambiguous framing (conflicting Content-Length, +24, 24abc, Transfer-Encoding with
+    Content-Length, unknown transfer codings, duplicate or missing Host): 400 and the
+    connection closed, so that no request hidden in the body is answered; a multipart body
+    is 415.
+    serve_hostile_test.py /path/to/owaredb
+"""
+import json
+import os
+import re
+import select
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+OWAREDB = sys.argv[1]
+POSITION = "1+0+0+1+0+1+0+1+0+0+1+0"  # 5 seeds: in the levels 0..8 generated below
+PROBE = f"/api/probe?rules=abapa&position={POSITION}"
+passes = failures = 0
+
+
+def check(what, ok, detail=""):
+    global passes, failures
+    if ok:
+        passes += 1
+    else:
+        failures += 1
+        print(f"FAIL: {what}: {detail}"[:600], flush=True)
+    return ok
+
+
+class Server:
+    """owaredb serve on a free port of 127.0.0.1; killed if a check leaves it running."""
+
+    def __init__(self, db, *args):
+        self.proc = subprocess.Popen([OWAREDB, "serve", "--dir", db, "--port", "0", *args],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        line = self.proc.stdout.readline()
+        m = re.search(r"http://[^\s]+?:(\d+)/", line)
+        if not m:
+            self.proc.kill()
+            raise RuntimeError(f"owaredb serve {' '.join(args)} did not start: {line}"
+                               f"{self.proc.stdout.read()}")
+        self.port = int(m.group(1))
+
+    def rss_kib(self):
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1))
+
+    def stop(self, sig=signal.SIGTERM, within=10):
+        """Sends `sig`; (exit status, seconds to exit, rest of the output)."""
+        start = time.monotonic()
+        self.proc.send_signal(sig)
+        try:
+            rc = self.proc.wait(within)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            rc = None
+        return rc, time.monotonic() - start, self.proc.stdout.read()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def connect(port, timeout=5):
+    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return s
+
+
+def read_until_close(s, timeout):
+    """Bytes until the peer closes or `timeout` seconds pass; (bytes, closed)."""
+    data = b""
+    end = time.monotonic() + timeout
+    while True:
+        left = end - time.monotonic()
+        if left <= 0:
+            return data, False
+        s.settimeout(left)
+        try:
+            chunk = s.recv(65536)
+        except socket.timeout:
+            return data, False
+        except ConnectionResetError:
+            return data, True
+        if not chunk:
+            return data, True
+        data += chunk
+
+
+def parse_responses(data):
+    """The complete responses in `data`, in order: [(status, {header: value}, body)]."""
+    out = []
+    while True:
+        end = data.find(b"\r\n\r\n")
+        if end < 0:
+            return out
+        head = data[:end].decode("latin1").split("\r\n")
+        m = re.match(r"HTTP/1\.[01] (\d{3})", head[0])
+        if not m:
+            return out
+        headers = {}
+        for line in head[1:]:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+        length = int(headers.get("content-length", "0"))
+        if len(data) < end + 4 + length:
+            return out
+        out.append((int(m.group(1)), headers, data[end + 4:end + 4 + length]))
+        data = data[end + 4 + length:]
+
+
+def exchange(port, raw, timeout=5, half_close=False):
+    """Sends `raw` in one write and reads until the server closes: (responses, closed)."""
+    with connect(port, timeout) as s:
+        s.sendall(raw)
+        if half_close:
+            s.shutdown(socket.SHUT_WR)
+        data, closed = read_until_close(s, timeout)
+    return parse_responses(data), closed
+
+
+def get(path, close=True):
+    return (f"GET {path} HTTP/1.1\r\nHost: x\r\n" + ("Connection: close\r\n" if close else "") +
+            "\r\n").encode()
+
+
+def timed_get(port, path=PROBE, timeout=5):
+    """(status or None, seconds) of one request on a new connection."""
+    start = time.monotonic()
+    try:
+        responses, _ = exchange(port, get(path), timeout)
+    except OSError:
+        responses = []
+    return (responses[0][0] if responses else None), time.monotonic() - start
+
+
+def normal_requests_fast(port, what, count=20, within=2.0):
+    results = [timed_get(port) for _ in range(count)]
+    slow = [r for r in results if r[0] != 200 or r[1] > within]
+    check(f"{what}: {count} normal requests each answered 200 within {within} s", not slow,
+          f"{len(slow)} were not: {slow[:5]}")
+
+
+def closed_by_server(s, timeout):
+    """Whether the server closes `s` within `timeout` (an answer before the close is fine)."""
+    _, closed = read_until_close(s, timeout)
+    return closed
+
+
+class Trickler(threading.Thread):
+    """Sends the bytes of a request header that never ends, one byte per socket every
+    `interval` seconds, to each of `sockets`; a socket the server closed is dropped."""
+
+    def __init__(self, sockets, interval=0.5):
+        super().__init__(daemon=True)
+        self.sockets = list(sockets)
+        self.interval = interval
+        self.stop = threading.Event()
+        self.header = (f"GET {PROBE} HTTP/1.1\r\nHost: x\r\n" + "X-Slow: " + "a" * 100000).encode()
+
+    def run(self):
+        i = 0
+        while not self.stop.is_set() and self.sockets:
+            for s in list(self.sockets):
+                try:
+                    s.send(self.header[i:i + 1])
+                except OSError:
+                    self.sockets.remove(s)
+            i += 1
+            self.stop.wait(self.interval)
+
+
+def slowloris(db):
+    print("== slowloris: 64 sockets trickling a header, a byte each every 0.5 s", flush=True)
+    with Server(db) as server:
+        slow = [connect(server.port) for _ in range(64)]
+        trickler = Trickler(slow)
+        trickler.start()
+        time.sleep(1.5)
+        normal_requests_fast(server.port, "while 64 clients trickle")
+        # The header timeout (10 s from a header's first byte) closes them all.
+        start = time.monotonic()
+        open_ = [s for s in slow if not closed_by_server(s, max(0.1, 14 - (time.monotonic() - start)))]
+        check("the trickling sockets are closed within 14 s (header timeout 10 s)", not open_,
+              f"{len(open_)} of 64 still open")
+        trickler.stop.set()
+        for s in slow:
+            s.close()
+
+
+def idle_flood(db):
+    print("== a flood of 300 idle connections", flush=True)
+    with Server(db) as server:
+        idle = [connect(server.port) for _ in range(300)]
+        time.sleep(0.5)
+        normal_requests_fast(server.port, "with 300 idle connections open")
+        # Kept-alive idle time is 5 s; a connection that never sent a byte counts as idle.
+        start = time.monotonic()
+        open_ = [s for s in idle if not closed_by_server(s, max(0.1, 9 - (time.monotonic() - start)))]
+        check("idle connections are closed within 9 s (idle timeout 5 s)", not open_,
+              f"{len(open_)} of 300 still open")
+        for s in idle:
+            s.close()
+    print("== the connection cap: --max-connections 20", flush=True)
+    try:
+        server = Server(db, "--max-connections", "20")
+    except RuntimeError as e:
+        check("serve --max-connections 20 starts", False, str(e))
+        return
+    with server:
+        idle = [connect(server.port) for _ in range(40)]
+        time.sleep(0.5)
+        normal_requests_fast(server.port, "40 idle connections, cap 20: the oldest idle make room")
+        for s in idle:
+            s.close()
+        time.sleep(0.5)
+        # 20 sockets in the middle of a header are not idle: nothing can be closed for a new
+        # connection, which is told so at once (503), not left waiting.
+        slow = [connect(server.port) for _ in range(20)]
+        trickler = Trickler(slow, interval=0.2)
+        trickler.start()
+        time.sleep(1)
+        status, seconds = timed_get(server.port)
+        check("at the cap with no idle connection: 503 at once", status == 503 and seconds < 2,
+              f"status {status} after {seconds:.2f} s")
+        responses, _ = exchange(server.port, get(PROBE))
+        body = responses[0][2] if responses else b""
+        check("the 503 is a JSON message", b'"error"' in body, body[:200])
+        trickler.stop.set()
+        for s in slow:
+            s.close()
+        time.sleep(0.5)
+        status, seconds = timed_get(server.port)
+        check("once they are gone, requests are answered again", status == 200,
+              f"status {status} after {seconds:.2f} s")
+
+
+def stopping(db):
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        name = signal.Signals(sig).name
+        print(f"== {name} while clients trickle and idle", flush=True)
+        with Server(db) as server:
+            slow = [connect(server.port) for _ in range(4)]
+            idle = [connect(server.port) for _ in range(4)]
+            trickler = Trickler(slow, interval=0.2)
+            trickler.start()
+            time.sleep(1)
+            rc, seconds, output = server.stop(sig)
+            check(f"{name} stops the server within 2 s, status 0", rc == 0 and seconds < 2,
+                  f"status {rc} after {seconds:.2f} s")
+            check(f"it says it stopped ({name})", f"stopped ({name})" in output, output)
+            trickler.stop.set()
+            for s in slow + idle:
+                s.close()
+
+
+def chunked_bomb(db):
+    print("== a chunked body that never ends (up to 64 MiB sent)", flush=True)
+    with Server(db) as server:
+        rss_before = server.rss_kib()
+        chunk = b"10000\r\n" + b"1" * 0x10000 + b"\r\n"  # one line that never ends
+        s = connect(server.port)
+        s.sendall(b"POST /api/batch HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                  b"Transfer-Encoding: chunked\r\n\r\n")
+        s.setblocking(False)
+        sent, data, limit = 0, b"", 64 << 20
+        deadline = time.monotonic() + 30
+        pending = chunk
+        while time.monotonic() < deadline and not parse_responses(data):
+            readable, writable, _ = select.select([s], [s] if sent < limit else [], [], 0.5)
+            try:
+                if readable:
+                    got = s.recv(65536)
+                    if not got:
+                        break
+                    data += got
+                if writable:
+                    n = s.send(pending)
+                    sent += n
+                    pending = pending[n:] or chunk
+            except (BrokenPipeError, ConnectionResetError):
+                break
+        s.close()
+        responses = parse_responses(data)
+        status = responses[0][0] if responses else None
+        check("a chunked body over 1 MiB is refused with 413", status == 413,
+              f"status {status} after {sent >> 20} MiB sent")
+        check("the server stopped reading it (at most 8 MiB sent)", sent <= 8 << 20,
+              f"{sent >> 20} MiB sent")
+        check("its memory did not grow by the body (less than 40 MiB)",
+              server.rss_kib() - rss_before < 40 << 10,
+              f"RSS {rss_before} -> {server.rss_kib()} KiB")
+        # A chunk-size line that never ends, and chunk extensions without end.
+        for what, body in [("a chunk-size line of 2 MiB", b"1" * (2 << 20)),
+                           ("chunk extensions of 2 MiB", b"1;" + b"a" * (2 << 20))]:
+            try:
+                responses, _ = exchange(server.port, b"POST /api/batch HTTP/1.1\r\nHost: x\r\n"
+                                        b"Transfer-Encoding: chunked\r\n\r\n" + body, timeout=10)
+            except OSError as e:
+                responses = [(str(e), {}, b"")]
+            status = responses[0][0] if responses else None
+            check(f"{what}: a 4xx answer", isinstance(status, int) and 400 <= status < 500,
+                  f"status {status}")
+        status, _ = timed_get(server.port)
+        check("after the bombs, requests are answered", status == 200, f"status {status}")
+
+
+def pipelining(db):
+    print("== pipelined requests: 2, 10 and 200 in one write", flush=True)
+    with Server(db) as server:
+        positions = ["1+0+0+1+0+1+0+1+0+0+1+0", "0+0+0+0+0+1+0+0+0+0+0+0", "2+0+1+0+0+0+0+1+0+1+0+0",
+                     "x"]
+        paths = [f"/api/probe?position={p}" for p in positions] + ["/api/info", "/"]
+        single = {p: exchange(server.port, get(p))[0][0] for p in paths}
+        for n in (2, 10, 200):
+            sequence = [paths[i % len(paths)] for i in range(n)]
+            raw = b"".join(get(p, close=(i == n - 1)) for i, p in enumerate(sequence))
+            start = time.monotonic()
+            responses, closed = exchange(server.port, raw, timeout=10)
+            seconds = time.monotonic() - start
+            same = [(r[0], r[2]) for r in responses] == [(single[p][0], single[p][2]) for p in sequence]
+            check(f"{n} pipelined GETs: {n} answers, in order, each as when sent alone",
+                  len(responses) == n and same, f"{len(responses)} answers")
+            check(f"{n} pipelined GETs: answered and closed within 3 s", closed and seconds < 3,
+                  f"closed {closed} after {seconds:.2f} s")
+        # POSTs with bodies of both framings, between GETs.
+        batch = b"1 0 0 1 0 1 0 1 0 0 1 0\nfoo\n"
+        alone = exchange(server.port, b"POST /api/batch HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                         b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(batch) + batch)[0][0]
+        raw = (get(PROBE, close=False) +
+               b"POST /api/batch HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+               b"Content-Length: %d\r\n\r\n" % len(batch) + batch +
+               b"POST /api/batch HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+               b"Transfer-Encoding: chunked\r\n\r\n" +
+               b"%x\r\n%s\r\n%x\r\n%s\r\n0\r\n\r\n" % (10, batch[:10], len(batch) - 10, batch[10:]) +
+               get("/api/info"))
+        responses, closed = exchange(server.port, raw, timeout=10)
+        check("pipelined GET, POST, chunked POST, GET: 4 answers", len(responses) == 4 and closed,
+              f"{len(responses)} answers")
+        if len(responses) == 4:
+            check("the POSTs answer as when sent alone", responses[1][2] == alone[2] and
+                  responses[2][2] == alone[2], f"{responses[1][2][:100]} {responses[2][2][:100]}")
+            check("the GETs too", responses[0][2] == single[paths[0]][2] and
+                  responses[3][2] == single["/api/info"][2], "")
+
+
+def half_closed(db):
+    print("== half-closed sockets: shutdown(SHUT_WR) after the request, 100 times each", flush=True)
+    with Server(db) as server:
+        for path in ("/api/info", PROBE):
+            want = exchange(server.port, get(path))[0][0]
+            missing = 0
+            for _ in range(100):
+                responses, _ = exchange(server.port, get(path, close=False), half_close=True)
+                if len(responses) != 1 or responses[0][0] != 200 or responses[0][2] != want[2]:
+                    missing += 1
+            check(f"half-closed {path}: 100 of 100 answered", missing == 0, f"{missing} not answered")
+
+
+def framing(db):
+    print("== ambiguous framing: 400, and nothing hidden in the body is answered", flush=True)
+    line = b"1 0 0 1 0 1 0 1 0 0 1 0\n"  # 24 bytes
+    hidden = b"GET /api/info HTTP/1.1\r\nHost: x\r\n\r\n"
+    body = line + hidden  # a request hidden behind the first 24 bytes
+    post = b"POST /api/batch HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+    cases = [
+        ("two conflicting Content-Length", b"Content-Length: 24\r\nContent-Length: %d\r\n" % len(body)),
+        ("two conflicting Content-Length, reversed", b"Content-Length: %d\r\nContent-Length: 24\r\n" % len(body)),
+        ("Content-Length: +24", b"Content-Length: +24\r\n"),
+        ("Content-Length: 24abc", b"Content-Length: 24abc\r\n"),
+        ("Content-Length: 0x18", b"Content-Length: 0x18\r\n"),
+        ("Content-Length: 24, 60", b"Content-Length: 24, 60\r\n"),
+        ("Content-Length: -24", b"Content-Length: -24\r\n"),
+        ("Content-Length : 24 (space before the colon)", b"Content-Length : 24\r\n"),
+        ("Transfer-Encoding: chunked and Content-Length", b"Transfer-Encoding: chunked\r\nContent-Length: 24\r\n"),
+        ("Content-Length and Transfer-Encoding: chunked", b"Content-Length: 24\r\nTransfer-Encoding: chunked\r\n"),
+        ("Transfer-Encoding: gzip", b"Transfer-Encoding: gzip\r\nContent-Length: 24\r\n"),
+        ("Transfer-Encoding: gzip alone", b"Transfer-Encoding: gzip\r\n"),
+        ("Transfer-Encoding: chunked, chunked", b"Transfer-Encoding: chunked, chunked\r\n"),
+        ("Transfer-Encoding twice", b"Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n"),
+        ("Transfer-Encoding: xchunked", b"Transfer-Encoding: xchunked\r\n"),
+        ("two Host headers", b"Host: y\r\nContent-Length: 24\r\n"),
+    ]
+    with Server(db) as server:
+        for what, headers in cases:
+            responses, closed = exchange(server.port, post + headers + b"\r\n" + body)
+            status = responses[0][0] if responses else None
+            ok = check(f"{what}: 400", status == 400, f"statuses {[r[0] for r in responses]}")
+            if ok:
+                check(f"{what}: a JSON message", b'"error"' in responses[0][2], responses[0][2][:200])
+                check(f"{what}: one answer, then the connection closed", len(responses) == 1 and closed,
+                      f"{len(responses)} answers, closed {closed}")
+        responses, _ = exchange(server.port, b"GET /api/info HTTP/1.1\r\nConnection: close\r\n\r\n")
+        check("HTTP/1.1 without Host: 400", [r[0] for r in responses] == [400],
+              f"statuses {[r[0] for r in responses]}")
+        multipart = (b"--b\r\nContent-Disposition: form-data; name=\"p\"\r\n\r\n" + line + b"\r\n--b--\r\n")
+        responses, _ = exchange(server.port, b"POST /api/batch HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                                b"Content-Type: multipart/form-data; boundary=b\r\n"
+                                b"Content-Length: %d\r\n\r\n" % len(multipart) + multipart)
+        status = responses[0][0] if responses else None
+        body = responses[0][2] if responses else b""
+        check("a multipart POST: 415 with a message naming text/plain",
+              status == 415 and b"text/plain" in body, f"status {status}: {body[:200]}")
+        status, _ = timed_get(server.port)
+        check("after all that, requests are answered", status == 200, f"status {status}")
+
+
+def main():
+    with tempfile.TemporaryDirectory() as work:
+        db = os.path.join(work, "db")
+        subprocess.run([OWAREDB, "generate", "--max-seeds", "8", "--dir", db, "--threads", "2"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        only = set(sys.argv[2:])
+        for test in (framing, pipelining, half_closed, chunked_bomb, stopping, idle_flood, slowloris):
+            if only and test.__name__ not in only:
+                continue
+            try:
+                test(db)
+            except Exception as e:  # a check that cannot even run is a failure, not a crash
+                check(f"{test.__name__} ran", False, f"{type(e).__name__}: {e}")
+    print(f"serve_hostile: {passes} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
