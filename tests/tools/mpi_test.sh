@@ -2,8 +2,8 @@
 # Distributed generation (docs/distributed.md) under mpirun writes the one-process files
 # byte for byte: levels 0..14 of abapa with -np 2 and -np 3, of awari with -np 3
 # (oversubscribed on a small machine). A rank killed mid-level ends the whole job with a
-# clear message and leaves no half-written level; a rerun finishes with the same bytes. verify runs on
-# several ranks and still finds a damaged file; other commands refuse to.
+# clear message and leaves no half-written level; a rerun finishes with the same bytes.
+# verify runs on several ranks and still finds a damaged file; other commands refuse to.
 #   mpi_test.sh /path/to/owaredb [max_seeds]
 set -uo pipefail
 owaredb=$1
