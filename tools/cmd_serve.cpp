@@ -323,8 +323,9 @@ int cmd_serve(const Args& args) {
     po::options_description opts("options");
     opts.add_options()("dir", po::value(&dir)->default_value(kDefaultDatabaseDir),
                        "database directory")(
-        "rules", po::value(&rules_name)->default_value("abapa"),
-        "rule set the page starts with: abapa|awari (both are served)")(
+        "rules", po::value(&rules_name),
+        "rule set the page starts with: abapa|awari (both are served; default: the one the "
+        "directory holds, awari for published files, else abapa)")(
         "host", po::value(&host)->default_value("127.0.0.1"),
         "address to listen on (0.0.0.0: every interface, reachable from other machines)")(
         "port", po::value(&port)->default_value(8080), "port (0: any free port, printed)")(
@@ -346,7 +347,7 @@ int cmd_serve(const Args& args) {
             "  GET  /api/info                             rule sets, levels present, limits",
             opts, {}, vm))
         return 0;
-    rules_from_name(rules_name); // validates the name with a clear message
+    if (!rules_name.empty()) rules_from_name(rules_name); // validates the name
     if (port < 0 || port > 65535) throw UsageError("--port must be 0..65535");
     if (threads < 1 || threads > 1024) throw UsageError("--threads must be 1..1024");
     if (max_connections < 1 || max_connections > 1000000)
@@ -356,6 +357,15 @@ int cmd_serve(const Args& args) {
         throw UsageError("no database directory '" + dir + "' (see owaredb generate)");
     reserve_descriptors(max_connections);
 
+    // The page starts with the rule set the directory holds (awari for Romein & Bal's
+    // published files); with both, or none yet, abapa.
+    if (rules_name.empty()) {
+        try {
+            rules_name = resolve_rules({dir, ""}).name;
+        } catch (const UsageError&) {
+            rules_name = "abapa"; // both rule sets: both are served
+        }
+    }
     const Oracle oracle(dir, rules_name, cache_bytes);
     http::ServerOptions options;
     options.host = host;

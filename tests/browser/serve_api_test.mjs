@@ -8,9 +8,10 @@
 //   answers a good request afterwards;
 // - SIGTERM and SIGINT stop it cleanly (status 0); a port in use is a clear error.
 //   node serve_api_test.mjs /path/to/owaredb
+import { mkdirSync } from 'node:fs';
 import net from 'node:net';
 import { spawnSync } from 'node:child_process';
-import { check, generate, owaredb, removeDir, startServer, summary, tempDir } from './common.mjs';
+import { check, generate, owaredb, probeJson, removeDir, startServer, summary, tempDir } from './common.mjs';
 
 const bin = process.argv[2];
 if (!bin) {
@@ -252,6 +253,23 @@ try {
   check('--rules sets the page\'s default rules', info.default === 'awari');
   const int = await second.stop('SIGINT');
   check('SIGINT stops it with status 0', int.code === 0, JSON.stringify(int));
+  {
+    // Romein & Bal's published files (scores.N), read in place: awari by default, the same
+    // answers as from our files.
+    const pub = `${dir}/published`;
+    mkdirSync(pub);
+    owaredb(bin, ['export', '--from', dir, '--to', pub, '--max-seeds', '10']);
+    const third = await startServer(bin, ['--dir', pub]);
+    const pbase = third.url.replace(/\/$/, '');
+    const pinfo = JSON.parse((await get(pbase, '/api/info')).body);
+    check('a published directory: awari by default, its levels listed', pinfo.default === 'awari' && pinfo.levels.awari.length === 11, JSON.stringify(pinfo));
+    for (const position of ['0 0 1 0 2 0 1 1 0 0 0 0', '1 1 1 1 1 1 1 1 1 0 0 0']) {
+      const got = await get(pbase, `/api/probe?rules=awari&pv=1&position=${encodeURIComponent(position)}`);
+      const want = JSON.stringify(probeJson(bin, dir, 'awari', position, true));
+      check(`a published directory answers ${position} as our files`, got.status === 200 && JSON.stringify(JSON.parse(got.body)) === want, got.body);
+    }
+    await third.stop('SIGTERM');
+  }
   {
     const r = spawnSync(bin, ['serve', '--dir', `${dir}/nope`], { encoding: 'utf8', timeout: 10000 });
     check('a missing directory is a usage error', r.status === 2 && /no database directory/.test(r.stderr), r.stderr);
