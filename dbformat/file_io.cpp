@@ -37,6 +37,13 @@ bool is_temp_file_name(const std::string& name) {
     // Level files and their checkpoints (dbformat/checkpoint.hpp).
     std::size_t at = name.rfind(".owdb.tmp"), tail = 9;
     if (at == std::string::npos) at = name.rfind(".checkpoint.tmp"), tail = 15;
+    // Headerless level files in the published naming (raw_level.hpp): "scores.<N>.tmp.".
+    if (at == std::string::npos && name.starts_with("scores.")) {
+        const std::size_t digits_end = name.find_first_not_of("0123456789", 7);
+        if (digits_end > 7 && digits_end != std::string::npos &&
+            name.compare(digits_end, 5, ".tmp.") == 0)
+            at = digits_end, tail = 4;
+    }
     if (at == std::string::npos) return false;
     const std::string rest = name.substr(at + tail);
     if (rest.empty()) return true; // "<name>.tmp", written by versions before 0.2

@@ -52,7 +52,8 @@ class AtomicFileSink final : public Sink {
 
 // True for the names AtomicFileSink gives the temp files of level files
 // ("<name>.owdb.tmp.<pid>.<k>", and "<name>.owdb.tmp" from older versions) and of
-// checkpoints ("<name>.checkpoint.tmp.<pid>.<k>"): what a writer
+// checkpoints ("<name>.checkpoint.tmp.<pid>.<k>") and of headerless levels in the published
+// naming ("scores.<N>.tmp.<pid>.<k>", written by `owaredb export`): what a writer
 // holding the directory lock may remove as stale.
 bool is_temp_file_name(const std::string& file_name);
 

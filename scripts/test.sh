@@ -29,7 +29,10 @@ ctest --test-dir build --output-on-failure -j "$jobs"
 # slowest cases (exhaustive sweeps over large levels) which sanitizers slow 5-20x.
 echo "== ASan+UBSan build and tests"
 # (install_consumer is skipped: an outside program cannot load an ASan-built library.)
-build build-asan -- -DOWAREDB_SANITIZE=ON
+# -O1, as the sanitizers' manuals advise: half the compile time of -O3 (82 s against 41 s
+# for serve_http.cpp), which the 30-minute CI budget needs, at a small cost in test time.
+build build-asan -- -DOWAREDB_SANITIZE=ON -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
+  -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG"
 OWAREDB_QUICK=1 ctest --test-dir build-asan --output-on-failure -j "$jobs" -E install_consumer
 
 # TSan needs an OpenMP runtime it understands: GCC's libgomp is not instrumented and gives

@@ -137,6 +137,7 @@ int cmd_export(const Args& args) {
     const DatabaseDir ours(o.from, Rules::awari());
     const PublishedDir published(o.to);
     const db::DirectoryLock lock(o.to);
+    lock.remove_stale_temp_files(); // a killed export's scores.N.tmp.* (a level's size each)
     const std::vector<std::string> rule_sets = rule_sets_in(o.from);
     if (std::find(rule_sets.begin(), rule_sets.end(), "awari") == rule_sets.end())
         throw UsageError("no awari level files (awari-NN.owdb) in '" + o.from +

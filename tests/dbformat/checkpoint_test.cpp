@@ -40,6 +40,11 @@ TEST_CASE("checkpoint file: the path sits beside the level file") {
     CHECK(checkpoint_path("d/abapa-24.bounds.owdb") == "d/abapa-24.bounds.checkpoint");
     CHECK(owaredb::db::detail::is_temp_file_name("abapa-24.checkpoint.tmp.123.0"));
     CHECK_FALSE(owaredb::db::detail::is_temp_file_name("abapa-24.checkpoint"));
+    CHECK(owaredb::db::detail::is_temp_file_name("scores.48.tmp.123.0"));
+    CHECK_FALSE(owaredb::db::detail::is_temp_file_name("scores.48"));
+    CHECK_FALSE(owaredb::db::detail::is_temp_file_name("scores..tmp.1.0"));
+    CHECK_FALSE(owaredb::db::detail::is_temp_file_name("scores.4x.tmp.1.0"));
+    CHECK_FALSE(owaredb::db::detail::is_temp_file_name("scores.48.tmp.1.x"));
 }
 
 TEST_CASE("checkpoint file: round trip, and each kind of damage refused") {

@@ -135,7 +135,8 @@ TEST_CASE("published directory: every level 0..48 at the offsets of their order 
         planted.push_back({p, v});
     }
     Tablebase tb(dir.path(), "awari");
-    for (const auto& [p, v] : planted) {
+    for (const auto& [position, v] : planted) {
+        const Position p = position; // CAPTURE's lambda cannot capture a structured binding (clang)
         CAPTURE(p.seeds());
         ProbeResult<int> got = tb.value(p.pits);
         REQUIRE(got.ok());

@@ -134,7 +134,9 @@ assert row and abs(float(row[0][3]) - total) < 0.02, row
 # Romein & Bal's published format (scores.N): export, import back byte-identical, verify
 # it in memory and streamed, a planted wrong value found by offset, a mixed directory
 mkdir -p "$work/pub" "$work/imp"
+: >"$work/pub/scores.3.tmp.99999.0" # what a killed export leaves
 "$owaredb" export --from "$work/a" --to "$work/pub" >"$work/export.log" 2>&1
+check "export removes a killed export's temp file" test ! -e "$work/pub/scores.3.tmp.99999.0"
 check "export writes scores.0..$top of |D_n| bytes each" python3 -c "
 import math, os
 for n in range($top + 1):
