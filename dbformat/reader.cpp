@@ -574,4 +574,43 @@ Status LevelReader::read_all(std::span<int8_t> out, int threads) const {
     });
 }
 
+Status LevelReader::read_range(uint64_t begin, std::span<int8_t> out, int threads) const {
+    const Impl& m = *impl_;
+    if (const Status& s = impl_->ensure_open(); !s.ok()) return s;
+    const uint64_t end = begin + out.size();
+    if (end > m.h.meta.entries || end < begin)
+        return m.err(ErrorCode::OutOfRange, "read_range: [" + std::to_string(begin) + ", " +
+                                                std::to_string(end) + ") past " +
+                                                std::to_string(m.h.meta.entries) + " entries");
+    if (out.empty()) return {};
+    const uint64_t first = begin >> m.block_shift, last = (end - 1) >> m.block_shift;
+    const int64_t blocks = int64_t(last - first + 1);
+    uint64_t first_bad = UINT64_MAX;
+    Status bad;
+#pragma omp parallel for schedule(dynamic, 1)                                                      \
+    num_threads(threads_or_default(threads)) if (blocks >= 4)
+    for (int64_t k = 0; k < blocks; ++k) {
+        const uint64_t b = first + uint64_t(k);
+        auto blk = m.load_block(b);
+        if (!blk.ok()) {
+#pragma omp critical(owaredb_db_read_range)
+            if (b < first_bad) {
+                first_bad = b;
+                bad = blk.status();
+            }
+            continue;
+        }
+        const uint64_t block_begin = b * m.h.block_entries;
+        const uint64_t from = std::max(begin, block_begin);
+        const uint64_t to = std::min(end, block_begin + m.h.block_symbols(b));
+        const uint8_t* p = (*blk)->data();
+        for (uint64_t i = from; i < to; ++i) {
+            const uint64_t j = i - block_begin;
+            out[i - begin] =
+                m.h.value_map[m.h.symbol_bits == 8 ? p[j] : symbol_at(p, j, m.h.symbol_bits)];
+        }
+    }
+    return bad;
+}
+
 } // namespace owaredb::db

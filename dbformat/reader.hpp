@@ -155,6 +155,11 @@ class LevelReader {
     // every block's checksum; the bulk load of a level into memory (`threads` OpenMP
     // threads, 0 = default). Bypasses the cache. On error `out` holds partial data.
     Status read_all(std::span<int8_t> out, int threads = 0) const;
+    // Decodes the values at [begin, begin + out.size()) into `out` as read_all() does, but
+    // only the blocks that range touches (`threads` OpenMP threads, 0 = default; bypasses
+    // the cache): a level read in order piece by piece, when it does not fit in memory.
+    // OutOfRange past the end; on an error `out` holds partial data.
+    Status read_range(uint64_t begin, std::span<int8_t> out, int threads = 0) const;
     // Checks every block (checksum and decoding) and the whole-file checksum.
     VerifyReport verify(int threads = 0) const;
 

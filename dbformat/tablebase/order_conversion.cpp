@@ -1,0 +1,362 @@
+#include "tablebase/order_conversion.hpp"
+
+#include "dbformat/file_io.hpp"
+#include "oware/ranking.hpp"
+#include "retro/binomial.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <unistd.h>
+
+namespace owaredb {
+namespace {
+
+constexpr uint64_t kSourceChunk = uint64_t(32) << 20; // values read from the source at a time
+constexpr uint64_t kRunBuffer = uint64_t(1) << 20;    // bytes buffered per pass-1 file
+constexpr uint64_t kTile = 64;                        // transpose tile side
+constexpr const char* kMarker = "pass1.done";
+
+const char* direction_name(OrderDirection d) {
+    return d == OrderDirection::to_published ? "to_published" : "to_ours";
+}
+
+// The runs of the source order: our rows (of C_s values each) or their columns (R_s).
+const std::vector<uint8_t>& source_runs(const PublishedLayout& l, OrderDirection d) {
+    return d == OrderDirection::to_published ? l.our_rows() : l.their_columns();
+}
+const std::vector<uint8_t>& target_runs(const PublishedLayout& l, OrderDirection d) {
+    return d == OrderDirection::to_published ? l.their_columns() : l.our_rows();
+}
+uint64_t source_run_length(const PublishedLayout& l, OrderDirection d, int s) {
+    return d == OrderDirection::to_published ? l.columns(s) : l.rows(s);
+}
+uint64_t target_run_length(const PublishedLayout& l, OrderDirection d, int s) {
+    return d == OrderDirection::to_published ? l.rows(s) : l.columns(s);
+}
+
+uint64_t max_run(const PublishedLayout& l) {
+    uint64_t m = 0;
+    for (int s = 0; s <= l.n(); ++s) m = std::max({m, l.rows(s), l.columns(s)});
+    return m;
+}
+
+std::string marker_text(int n, OrderDirection d, uint64_t source_size) {
+    return "owaredb order conversion\nlevel " + std::to_string(n) + "\ndirection " +
+           direction_name(d) + "\nsource_size " + std::to_string(source_size) + "\n";
+}
+
+std::string read_small_file(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+bool is_work_file(const std::string& name) {
+    return name == kMarker || name.rfind("pass1-", 0) == 0 || name.rfind("pass2-", 0) == 0 ||
+           name.rfind(std::string(kMarker) + ".tmp.", 0) == 0;
+}
+
+void remove_files(const std::filesystem::path& dir, bool (*which)(const std::string&)) {
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+        if (which(e.path().filename().string())) std::filesystem::remove(e.path(), ec);
+}
+
+// A read-only file read with pread, whole or in pieces.
+class InputFile {
+  public:
+    explicit InputFile(const std::filesystem::path& path) : path_(path) {
+        fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd_ < 0)
+            throw std::runtime_error(path.string() + ": cannot open: " + std::strerror(errno));
+    }
+    ~InputFile() { ::close(fd_); }
+    InputFile(const InputFile&) = delete;
+    InputFile& operator=(const InputFile&) = delete;
+    void read(uint64_t offset, uint8_t* out, uint64_t count) const {
+        while (count > 0) {
+            const ssize_t got = ::pread(fd_, out, count, off_t(offset));
+            if (got < 0 && errno == EINTR) continue;
+            if (got <= 0)
+                throw std::runtime_error(path_.string() + ": " +
+                                         (got < 0 ? std::strerror(errno) : "file too short"));
+            out += got;
+            offset += uint64_t(got);
+            count -= uint64_t(got);
+        }
+    }
+
+  private:
+    std::filesystem::path path_;
+    int fd_ = -1;
+};
+
+// out[b * a_count + d] = in[src_of[d] * width + b] for b < width, d < a_count: a band of
+// `width` target runs from `a_count` source runs, in tiles of kTile x kTile that stay in
+// the L1 cache (the source runs read along b, the target runs written along d).
+void transpose_band(const uint8_t* in, uint64_t width, std::span<const uint32_t> src_of,
+                    uint8_t* out, int threads) {
+    const uint64_t a_count = src_of.size();
+    const int64_t tiles = int64_t((a_count + kTile - 1) / kTile);
+#pragma omp parallel for schedule(static) num_threads(threads) if (tiles >= 16)
+    for (int64_t t = 0; t < tiles; ++t) {
+        const uint64_t d0 = uint64_t(t) * kTile, d1 = std::min(a_count, d0 + kTile);
+        for (uint64_t b0 = 0; b0 < width; b0 += kTile) {
+            const uint64_t b1 = std::min(width, b0 + kTile);
+            for (uint64_t d = d0; d < d1; ++d) {
+                const uint8_t* row = in + uint64_t(src_of[d]) * width;
+                for (uint64_t b = b0; b < b1; ++b) out[b * a_count + d] = row[b];
+            }
+        }
+    }
+}
+
+} // namespace
+
+// The longest run of level n, of either order (a row or a column of some M_s).
+uint64_t longest_run(int n) {
+    uint64_t m = 0;
+    for (int s = 0; s <= n; ++s) {
+        const uint64_t rows = binomial(s + 5, 5);
+        const uint64_t columns = binomial(n - s + 5, 5) - (n - s >= 6 ? binomial(n - s - 1, 5) : 0);
+        m = std::max({m, rows, columns});
+    }
+    return m;
+}
+
+// Memory of pass 1 besides the tables: the source chunk with a carried run, and the
+// buffers of the pass-1 files.
+uint64_t pass1_bytes(int n) {
+    return kSourceChunk + longest_run(n) + uint64_t(n + 1) * std::max(kRunBuffer, longest_run(n));
+}
+
+uint64_t ConvertedLevel::budget_needed(int n) {
+    // Pass 2 at its narrowest: a band of one target run, in and out, and the index of the
+    // source runs; pass 1 needs more.
+    const uint64_t pass2 = 6 * longest_run(n);
+    return PublishedLayout::memory_bytes(n) + std::max(pass1_bytes(n), pass2) +
+           (uint64_t(16) << 20);
+}
+
+bool ConvertedLevel::has_work_files(const std::filesystem::path& dir) {
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+        if (is_work_file(e.path().filename().string())) return true;
+    return false;
+}
+
+ConvertedLevel::ConvertedLevel(int n, OrderDirection direction, const db::ValueSource& source,
+                               const ConversionOptions& options)
+    : n_(n), direction_(direction), options_(options), layout_(n),
+      runs_before_(std::size_t(n) + 1, 0) {
+    if (options_.threads <= 0) options_.threads = omp_get_max_threads();
+    if (source.size() != level_size(n))
+        throw std::invalid_argument("level " + std::to_string(n) + ": a source of " +
+                                    std::to_string(source.size()) + " values for " +
+                                    std::to_string(level_size(n)) + " positions");
+    if (options_.memory < budget_needed(n))
+        throw std::runtime_error("converting level " + std::to_string(n) + " needs at least " +
+                                 std::to_string((budget_needed(n) >> 20) + 1) +
+                                 " MiB, over the budget of " +
+                                 std::to_string(options_.memory >> 20) + " MiB");
+    std::filesystem::create_directories(options_.work_dir);
+    remove_files(options_.work_dir, [](const std::string& name) {
+        return is_work_file(name) && name.find(".tmp.") != std::string::npos; // a killed write
+    });
+
+    // Resume: pass 1 is done if its marker says so for this very conversion, and each
+    // matrix of pass 2 is done if its file is complete; anything else starts again.
+    const std::string marker = marker_text(n, direction, source.size());
+    const auto marker_path = options_.work_dir / kMarker;
+    bool resumable = std::filesystem::exists(marker_path) && read_small_file(marker_path) == marker;
+    for (int s = 0; resumable && s <= n; ++s) {
+        std::error_code ec;
+        const uint64_t want = layout_.matrix_size(s);
+        const bool second = std::filesystem::file_size(work_file(2, s), ec) == want && !ec;
+        const bool first = std::filesystem::file_size(work_file(1, s), ec) == want && !ec;
+        resumable = first || second;
+    }
+    if (!resumable) {
+        remove_files(options_.work_dir, is_work_file);
+        pass1(source);
+        db::detail::AtomicFileSink sink(marker_path);
+        sink.write(std::span(reinterpret_cast<const uint8_t*>(marker.data()), marker.size()));
+        sink.commit();
+    }
+    for (int s = 0; s <= n; ++s) {
+        std::error_code ec;
+        if (std::filesystem::file_size(work_file(2, s), ec) != layout_.matrix_size(s) || ec)
+            pass2(s);
+        std::filesystem::remove(work_file(1, s), ec);
+        if (options_.progress) {
+            uint64_t done = 0;
+            for (int k = 0; k <= s; ++k) done += layout_.matrix_size(k);
+            options_.progress({2, done, level_size(n)});
+        }
+    }
+    matrices_.resize(std::size_t(n) + 1);
+    for (int s = 0; s <= n; ++s) {
+        auto file = db::RawLevelFile::open(work_file(2, s), layout_.matrix_size(s), n);
+        if (!file.ok()) throw std::runtime_error(file.status().message());
+        matrices_[std::size_t(s)].emplace(std::move(*file));
+    }
+}
+
+ConvertedLevel::~ConvertedLevel() = default;
+
+std::filesystem::path ConvertedLevel::work_file(int pass, int s) const {
+    return options_.work_dir / ("pass" + std::to_string(pass) + "-" + std::to_string(s));
+}
+
+void ConvertedLevel::pass1(const db::ValueSource& source) const {
+    const int n = n_;
+    const bool to_published = direction_ == OrderDirection::to_published;
+    std::vector<std::unique_ptr<db::detail::AtomicFileSink>> files;
+    std::vector<std::vector<uint8_t>> buffers(std::size_t(n) + 1);
+    const uint64_t buffer_bytes = std::max(kRunBuffer, max_run(layout_));
+    for (int s = 0; s <= n; ++s) {
+        files.push_back(std::make_unique<db::detail::AtomicFileSink>(work_file(1, s)));
+        buffers[std::size_t(s)].reserve(buffer_bytes);
+    }
+    auto flush = [&](int s) {
+        auto& b = buffers[std::size_t(s)];
+        files[std::size_t(s)]->write(b);
+        b.clear();
+    };
+
+    // The source in chunks; a run cut by the chunk's end is carried to the next one.
+    const uint64_t size = source.size();
+    std::vector<int8_t> chunk(kSourceChunk + max_run(layout_));
+    uint64_t read_to = 0, at = 0, have = 0; // source offset read so far; chunk[at, have)
+    uint64_t reported = 0;
+    for (uint8_t s8 : source_runs(layout_, direction_)) {
+        const int s = s8;
+        const uint64_t length = source_run_length(layout_, direction_, s);
+        if (have - at < length) {
+            std::memmove(chunk.data(), chunk.data() + at, have - at);
+            have -= at;
+            at = 0;
+            const uint64_t more = std::min(kSourceChunk, size - read_to);
+            source.read(read_to, std::span(chunk).subspan(have, more));
+            read_to += more;
+            have += more;
+            if (have - at < length)
+                throw std::logic_error("order conversion: level " + std::to_string(n) +
+                                       " ends inside a run");
+            if (options_.progress && read_to - reported >= (uint64_t(64) << 20)) {
+                reported = read_to;
+                options_.progress({1, read_to, size});
+            }
+        }
+        auto& out = buffers[std::size_t(s)];
+        if (out.size() + length > buffer_bytes) flush(s);
+        const std::size_t base = out.size();
+        out.resize(base + length);
+        const auto* run = reinterpret_cast<const uint8_t*>(chunk.data() + at);
+        uint8_t* dst = out.data() + base;
+        if (to_published) { // a row of ours: its columns into their order
+            const auto to = layout_.column_to_theirs(s);
+            for (uint64_t j = 0; j < length; ++j) dst[to[j]] = run[j];
+        } else { // a column of theirs: its rows into our order
+            const auto from = layout_.row_to_theirs(s);
+            for (uint64_t i = 0; i < length; ++i) dst[i] = run[from[i]];
+        }
+        at += length;
+    }
+    if (read_to != size || at != have)
+        throw std::logic_error("order conversion: the runs do not cover level " +
+                               std::to_string(n));
+    for (int s = 0; s <= n; ++s) {
+        flush(s);
+        files[std::size_t(s)]->commit();
+    }
+    if (options_.progress) options_.progress({1, size, size});
+}
+
+void ConvertedLevel::pass2(int s) const {
+    const bool to_published = direction_ == OrderDirection::to_published;
+    // The pass-1 file holds a_count source runs of `width_all` values; the target holds
+    // width_all runs of a_count values: target run b at d is source run src_of[d] at b.
+    const uint64_t a_count = to_published ? layout_.rows(s) : layout_.columns(s);
+    const uint64_t width_all = source_run_length(layout_, direction_, s);
+    std::vector<uint32_t> src_of(a_count);
+    if (to_published) { // target d = their south half; the source run is our row of it
+        const auto to = layout_.row_to_theirs(s);
+        for (uint32_t a = 0; a < a_count; ++a) src_of[to[a]] = a;
+    } else { // target d = our north half; the source run is their column of it
+        const auto to = layout_.column_to_theirs(s);
+        std::copy(to.begin(), to.end(), src_of.begin());
+    }
+
+    const uint64_t used = layout_.memory_bytes() + 4 * a_count + (uint64_t(16) << 20);
+    uint64_t room = options_.memory > used ? options_.memory - used : 0;
+    if (options_.band_bytes != 0) room = std::min(room, options_.band_bytes);
+    const uint64_t width = std::clamp<uint64_t>(room / (2 * a_count), 1, width_all);
+    std::vector<uint8_t> in(a_count * width), out(a_count * width);
+    const InputFile file(work_file(1, s));
+    db::detail::AtomicFileSink sink(work_file(2, s));
+    for (uint64_t b0 = 0; b0 < width_all; b0 += width) {
+        const uint64_t w = std::min(width, width_all - b0);
+        if (w == width_all)
+            file.read(0, in.data(), a_count * w);
+        else
+            for (uint64_t a = 0; a < a_count; ++a)
+                file.read(a * width_all + b0, in.data() + a * w, w);
+        transpose_band(in.data(), w, src_of, out.data(), options_.threads);
+        sink.write(std::span(out).first(a_count * w));
+    }
+    sink.commit();
+}
+
+uint64_t ConvertedLevel::size() const {
+    return level_size(n_);
+}
+
+void ConvertedLevel::read(uint64_t begin, std::span<int8_t> out) const {
+    if (begin + out.size() > size())
+        throw std::out_of_range("ConvertedLevel::read past the level's end");
+    const auto& runs = target_runs(layout_, direction_);
+    if (begin < run_begin_) { // back to the start (the writer's next pass)
+        run_ = 0;
+        run_begin_ = 0;
+        std::fill(runs_before_.begin(), runs_before_.end(), 0);
+    }
+    std::size_t done = 0;
+    while (done < out.size()) {
+        const int s = runs[run_];
+        const uint64_t length = target_run_length(layout_, direction_, s);
+        if (begin >= run_begin_ + length) { // past this run
+            ++runs_before_[std::size_t(s)];
+            run_begin_ += length;
+            ++run_;
+            continue;
+        }
+        const uint64_t in_run = begin - run_begin_;
+        const uint64_t take = std::min<uint64_t>(length - in_run, out.size() - done);
+        const uint64_t offset = runs_before_[std::size_t(s)] * length + in_run;
+        if (db::Status st = matrices_[std::size_t(s)]->read(offset, out.subspan(done, take));
+            !st.ok())
+            throw std::runtime_error(st.message());
+        begin += take;
+        done += take;
+    }
+}
+
+void ConvertedLevel::remove_work_files() {
+    matrices_.clear();
+    remove_files(options_.work_dir, is_work_file);
+    std::error_code ec;
+    std::filesystem::remove(options_.work_dir, ec); // only if empty
+}
+
+} // namespace owaredb
