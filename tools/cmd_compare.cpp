@@ -1,18 +1,23 @@
 // owaredb compare DIR_A DIR_B: two database directories, each of our level files or of
-// Romein & Bal's published files (scores.N), compared level by level, value by value in
-// our rank order. Levels there on one side only are reported (and make the directories
-// differ); within a level, the count of differing positions and the first few, with both
-// values. Memory: a chunk of each side per thread, whatever the level's size: our files
-// are decoded a block at a time in order, the published ones read at their permuted
-// offsets from the memory-mapped file.
+// Romein & Bal's published files (scores.N), compared level by level, value by value.
+// Levels there on one side only are reported (and make the directories differ); within a
+// level, the count of differing positions and the first few, with both values. Our files
+// are decoded a block at a time in order. Two published directories are compared offset
+// by offset; a published level against one of ours is first put in our order out of core
+// (tablebase/order_conversion.hpp: within --memory, its work files in --work-dir), so that
+// both sides are read in sequence.
 #include "cli/options.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
+#include "generate/preflight.hpp"
 #include "oware/ranking.hpp"
 #include "progress_line.hpp"
 #include "retro/parallel.hpp"
 #include "tablebase/database_dir.hpp"
+#include "tablebase/order_conversion.hpp"
 #include "tablebase/published_dir.hpp"
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -69,29 +74,60 @@ class OurLevel final : public LevelSide {
     uint64_t block_entries_ = 0;
 };
 
+// The settings of a published level's conversion to our order.
+struct ConversionSettings {
+    uint64_t memory = 0;
+    std::filesystem::path work_dir;
+    int threads = 0;
+};
+
+// A published level read at the offsets of their file: against another published level.
 class PublishedLevel final : public LevelSide {
   public:
-    PublishedLevel(const PublishedDir& dir, int n) : n_(n), file_(open(dir, n)) {}
+    PublishedLevel(const PublishedDir& dir, int n) : file_(open(dir, n)) {}
     void read(uint64_t begin, std::span<int8_t> out) const override {
-        thread_local std::vector<uint64_t> offsets;
-        offsets.resize(out.size());
-        Position p = unrank(n_, begin);
-        for (size_t i = 0; i < out.size(); ++i) {
-            offsets[i] = published_rank(p);
-            if (i + 1 < out.size()) p = next_in_level(p);
-        }
-        if (db::Status s = file_.read_at(offsets, out); !s.ok())
-            throw std::runtime_error(s.message());
+        if (db::Status s = file_.read(begin, out); !s.ok()) throw std::runtime_error(s.message());
     }
-
-  private:
     static db::RawLevelFile open(const PublishedDir& dir, int n) {
         db::Result<db::RawLevelFile> f = dir.open(n);
         if (!f.ok()) throw std::runtime_error(f.status().message());
         return std::move(*f);
     }
-    int n_;
+
+  private:
     db::RawLevelFile file_;
+};
+
+// A published level put in our order (against one of ours); the work files go with it.
+class ConvertedPublishedLevel final : public LevelSide {
+  public:
+    ConvertedPublishedLevel(const PublishedDir& dir, int n, const ConversionSettings& settings)
+        : file_(PublishedLevel::open(dir, n)),
+          level_(n, OrderDirection::to_ours, PublishedFileValues(file_), options(n, settings)) {}
+    ~ConvertedPublishedLevel() override { level_.remove_work_files(); }
+    void read(uint64_t begin, std::span<int8_t> out) const override { level_.read(begin, out); }
+
+  private:
+    static ConversionOptions options(int n, const ConversionSettings& settings) {
+        check_disk(n, level_size(n), settings.work_dir.string());
+        ConversionOptions o;
+        o.work_dir = settings.work_dir / ("level-" + std::to_string(n));
+        o.memory = settings.memory;
+        o.threads = settings.threads;
+        o.progress = [n, line = ProgressLine(), start = std::chrono::steady_clock::now()](
+                         const ConversionProgress& p) mutable {
+            if (!line.terminal() &&
+                std::chrono::steady_clock::now() - start < std::chrono::seconds(10))
+                return; // a log gets no line for a short level
+            char text[120];
+            std::snprintf(text, sizeof text, "level %2d: into our order, pass %d/2 %3.0f%%", n,
+                          p.pass, 100.0 * double(p.done) / double(std::max<uint64_t>(p.total, 1)));
+            line.show(text);
+        };
+        return o;
+    }
+    db::RawLevelFile file_;
+    ConvertedLevel level_;
 };
 
 // A directory of either kind: which levels it has, and a reader of one.
@@ -115,8 +151,12 @@ class Side {
     bool has(int n) const {
         return std::filesystem::exists(published_ ? published_->path(n) : ours_->path(n));
     }
-    std::unique_ptr<LevelSide> level(int n) const {
-        if (published_) return std::make_unique<PublishedLevel>(*published_, n);
+    bool published() const { return published_.has_value(); }
+    /// Level n in their order if `their_order` (both sides published), else in ours.
+    std::unique_ptr<LevelSide> level(int n, bool their_order,
+                                     const ConversionSettings& settings) const {
+        if (published_ && their_order) return std::make_unique<PublishedLevel>(*published_, n);
+        if (published_) return std::make_unique<ConvertedPublishedLevel>(*published_, n, settings);
         return std::make_unique<OurLevel>(*ours_, n);
     }
 
@@ -132,11 +172,13 @@ struct Difference {
 };
 
 // Compares level n of both sides; prints its line and returns the number of differences.
-uint64_t compare_level(int n, const LevelSide& a, const LevelSide& b, int threads, int show) {
+// Indices are offsets of their files if `their_order`, else our ranks.
+// `started`: when the level's work began (a published level's conversion included).
+uint64_t compare_level(int n, const LevelSide& a, const LevelSide& b, bool their_order, int threads,
+                       int show, std::chrono::steady_clock::time_point started) {
     // A whole number of either side's blocks (powers of two: the larger is a multiple).
     const uint64_t chunk = std::max(a.chunk(), b.chunk());
     const uint64_t size = level_size(n);
-    const auto started = std::chrono::steady_clock::now();
     std::atomic<uint64_t> differ{0}, done{0};
     std::mutex first_mutex;
     std::vector<Difference> first; // the `show` smallest indices that differ
@@ -189,8 +231,11 @@ uint64_t compare_level(int n, const LevelSide& a, const LevelSide& b, int thread
                 (unsigned long long)size, (unsigned long long)differ.load(), seconds,
                 seconds > 0 ? double(size) / seconds / 1e6 : 0.0);
     for (const Difference& d : first)
-        std::printf("  index %llu (%s): A %d, B %d\n", (unsigned long long)d.index,
-                    to_string(unrank(n, d.index)).c_str(), d.a, d.b);
+        std::printf(
+            "  %s %llu (%s): A %d, B %d\n", their_order ? "offset" : "index",
+            (unsigned long long)d.index,
+            to_string(their_order ? published_unrank(n, d.index) : unrank(n, d.index)).c_str(), d.a,
+            d.b);
     std::fflush(stdout);
     return differ.load();
 }
@@ -198,13 +243,19 @@ uint64_t compare_level(int n, const LevelSide& a, const LevelSide& b, int thread
 } // namespace
 
 int cmd_compare(const Args& args) {
-    std::string rules, dir_a, dir_b;
+    std::string rules, dir_a, dir_b, memory, work_dir;
     int threads = 0, max_seeds = kMaxSeeds, show = 5;
     po::options_description opts("options");
     opts.add_options()("rules", po::value(&rules),
                        "rule set of a directory of our files (default: the one it holds)")(
         "max-seeds", po::value(&max_seeds)->default_value(kMaxSeeds), "compare levels 0..N only")(
-        "show", po::value(&show)->default_value(show), "differences listed per level (0..1000)");
+        "show", po::value(&show)->default_value(show), "differences listed per level (0..1000)")(
+        "memory", po::value(&memory),
+        "memory budget of putting a published level in our order, e.g. 600M or 20G (default: "
+        "90 % of the available memory)")(
+        "work-dir", po::value(&work_dir),
+        "where a published level waits in our order, its size on disk (default: the system's "
+        "temp directory)");
     add_threads_option(opts, threads);
     opts.add_options()("a", po::value(&dir_a), "directory A (the first argument)")(
         "b", po::value(&dir_b), "directory B (the second argument)");
@@ -213,7 +264,8 @@ int cmd_compare(const Args& args) {
     po::variables_map vm;
     if (!parse_args(args,
                     "usage: owaredb compare DIR_A DIR_B [--rules R] [--max-seeds N] [--show K] "
-                    "[--threads T]\n(each directory of owaredb level files or of Romein & Bal's "
+                    "[--memory SIZE] [--work-dir DIR] [--threads T]\n(each directory of owaredb "
+                    "level files or of Romein & Bal's "
                     "published scores.N files; exit status 0 only when every level there is on "
                     "both sides and equal)",
                     opts, positional, vm))
@@ -227,6 +279,23 @@ int cmd_compare(const Args& args) {
         throw UsageError("the directories hold different rule sets: " + a.name() + " and " +
                          b.name());
     std::printf("A: %s\nB: %s\n", a.name().c_str(), b.name().c_str());
+    const bool their_order = a.published() && b.published();
+    ConversionSettings settings;
+    settings.threads = threads;
+    settings.memory = memory_budget(memory.empty() ? 0 : parse_bytes("--memory", memory));
+    if (settings.memory == 0) settings.memory = uint64_t(1) << 30;
+    if (!work_dir.empty()) require_directory(work_dir, "(create it first)");
+    settings.work_dir = (work_dir.empty() ? std::filesystem::temp_directory_path()
+                                          : std::filesystem::path(work_dir)) /
+                        ("owaredb-compare-" + std::to_string(::getpid()));
+    struct RemoveWorkDir {
+        std::filesystem::path dir;
+        ~RemoveWorkDir() {
+            std::error_code ec;
+            std::filesystem::remove_all(dir, ec);
+        }
+    } remove_work_dir{settings.work_dir};
+    if (a.published() != b.published()) std::filesystem::create_directories(settings.work_dir);
     int equal = 0, different = 0, one_sided = 0;
     for (int n = 0; n <= max_seeds; ++n) {
         const bool in_a = a.has(n), in_b = b.has(n);
@@ -236,9 +305,13 @@ int cmd_compare(const Args& args) {
             ++one_sided;
             continue;
         }
-        const auto level_a = a.level(n);
-        const auto level_b = b.level(n);
-        (compare_level(n, *level_a, *level_b, threads, show) == 0 ? equal : different)++;
+        const auto started = std::chrono::steady_clock::now();
+        const auto level_a = a.level(n, their_order, settings);
+        const auto level_b = b.level(n, their_order, settings);
+        ProgressLine().clear(); // the conversion's line
+        (compare_level(n, *level_a, *level_b, their_order, threads, show, started) == 0
+             ? equal
+             : different)++;
     }
     const bool same = different == 0 && one_sided == 0 && equal > 0;
     std::printf("compare: %s (%d levels equal, %d differ, %d on one side only)\n",

@@ -1,16 +1,19 @@
 // owaredb import / export: between owaredb's level files and Romein & Bal's published
 // awari files (scores.N, tablebase/published_dir.hpp), level by level, the values
-// permuted between the two orders. A level is converted in memory (it and its permuted
-// copy: twice its size); a level that does not fit --memory is refused with what it
-// needs, before anything is written. Each file is written atomically, so a killed run
-// leaves whole files only, and a rerun skips the levels already converted.
+// permuted between the two orders out of core (tablebase/order_conversion.hpp): within
+// --memory whatever the level's size, with the permuted level in work files beside the
+// output. Each output file is written atomically, a rerun skips the levels already
+// converted, and a killed level resumes from its work files.
 #include "cli/options.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
 #include "dbformat/dir_lock.hpp"
+#include "dbformat/file_io.hpp"
 #include "generate/preflight.hpp"
 #include "oware/ranking.hpp"
+#include "progress_line.hpp"
 #include "tablebase/database_dir.hpp"
+#include "tablebase/order_conversion.hpp"
 #include "tablebase/published_dir.hpp"
 
 #include <algorithm>
@@ -23,7 +26,7 @@ namespace owaredb::cli {
 namespace {
 
 struct ConvertOptions {
-    std::string from, to, memory;
+    std::string from, to, memory, work_dir;
     int max_seeds = kMaxSeeds, threads = 0;
 };
 
@@ -35,19 +38,109 @@ void add_convert_options(po::options_description& opts, ConvertOptions& o, const
         "convert the levels 0..N that are there")(
         "memory", po::value(&o.memory),
         "memory budget, e.g. 600M or 20G (default: 90 % of the available memory); a level "
-        "takes twice its size (1 byte a position in each order)");
+        "larger than it is transposed in bands")(
+        "work-dir", po::value(&o.work_dir),
+        "where the permuted level waits, about its size in all (default: a directory "
+        ".owaredb-convert-N in --to); a killed level resumes from it");
     add_threads_option(opts, o.threads);
 }
 
-// Refuses level n when converting it in memory does not fit the budget.
-void check_fits(int n, uint64_t budget) {
-    const uint64_t needs = 2 * level_size(n) + (uint64_t(64) << 20);
-    if (budget != 0 && needs > budget)
-        throw std::runtime_error(
-            "level " + std::to_string(n) + " (" + std::to_string(level_size(n)) +
-            " positions) needs " + std::to_string(needs >> 20) + " MiB to convert, over the " +
-            std::to_string(budget >> 20) +
-            " MiB budget (--memory); this build converts a level in memory only");
+// The conversion's budget: --memory, else 90 % of the available memory (1 GiB when that is
+// unknown); refused at once if it cannot convert the largest level asked for.
+uint64_t conversion_budget(const ConvertOptions& o, int largest) {
+    uint64_t budget = memory_budget(o.memory.empty() ? 0 : parse_bytes("--memory", o.memory));
+    if (budget == 0) budget = uint64_t(1) << 30;
+    if (largest >= 0 && budget < ConvertedLevel::budget_needed(largest))
+        throw UsageError("converting level " + std::to_string(largest) + " needs at least " +
+                         std::to_string((ConvertedLevel::budget_needed(largest) >> 20) + 1) +
+                         " MiB, over the " + std::to_string(budget >> 20) + " MiB budget" +
+                         (o.memory.empty() ? " (90 % of the available memory)" : " (--memory)"));
+    return budget;
+}
+
+// Level n's work directory.
+std::filesystem::path work_dir_of(const ConvertOptions& o, int n) {
+    const std::filesystem::path base =
+        o.work_dir.empty() ? std::filesystem::path(o.to) : std::filesystem::path(o.work_dir);
+    return base / (".owaredb-convert-" + std::to_string(n));
+}
+
+// The progress of one level's conversion on stderr: the three passes weighted alike, the
+// ETA from the time this level took so far.
+class ConversionLine {
+  public:
+    ConversionLine(const char* verb, int n) : verb_(verb), n_(n), start_(Clock::now()) {}
+    void operator()(const ConversionProgress& p) {
+        if (p.total == 0) return;
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+        if (!line_.terminal() && elapsed < 10) return;
+        const double f = (double(p.pass - 1) + double(p.done) / double(p.total)) / 3;
+        const std::string eta = f > 0 && elapsed > 1 ? format_duration(elapsed * (1 - f) / f) : "?";
+        static const char* const kPass[] = {"", "reading", "transposing", "writing"};
+        char line[120];
+        std::snprintf(line, sizeof line, "level %2d: %s, pass %d/3 (%s) %3.0f%% | ETA level %s", n_,
+                      verb_, p.pass, kPass[std::clamp(p.pass, 1, 3)],
+                      100.0 * double(p.done) / double(p.total), eta.c_str());
+        line_.show(line);
+    }
+    void clear() const { line_.clear(); }
+
+  private:
+    using Clock = std::chrono::steady_clock;
+    const char* verb_;
+    int n_;
+    Clock::time_point start_;
+    ProgressLine line_;
+};
+
+// Our level file read in order, block by block (the export's source).
+class LevelFileValues final : public db::ValueSource {
+  public:
+    LevelFileValues(const db::LevelReader& reader, uint64_t size, int threads)
+        : reader_(reader), size_(size), threads_(threads) {}
+    uint64_t size() const override { return size_; }
+    void read(uint64_t begin, std::span<int8_t> out) const override {
+        if (db::Status s = reader_.read_range(begin, out, threads_); !s.ok())
+            throw std::runtime_error(s.message());
+    }
+
+  private:
+    const db::LevelReader& reader_;
+    uint64_t size_;
+    int threads_;
+};
+
+// A converted level as the level writer reads it (three passes in order), reported as the
+// third pass of the conversion.
+class ReportedValues final : public db::ValueSource {
+  public:
+    ReportedValues(const db::ValueSource& inner, ConversionLine& line)
+        : inner_(inner), line_(line) {}
+    uint64_t size() const override { return inner_.size(); }
+    void read(uint64_t begin, std::span<int8_t> out) const override {
+        inner_.read(begin, out);
+        line_({3, begin + out.size(), size()});
+    }
+
+  private:
+    const db::ValueSource& inner_;
+    ConversionLine& line_;
+};
+
+ConversionOptions conversion_options(const ConvertOptions& o, int n, uint64_t budget,
+                                     ConversionLine& line) {
+    ConversionOptions c;
+    c.work_dir = work_dir_of(o, n);
+    c.memory = budget;
+    c.threads = o.threads;
+    c.progress = [&line](const ConversionProgress& p) { line(p); };
+    return c;
+}
+
+// Refuses level n when the disk holding `dir` cannot take the work files and the output.
+void check_conversion_disk(int n, const ConvertOptions& o) {
+    const std::filesystem::path work = work_dir_of(o, n).parent_path();
+    check_disk(n, 2 * level_size(n), work.string());
 }
 
 void print_level(const char* verb, int n, const std::filesystem::path& file, double seconds) {
@@ -76,7 +169,7 @@ int cmd_import(const Args& args) {
     po::variables_map vm;
     if (!parse_args(args,
                     "usage: owaredb import --from PUBLISHED_DIR --to DIR [--max-seeds N] "
-                    "[--memory SIZE] [--threads T]",
+                    "[--memory SIZE] [--work-dir DIR] [--threads T]",
                     opts, {}, vm))
         return 0;
     require_max_seeds(o.max_seeds);
@@ -88,24 +181,31 @@ int cmd_import(const Args& args) {
         throw UsageError("'" + o.to +
                          "' holds published files: import writes owaredb files, "
                          "into a directory of their own");
-    const uint64_t budget = memory_budget(o.memory.empty() ? 0 : parse_bytes("--memory", o.memory));
+    if (!o.work_dir.empty()) require_directory(o.work_dir, "(create it first)");
+    std::vector<int> levels;
+    for (int n : PublishedDir::levels_in(o.from))
+        if (n <= o.max_seeds) levels.push_back(n);
+    const uint64_t budget = conversion_budget(o, levels.empty() ? -1 : levels.back());
     const PublishedDir published(o.from);
     const DatabaseDir ours(o.to, Rules::awari());
     const db::DirectoryLock lock(o.to);
     lock.remove_stale_temp_files();
     int converted = 0, kept = 0;
-    for (int n : PublishedDir::levels_in(o.from)) {
-        if (n > o.max_seeds) break;
+    for (int n : levels) {
         if (ours.check(n, o.threads).ok()) { // already imported, every block intact
             ++kept;
             continue;
         }
-        check_fits(n, budget);
+        check_conversion_disk(n, o);
         const auto t0 = std::chrono::steady_clock::now();
-        ValueArray values;
-        if (db::Status s = published.load(n, values, o.threads); !s.ok())
-            throw std::runtime_error(s.message());
-        ours.save(n, values, o.threads, {});
+        db::Result<db::RawLevelFile> file = published.open(n);
+        if (!file.ok()) throw std::runtime_error(file.status().message());
+        ConversionLine line("importing", n);
+        ConvertedLevel level(n, OrderDirection::to_ours, PublishedFileValues(*file),
+                             conversion_options(o, n, budget, line));
+        ours.save(n, ReportedValues(level, line), o.threads);
+        level.remove_work_files();
+        line.clear();
         print_level("imported into", n, ours.path(n), since(t0));
         ++converted;
     }
@@ -121,7 +221,7 @@ int cmd_export(const Args& args) {
     po::variables_map vm;
     if (!parse_args(args,
                     "usage: owaredb export --from DIR --to PUBLISHED_DIR [--max-seeds N] "
-                    "[--memory SIZE] [--threads T]",
+                    "[--memory SIZE] [--work-dir DIR] [--threads T]",
                     opts, {}, vm))
         return 0;
     require_max_seeds(o.max_seeds);
@@ -133,18 +233,21 @@ int cmd_export(const Args& args) {
         throw UsageError("'" + o.to +
                          "' holds owaredb level files: export writes published "
                          "files, into a directory of their own");
-    const uint64_t budget = memory_budget(o.memory.empty() ? 0 : parse_bytes("--memory", o.memory));
+    if (!o.work_dir.empty()) require_directory(o.work_dir, "(create it first)");
     const DatabaseDir ours(o.from, Rules::awari());
-    const PublishedDir published(o.to);
-    const db::DirectoryLock lock(o.to);
-    lock.remove_stale_temp_files(); // a killed export's scores.N.tmp.* (a level's size each)
     const std::vector<std::string> rule_sets = rule_sets_in(o.from);
     if (std::find(rule_sets.begin(), rule_sets.end(), "awari") == rule_sets.end())
         throw UsageError("no awari level files (awari-NN.owdb) in '" + o.from +
                          "': the published format is awari's");
+    std::vector<int> levels;
+    for (int n = 0; n <= o.max_seeds; ++n)
+        if (std::filesystem::exists(ours.path(n))) levels.push_back(n);
+    const uint64_t budget = conversion_budget(o, levels.empty() ? -1 : levels.back());
+    const PublishedDir published(o.to);
+    const db::DirectoryLock lock(o.to);
+    lock.remove_stale_temp_files(); // a killed export's scores.N.tmp.* (a level's size each)
     int converted = 0, kept = 0;
-    for (int n = 0; n <= o.max_seeds; ++n) {
-        if (!std::filesystem::exists(ours.path(n))) continue;
+    for (int n : levels) {
         if (published.open(n).ok()) { // already exported (written atomically: whole)
             ++kept;
             continue;
@@ -153,12 +256,27 @@ int cmd_export(const Args& args) {
             throw std::runtime_error(ours.path(n).string() +
                                      ": capture-bounded (generate --compact); export needs "
                                      "exact files (generate without --compact)");
-        check_fits(n, budget);
+        check_conversion_disk(n, o);
         const auto t0 = std::chrono::steady_clock::now();
-        ValueArray values;
-        if (db::Status s = ours.load(n, values, o.threads, {}); !s.ok())
-            throw std::runtime_error(s.message());
-        published.save(n, values, o.threads);
+        const db::LevelReader reader(
+            ours.path(n), {.cache = nullptr, .cache_bytes = 0, .expect = ours.expectation(n)});
+        if (db::Status s = reader.open(); !s.ok()) throw std::runtime_error(s.message());
+        ConversionLine line("exporting", n);
+        ConvertedLevel level(n, OrderDirection::to_published,
+                             LevelFileValues(reader, level_size(n), o.threads),
+                             conversion_options(o, n, budget, line));
+        db::detail::AtomicFileSink sink(published.path(n));
+        std::vector<int8_t> piece(std::size_t(16) << 20);
+        for (uint64_t b = 0; b < level.size(); b += piece.size()) {
+            const auto part = std::span(piece).first(
+                std::size_t(std::min<uint64_t>(piece.size(), level.size() - b)));
+            level.read(b, part);
+            sink.write(std::span(reinterpret_cast<const uint8_t*>(part.data()), part.size()));
+            line({3, b + part.size(), level.size()});
+        }
+        sink.commit();
+        level.remove_work_files();
+        line.clear();
         print_level("exported to", n, published.path(n), since(t0));
         ++converted;
     }

@@ -24,6 +24,7 @@ constexpr uint64_t kSourceChunk = uint64_t(32) << 20; // values read from the so
 constexpr uint64_t kRunBuffer = uint64_t(1) << 20;    // bytes buffered per pass-1 file
 constexpr uint64_t kTile = 64;                        // transpose tile side
 constexpr const char* kMarker = "pass1.done";
+constexpr uint64_t kRunsPerMark = 4096; // read() walks at most this many runs to its start
 
 const char* direction_name(OrderDirection d) {
     return d == OrderDirection::to_published ? "to_published" : "to_ours";
@@ -157,8 +158,7 @@ bool ConvertedLevel::has_work_files(const std::filesystem::path& dir) {
 
 ConvertedLevel::ConvertedLevel(int n, OrderDirection direction, const db::ValueSource& source,
                                const ConversionOptions& options)
-    : n_(n), direction_(direction), options_(options), layout_(n),
-      runs_before_(std::size_t(n) + 1, 0) {
+    : n_(n), direction_(direction), options_(options), layout_(n) {
     if (options_.threads <= 0) options_.threads = omp_get_max_threads();
     if (source.size() != level_size(n))
         throw std::invalid_argument("level " + std::to_string(n) + ": a source of " +
@@ -203,6 +203,14 @@ ConvertedLevel::ConvertedLevel(int n, OrderDirection direction, const db::ValueS
             for (int k = 0; k <= s; ++k) done += layout_.matrix_size(k);
             options_.progress({2, done, level_size(n)});
         }
+    }
+    // The marks read() starts from.
+    std::vector<uint64_t> before(std::size_t(n) + 1, 0);
+    uint64_t at = 0, k = 0;
+    for (uint8_t s : target_runs(layout_, direction_)) {
+        if (k++ % kRunsPerMark == 0) marks_.push_back({at, before});
+        ++before[s];
+        at += target_run_length(layout_, direction_, s);
     }
     matrices_.resize(std::size_t(n) + 1);
     for (int s = 0; s <= n; ++s) {
@@ -325,25 +333,27 @@ uint64_t ConvertedLevel::size() const {
 void ConvertedLevel::read(uint64_t begin, std::span<int8_t> out) const {
     if (begin + out.size() > size())
         throw std::out_of_range("ConvertedLevel::read past the level's end");
+    if (out.empty()) return;
     const auto& runs = target_runs(layout_, direction_);
-    if (begin < run_begin_) { // back to the start (the writer's next pass)
-        run_ = 0;
-        run_begin_ = 0;
-        std::fill(runs_before_.begin(), runs_before_.end(), 0);
-    }
+    // The last mark at or before `begin`, then run by run.
+    const auto mark =
+        std::prev(std::upper_bound(marks_.begin(), marks_.end(), begin,
+                                   [](uint64_t b, const Mark& m) { return b < m.begin; }));
+    std::vector<uint64_t> before = mark->runs_before;
+    uint64_t run = uint64_t(mark - marks_.begin()) * kRunsPerMark, run_begin = mark->begin;
     std::size_t done = 0;
     while (done < out.size()) {
-        const int s = runs[run_];
+        const int s = runs[run];
         const uint64_t length = target_run_length(layout_, direction_, s);
-        if (begin >= run_begin_ + length) { // past this run
-            ++runs_before_[std::size_t(s)];
-            run_begin_ += length;
-            ++run_;
+        if (begin >= run_begin + length) { // past this run
+            ++before[std::size_t(s)];
+            run_begin += length;
+            ++run;
             continue;
         }
-        const uint64_t in_run = begin - run_begin_;
+        const uint64_t in_run = begin - run_begin;
         const uint64_t take = std::min<uint64_t>(length - in_run, out.size() - done);
-        const uint64_t offset = runs_before_[std::size_t(s)] * length + in_run;
+        const uint64_t offset = before[std::size_t(s)] * length + in_run;
         if (db::Status st = matrices_[std::size_t(s)]->read(offset, out.subspan(done, take));
             !st.ok())
             throw std::runtime_error(st.message());

@@ -74,9 +74,8 @@ class ConvertedLevel final : public db::ValueSource {
     /// Whether `dir` holds the work files of a conversion (`work_dir` of a killed run).
     static bool has_work_files(const std::filesystem::path& dir);
 
-    /// db::ValueSource: the level in the target order. read() is for one thread at a time,
-    /// fastest in increasing order (as the level writer and a copy read it); it checks that
-    /// every value lies in -n..n.
+    /// db::ValueSource: the level in the target order, read from any number of threads at
+    /// once, in any order; each value is checked to lie in -n..n.
     uint64_t size() const override;
     void read(uint64_t begin, std::span<int8_t> out) const override;
 
@@ -95,10 +94,13 @@ class ConvertedLevel final : public db::ValueSource {
     PublishedLayout layout_;
     std::vector<std::optional<db::RawLevelFile>> matrices_; // the pass-2 files, by s
 
-    // The read cursor: the target-order run it is in, where that run starts, and how many
-    // runs of each matrix came before it.
-    mutable uint64_t run_ = 0, run_begin_ = 0;
-    mutable std::vector<uint64_t> runs_before_;
+    // Where read() starts walking the runs of the target order: every kRunsPerMark-th run,
+    // the offset it starts at and how many runs of each matrix come before it.
+    struct Mark {
+        uint64_t begin = 0;
+        std::vector<uint64_t> runs_before; // by s
+    };
+    std::vector<Mark> marks_;
 };
 
 } // namespace owaredb

@@ -112,6 +112,12 @@ void PublishedDir::save(int n, const ValueArray& values, int threads) const {
     sink.commit();
 }
 
+void PublishedFileValues::read(uint64_t begin, std::span<int8_t> out) const {
+    const uint64_t end = begin + out.size();
+    if (end < size()) file_.will_need(end, std::min<uint64_t>(out.size(), size() - end));
+    if (db::Status s = file_.read(begin, out); !s.ok()) throw std::runtime_error(s.message());
+}
+
 PublishedLevels::PublishedLevels(const PublishedDir& dir, int n, bool and_level_n) {
     for (int k = 0; k <= n; ++k) {
         if (!streamed_source_holds(n, k, and_level_n)) {

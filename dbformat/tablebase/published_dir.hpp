@@ -7,6 +7,7 @@
 #pragma once
 
 #include "dbformat/raw_level.hpp"
+#include "dbformat/writer.hpp"
 #include "oware/position.hpp"
 #include "retro/streamed_sources.hpp"
 #include "retro/value_array.hpp"
@@ -45,6 +46,19 @@ class PublishedDir {
 
   private:
     std::filesystem::path dir_;
+};
+
+/// A published level file as a db::ValueSource in their order (what import and compare
+/// convert), the kernel asked to read ahead of each read. Throws std::runtime_error naming
+/// the file and offset for a value outside -n..n.
+class PublishedFileValues final : public db::ValueSource {
+  public:
+    explicit PublishedFileValues(const db::RawLevelFile& file) : file_(file) {}
+    uint64_t size() const override { return file_.entries(); }
+    void read(uint64_t begin, std::span<int8_t> out) const override;
+
+  private:
+    const db::RawLevelFile& file_;
 };
 
 /// Levels of a published directory as the streamed checks read them (verify, stats):

@@ -168,3 +168,37 @@ TEST_CASE("round trip: the capture-bounded flag is carried in the header") {
     meta.capture_bounded = false;
     check_roundtrip(meta, values, fixed(1024));
 }
+
+TEST_CASE("read_range: any range gives read_all's values, damage and the end are refused") {
+    TempDir dir;
+    auto values = sample_values(300000, 9);
+    auto meta = meta_for("abapa", 9, values.size());
+    const auto path = level_path(dir.path(), "abapa", 9);
+    WriterOptions wo;
+    wo.block_entries = 4096; // many blocks, so that ranges start and end inside them
+    write_level(path, meta, values, wo);
+    LevelReader r(path);
+    std::vector<int8_t> all(values.size());
+    REQUIRE(r.read_all(all).ok());
+    bool same = true;
+    for (uint64_t begin : {uint64_t(0), uint64_t(1), uint64_t(4095), uint64_t(4096),
+                           uint64_t(123457), uint64_t(values.size() - 5000)})
+        for (uint64_t count : {uint64_t(0), uint64_t(1), uint64_t(4096), uint64_t(5000)}) {
+            std::vector<int8_t> part(count);
+            CHECK(r.read_range(begin, part, 2).ok());
+            same =
+                same && std::equal(part.begin(), part.end(), all.begin() + std::ptrdiff_t(begin));
+        }
+    CHECK(same);
+    std::vector<int8_t> past(10);
+    CHECK(r.read_range(values.size() - 5, past).code() == ErrorCode::OutOfRange);
+    // A damaged block inside the range is found; one outside it is not read.
+    auto bytes = read_bytes(path);
+    bytes[bytes.size() / 2] ^= 0x40;
+    write_bytes(path, bytes);
+    LevelReader damaged(path);
+    std::vector<int8_t> whole(values.size());
+    CHECK(damaged.read_range(0, whole).code() == ErrorCode::Corrupt);
+    std::vector<int8_t> head(100);
+    CHECK(damaged.read_range(0, head).ok());
+}

@@ -159,6 +159,15 @@ TEST_CASE("order conversion: reads in any order give the same values") {
         CHECK(std::equal(piece.begin(), piece.end(), whole.begin() + std::ptrdiff_t(b)));
     }
     CHECK_THROWS_AS(theirs.read(whole.size() - 3, piece), std::out_of_range);
+    // From several threads at once, pieces in a scrambled order (compare reads so).
+    const uint64_t pieces = (whole.size() + 4095) / 4096;
+    std::vector<int8_t> again(whole.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(4)
+    for (int64_t k = 0; k < int64_t(pieces); ++k) {
+        const uint64_t b = (uint64_t(k) * 7919 % pieces) * 4096;
+        theirs.read(b, std::span(again).subspan(b, std::min<uint64_t>(4096, again.size() - b)));
+    }
+    CHECK(again == whole);
 }
 
 TEST_CASE("order conversion: a killed conversion resumes from its work files") {

@@ -152,6 +152,20 @@ for n in 0 7 $top; do
   check "import of export gives $f byte for byte" cmp -s "$work/a/$f" "$work/imp/$f"
 done
 check "a second import converts nothing" bash -c "'$owaredb' import --from '$work/pub' --to '$work/imp' | grep -q 'import: 0 levels converted, $((top + 1)) already there'"
+check "export and import leave no work files" bash -c "! ls -a '$work/pub' '$work/imp' | grep -q owaredb-convert"
+# The conversion is out of core: a budget under what a level needs is refused before
+# anything is written; work files a killed run of another conversion left are not taken
+# for this one's (the unit tests resume real ones: order_conversion_tests).
+mkdir -p "$work/pubsmall" && "$owaredb" export --from "$work/a" --to "$work/pubsmall" --memory 20M >"$work/small.log" 2>&1
+check "export under a budget too small says what a level needs" bash -c "[[ $? -ne 0 ]] && grep -q 'converting level $top needs at least [0-9]* MiB, over the 20 MiB budget (--memory)' '$work/small.log' && [[ -z \$(ls '$work/pubsmall') ]]"
+mkdir -p "$work/pubwork/.owaredb-convert-$top" "$work/wd"
+printf 'owaredb order conversion\nlevel %d\ndirection to_ours\nsource_size 1\n' $top >"$work/pubwork/.owaredb-convert-$top/pass1.done"
+head -c 1000 /dev/zero >"$work/pubwork/.owaredb-convert-$top/pass2-0"
+"$owaredb" export --from "$work/a" --to "$work/pubwork" --max-seeds $top >/dev/null 2>&1
+check "stale work files of another conversion do not leak into an export" cmp -s "$work/pub/scores.$top" "$work/pubwork/scores.$top"
+mkdir -p "$work/impwd"
+"$owaredb" import --from "$work/pub" --to "$work/impwd" --max-seeds 9 --work-dir "$work/wd" >/dev/null 2>&1
+check "import --work-dir: the same files, the work directory left empty" bash -c "cmp -s '$work/a/awari-09.owdb' '$work/impwd/awari-09.owdb' && [[ -z \$(ls -A '$work/wd') ]]"
 "$owaredb" verify --dir "$work/pub" >"$work/verifypub.log" 2>&1
 check "verify passes on the published files" grep -q 'verify: OK' "$work/verifypub.log"
 check "and streamed" bash -c "'$owaredb' verify --dir '$work/pub' --mode streamed --memory 1M 2>/dev/null | grep -q 'verify: OK'"
