@@ -249,7 +249,10 @@ const char* status_code(ProbeStatus status) {
 }
 
 std::string shown_paths(const Tablebase& tb, std::string_view text, std::string_view dir) {
-    const std::string given = tb.directory().string();
+    // Without its trailing separators: "/data/" names its files "/data/abapa-13.owdb", which
+    // must become "<dir>/abapa-13.owdb".
+    std::string given = tb.directory().string();
+    while (given.size() > 1 && given.back() == '/') given.pop_back();
     std::string out(text);
     if (dir.empty() || given.empty() || dir == given) return out;
     for (std::size_t at = out.find(given); at != std::string::npos;

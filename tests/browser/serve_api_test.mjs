@@ -282,13 +282,16 @@ try {
   {
     // --cors: pages of another site may call the API from a browser. Without it no answer
     // carries Access-Control-Allow-Origin and OPTIONS is 405 (the malformed requests above).
-    const cors = await startServer(bin, ['--dir', dir, '--cors', 'https://example.org']);
+    // (The directory given with a trailing slash: still named without its path.)
+    const cors = await startServer(bin, ['--dir', `${dir}/`, '--cors', 'https://example.org']);
     const cport = cors.port;
     const probeAnswer = await raw(cport, 'GET /api/probe?position=2+0+3+1+0+2+1+0+2+0+1+0 HTTP/1.1\r\nHost: x\r\nOrigin: https://example.org\r\nConnection: close\r\n\r\n');
     check('--cors: the origin on an API answer', probeAnswer.status === 200 && /\r\naccess-control-allow-origin: https:\/\/example\.org\r\n/i.test(probeAnswer.headers) &&
       /\r\nvary: origin/i.test(probeAnswer.headers), probeAnswer.headers);
     const missing = await raw(cport, 'GET /api/probe?position=4+4+4+1+0+0+0+0+0+0+0+0 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     check('--cors: the origin on an error answer too (a page must read why)', missing.status === 404 && /access-control-allow-origin: https:\/\/example\.org/i.test(missing.headers), missing.headers);
+    check('a directory given with a trailing slash: named without its path, files as dir/file', !missing.body.includes(dir) &&
+      missing.body.includes(`: ${basename(dir)}/abapa-13.owdb`) && missing.body.includes(`--dir ${basename(dir)}"`), missing.body);
     for (const [path, methods] of [['/api/probe', 'GET, HEAD'], ['/api/batch', 'POST'], ['/api/info', 'GET, HEAD']]) {
       const pre = await raw(cport, `OPTIONS ${path} HTTP/1.1\r\nHost: x\r\nOrigin: https://example.org\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type\r\nConnection: close\r\n\r\n`);
       check(`--cors: a preflight OPTIONS ${path} is 204 with what the path takes`, pre.status === 204 &&
