@@ -7,14 +7,16 @@
 // This file holds the routes; HTTP itself (sockets, framing, limits, timeouts) is the
 // transport's, serve_http.hpp, on Boost.Beast. Every answer is made by the function
 // `owaredb probe` answers with (append_answer, tools/probe_format), so the API answers byte
-// for byte what `owaredb probe --json` prints.
+// for byte what `owaredb probe --json` prints, errors included (the one error object,
+// append_error_json), except that the directory is named without its absolute path.
 //
 // Safe by default: it listens on 127.0.0.1 unless --host says otherwise; nothing in a
-// request names a file (rules come from the fixed presets); bodies are limited to 1 MiB
-// and batches to 10,000 lines (1,000 with pv), more is 413; bad input is 400 with a JSON
-// message; a missing level is 404 with the `owaredb generate` command that builds it.
-// SIGINT and SIGTERM stop the server at once. What hostile clients cannot do to it is
-// serve_http.hpp's to say.
+// request names a file (rules come from the fixed presets), and no answer names where the
+// server's files lie; bodies are limited to 1 MiB and batches to 10,000 lines (1,000 with
+// pv), more is 413; bad input is 400 with the error object; a missing level is 404 with the
+// `owaredb generate` command that builds it. Pages of other sites may call the API only
+// with --cors ORIGIN. SIGINT and SIGTERM stop the server at once. What hostile clients
+// cannot do to it is serve_http.hpp's to say.
 #include "cli/json.hpp"
 #include "cli/options.hpp"
 #include "commands.hpp"
