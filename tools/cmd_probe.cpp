@@ -135,16 +135,18 @@ int cmd_probe(const Args& given) {
     }
     if (!vm.count("position")) throw UsageError("missing the position (12 pit counts)");
     const std::string position_text = cli::position_text(position_words);
-    std::string out, error;
+    std::string out;
+    ProbeError error;
     if (!append_answer(tb, position_text, format, pv, out, error, scores ? &*scores : nullptr)) {
-        // JSON callers get the error as JSON on standard output too; a bad position is a
-        // usage error (status 2) as in show and perft, a missing level status 1.
+        // JSON callers get the error object on standard output too (the API's: status,
+        // missing levels, the generate command); a bad position is a usage error (status 2)
+        // as in show and perft, a missing level status 1.
         if (json) {
-            append_error_json(out, 1, position_text, error);
+            append_error_json(out, tb, {}, position_text, error);
             std::cout << out << "\n";
         }
-        if (error.starts_with("invalid position")) throw UsageError(error);
-        throw std::runtime_error(error);
+        if (error.status == ProbeStatus::InvalidPosition) throw UsageError(error.message);
+        throw std::runtime_error(error.message);
     }
     std::cout << out << (json ? "\n" : "");
     return 0;

@@ -7,14 +7,16 @@
 // This file holds the routes; HTTP itself (sockets, framing, limits, timeouts) is the
 // transport's, serve_http.hpp, on Boost.Beast. Every answer is made by the function
 // `owaredb probe` answers with (append_answer, tools/probe_format), so the API answers byte
-// for byte what `owaredb probe --json` prints.
+// for byte what `owaredb probe --json` prints, errors included (the one error object,
+// append_error_json), except that the directory is named without its absolute path.
 //
 // Safe by default: it listens on 127.0.0.1 unless --host says otherwise; nothing in a
-// request names a file (rules come from the fixed presets); bodies are limited to 1 MiB
-// and batches to 10,000 lines (1,000 with pv), more is 413; bad input is 400 with a JSON
-// message; a missing level is 404 with the `owaredb generate` command that builds it.
-// SIGINT and SIGTERM stop the server at once. What hostile clients cannot do to it is
-// serve_http.hpp's to say.
+// request names a file (rules come from the fixed presets), and no answer names where the
+// server's files lie; bodies are limited to 1 MiB and batches to 10,000 lines (1,000 with
+// pv), more is 413; bad input is 400 with the error object; a missing level is 404 with the
+// `owaredb generate` command that builds it. Pages of other sites may call the API only
+// with --cors ORIGIN. SIGINT and SIGTERM stop the server at once. What hostile clients
+// cannot do to it is serve_http.hpp's to say.
 #include "cli/json.hpp"
 #include "cli/options.hpp"
 #include "commands.hpp"
@@ -29,7 +31,6 @@
 #include <sys/resource.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -63,25 +64,53 @@ void send_json(Response& res, int status, std::string body) {
     res.headers = {{"Cache-Control", "no-store"}};
 }
 
-// {"error":"<message>"<extra>}: `extra` is more fields, each starting with a comma.
-void send_error(Response& res, int status, std::string_view message, std::string_view extra = {}) {
-    std::string body = "{\"error\":\"";
+// The code word of an answer's HTTP status, for error objects that are not a query's
+// (those carry the library's, status_code in probe_format).
+const char* http_code(int status) {
+    switch (status) {
+    case 400:
+        return "bad_request";
+    case 404:
+        return "not_found";
+    case 405:
+        return "method_not_allowed";
+    case 408:
+        return "timeout";
+    case 413:
+        return "too_large";
+    case 414:
+        return "uri_too_long";
+    case 415:
+        return "unsupported_media_type";
+    case 431:
+        return "headers_too_large";
+    case 503:
+        return "unavailable";
+    default:
+        return status >= 500 ? "server_error" : "bad_request";
+    }
+}
+
+// {"status":"<code>","error":"<message>"}: the fields every error object starts with
+// (README, Errors); `code` null: the HTTP status's word.
+void send_error(Response& res, int status, std::string_view message, const char* code = nullptr) {
+    std::string body = "{\"status\":\"";
+    body += code ? code : http_code(status);
+    body += "\",\"error\":\"";
     json::append_escaped(body, message);
-    body += '"';
-    body += extra;
-    body += '}';
+    body += "\"}";
     send_json(res, status, std::move(body));
 }
 
-// `text` as one word of a shell command line (quoted if it must be).
-std::string shell_word(const std::string& text) {
-    const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_./-+,:=@", c);
-    });
-    if (plain) return text;
-    std::string quoted = "'";
-    for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
+// How the answers name the directory: as given when relative, by its own name alone when
+// absolute, so that a server reachable from other machines (--host 0.0.0.0) does not tell
+// them where its files lie.
+std::string shown_dir(const std::string& dir) {
+    const std::filesystem::path path(dir);
+    if (!path.is_absolute()) return dir;
+    std::filesystem::path name = path.lexically_normal();
+    if (!name.has_filename()) name = name.parent_path(); // "/data/owaredb/"
+    return name.has_filename() ? name.filename().string() : std::string("DIR");
 }
 
 // The rule sets' names, from the presets ("abapa|awari").
@@ -101,7 +130,8 @@ std::vector<std::string> preset_names() {
 class Oracle {
   public:
     Oracle(std::string dir, std::string default_rules, std::size_t cache_bytes)
-        : dir_(std::move(dir)), default_rules_(std::move(default_rules)) {
+        : dir_(std::move(dir)), shown_dir_(shown_dir(dir_)),
+          default_rules_(std::move(default_rules)) {
         TablebaseOptions options;
         options.cache_bytes = cache_bytes;
         for (std::string& name : preset_names()) tables_.emplace_back(dir_, name, options);
@@ -116,13 +146,14 @@ class Oracle {
     // The tablebase the request's `rules` names (the default one without it), or null
     // after answering 400.
     const Tablebase* tablebase(const Request& req, Response& res) const;
-    // Answers a query that append_answer (tools/probe_format) could not answer, from its
-    // error ("<status>: <message>"): 400 for a bad position, 404 with what to generate for
-    // a missing level, 500 for a damaged file.
-    void send_query_error(Response& res, const Tablebase& tb, const Position& position,
-                          const std::string& error) const;
+    // Answers a query that append_answer (tools/probe_format) could not answer with the
+    // one error object (append_error_json): 400 for a bad position, 404 for a missing
+    // level (with what to generate), 500 for a damaged file.
+    void send_query_error(Response& res, const Tablebase& tb, std::string_view input,
+                          const ProbeError& error) const;
 
     std::string dir_;
+    std::string shown_dir_; // what the answers say instead of dir_ (shown_dir)
     std::string default_rules_;
     std::vector<Tablebase> tables_;
 };
@@ -142,33 +173,19 @@ const Tablebase* Oracle::tablebase(const Request& req, Response& res) const {
     const std::string name = req.has_param("rules") ? req.param("rules") : default_rules_;
     for (const Tablebase& tb : tables_)
         if (tb.rules() == name) return &tb;
-    send_error(res, 400, "unknown rules '" + name + "' (expected " + Rules::preset_names() + ")");
+    send_error(res, 400, "unknown rules '" + name + "' (expected " + Rules::preset_names() + ")",
+               "invalid_rules");
     return nullptr;
 }
 
-void Oracle::send_query_error(Response& res, const Tablebase& tb, const Position& position,
-                              const std::string& error) const {
-    const auto is = [&](ProbeStatus status) { return error.starts_with(to_string(status)); };
-    if (is(ProbeStatus::InvalidPosition) || error.starts_with("invalid position"))
-        return send_error(res, 400, error);
-    if (!is(ProbeStatus::NotAvailable)) return send_error(res, 500, error);
-    // Every level the query may need, 0..seeds (captures lead to lower levels), that is not
-    // there; `owaredb generate` builds every missing level up to its --max-seeds.
-    const int seeds = position.seeds();
-    std::string extra = ",\"status\":\"not available\",\"rules\":\"" + tb.rules() +
-                        "\",\"seeds\":" + std::to_string(seeds) + ",\"missing_levels\":[";
-    bool first = true;
-    for (int n = 0; n <= seeds; ++n)
-        if (!tb.level_available(n)) {
-            if (!first) extra += ',';
-            extra += std::to_string(n);
-            first = false;
-        }
-    extra += "],\"generate\":\"";
-    json::append_escaped(extra, "owaredb generate --rules " + tb.rules() + " --max-seeds " +
-                                    std::to_string(seeds) + " --dir " + shell_word(dir_));
-    extra += '"';
-    send_error(res, 404, error, extra);
+void Oracle::send_query_error(Response& res, const Tablebase& tb, std::string_view input,
+                              const ProbeError& error) const {
+    const int status = error.status == ProbeStatus::InvalidPosition ? 400
+                       : error.status == ProbeStatus::NotAvailable  ? 404
+                                                                    : 500;
+    std::string body;
+    append_error_json(body, tb, shown_dir_, input, error);
+    send_json(res, status, std::move(body));
 }
 
 void Oracle::probe(const Request& req, Response& res) const {
@@ -177,14 +194,14 @@ void Oracle::probe(const Request& req, Response& res) const {
     const std::optional<bool> pv = flag(req, "pv", res);
     if (!pv) return;
     if (!req.has_param("position"))
-        return send_error(res, 400, "missing the position parameter (12 pit counts)");
+        return send_error(res, 400, "missing the position parameter (12 pit counts)",
+                          "invalid_position");
     const std::string text = req.param("position");
-    const ParseResult parsed = parse_position(text);
-    if (!parsed.ok) return send_error(res, 400, "invalid position: " + parsed.error);
     // The very function `owaredb probe --json` answers with.
-    std::string body, error;
-    if (!append_answer(*tb, text, AnswerFormat::Json, *pv, body, error))
-        return send_query_error(res, *tb, parsed.position, error);
+    std::string body;
+    ProbeError error;
+    if (!append_answer(*tb, text, AnswerFormat::Json, *pv, body, error, nullptr, shown_dir_))
+        return send_query_error(res, *tb, text, error);
     send_json(res, 200, std::move(body));
 }
 
@@ -221,7 +238,7 @@ void Oracle::batch(const Request& req, Response& res) const {
     for (std::size_t start = 0; start < body.size();) {
         const std::size_t nl = std::min(body.find('\n', start), body.size());
         append_batch_answer(*tb, body.substr(start, nl - start), ++number, AnswerFormat::Json, *pv,
-                            out);
+                            out, shown_dir_);
         start = nl + 1;
     }
     res.status = 200;
@@ -234,7 +251,7 @@ void Oracle::info(Response& res) const {
     Json doc;
     doc["rules"] = preset_names();
     doc["default"] = default_rules_;
-    doc["dir"] = dir_;
+    doc["dir"] = shown_dir_;
     Json levels = Json::object();
     for (const Tablebase& tb : tables_) {
         Json present = Json::array();
@@ -276,18 +293,47 @@ std::string url_host(const std::string& host) {
 }
 
 // Every request to its route: GET (and HEAD) for the page and the queries, POST for
-// batches; any other method is 405 with the methods the path takes.
-void route(const Oracle& oracle, const Request& req, Response& res) {
+// batches; OPTIONS on the API with --cors (a browser's preflight for a page of another
+// site); any other method is 405 with the methods the path takes.
+void route(const Oracle& oracle, bool cors, const Request& req, Response& res) {
     const bool get = req.method == "GET" || req.method == "HEAD";
     if (get && req.path == "/api/probe") return oracle.probe(req, res);
     if (get && req.path == "/api/info") return oracle.info(res);
     if (req.method == "POST" && req.path == "/api/batch") return oracle.batch(req, res);
+    const bool api =
+        req.path == "/api/probe" || req.path == "/api/info" || req.path == "/api/batch";
+    const char* allow = req.path == "/api/batch" ? "POST" : "GET, HEAD";
+    if (cors && api && req.method == "OPTIONS") {
+        // The origin header is on every answer (default_headers); a preflight also says
+        // what the path takes and that a text/plain batch may name its Content-Type.
+        res.status = 204;
+        res.headers = {{"Access-Control-Allow-Methods", allow},
+                       {"Access-Control-Allow-Headers", "Content-Type"},
+                       {"Access-Control-Max-Age", "600"},
+                       {"Allow", std::string(allow) + ", OPTIONS"}};
+        return;
+    }
     if (req.path == "/api/batch" || !get) {
         send_error(res, 405, "method not allowed");
-        res.headers.emplace_back("Allow", req.path == "/api/batch" ? "POST" : "GET, HEAD");
+        res.headers.emplace_back("Allow", allow);
         return;
     }
     serve_asset(req, res);
+}
+
+// --cors ORIGIN: "*" or one origin, scheme://host[:port], nothing that could end the header
+// line or add another.
+bool valid_origin(const std::string& origin) {
+    if (origin == "*") return true;
+    const std::size_t sep = origin.find("://");
+    if (sep == std::string::npos) return false;
+    const std::string scheme = origin.substr(0, sep);
+    if (scheme != "http" && scheme != "https") return false;
+    const std::string rest = origin.substr(sep + 3);
+    return !rest.empty() && std::all_of(rest.begin(), rest.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '.' || c == '-' || c == ':' || c == '[' || c == ']';
+    });
 }
 
 // Each connection holds a file descriptor; the limit is raised to what the cap needs when
@@ -320,6 +366,7 @@ int cmd_serve(const Args& args) {
     std::size_t threads = 8;
     std::size_t max_connections = http::Limits{}.max_connections;
     std::string cache_mb = "128";
+    std::string cors;
     po::options_description opts("options");
     opts.add_options()("dir", po::value(&dir)->default_value(kDefaultDatabaseDir),
                        "database directory")(
@@ -335,11 +382,15 @@ int cmd_serve(const Args& args) {
         "connections served at once; at the cap the longest idle one is closed for a new one, "
         "and with none idle the new one is answered 503")(
         "cache-mb", po::value(&cache_mb)->default_value(cache_mb),
-        "block cache per rule set, MiB (0: the library's default, 256)");
+        "block cache per rule set, MiB (0: the library's default, 256)")(
+        "cors", po::value(&cors),
+        "let pages of this origin (https://example.org, or * for any) call the API from a "
+        "browser: Access-Control-Allow-Origin on every answer, preflight OPTIONS answered");
     po::variables_map vm;
     if (!parse_args(
             args,
-            "usage: owaredb serve [--dir DIR] [--rules R] [--host 127.0.0.1] [--port 8080]\n"
+            "usage: owaredb serve [--dir DIR] [--rules R] [--host 127.0.0.1] [--port 8080] "
+            "[--cors ORIGIN]\n"
             "Serves a page showing every move's value (http://HOST:PORT/) and a JSON API:\n"
             "  GET  /api/probe?rules=R&position=P[&pv=1]  as owaredb probe --json [--pv]\n"
             "  POST /api/batch?rules=R[&pv=1]             a text/plain body, a position a\n"
@@ -353,6 +404,10 @@ int cmd_serve(const Args& args) {
     if (max_connections < 1 || max_connections > 1000000)
         throw UsageError("--max-connections must be 1..1000000");
     const std::size_t cache_bytes = parse_cache_mb(cache_mb);
+    if (vm.count("cors") && !valid_origin(cors))
+        throw UsageError("--cors takes * or one origin, scheme://host[:port] (http or https), "
+                         "not '" +
+                         cors + "'");
     if (!std::filesystem::is_directory(dir))
         throw UsageError("no database directory '" + dir + "' (see owaredb generate)");
     reserve_descriptors(max_connections);
@@ -373,7 +428,10 @@ int cmd_serve(const Args& args) {
     options.threads = threads;
     options.limits.max_connections = max_connections;
     options.limits.body_bytes = kMaxBodyBytes;
-    options.handler = [&oracle](const Request& req, Response& res) { route(oracle, req, res); };
+    const bool with_cors = vm.count("cors") > 0;
+    options.handler = [&oracle, with_cors](const Request& req, Response& res) {
+        route(oracle, with_cors, req, res);
+    };
     options.error = [](int status, std::string_view message) {
         Response res;
         send_error(res, status, message);
@@ -381,6 +439,11 @@ int cmd_serve(const Args& args) {
     };
     options.default_headers = {{"X-Content-Type-Options", "nosniff"},
                                {"Referrer-Policy", "no-referrer"}};
+    if (with_cors) {
+        options.default_headers.emplace_back("Access-Control-Allow-Origin", cors);
+        // One origin named: caches must keep answers apart by the asking origin.
+        if (cors != "*") options.default_headers.emplace_back("Vary", "Origin");
+    }
     http::Server server(std::move(options)); // throws when it cannot listen
     std::cout << "owaredb serve: http://" << url_host(host) << ":" << server.port()
               << "/ (databases in " << dir << ", rules " << Rules::preset_names()

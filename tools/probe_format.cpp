@@ -1,8 +1,13 @@
 #include "probe_format.hpp"
 
 #include "cli/json.hpp"
+#include "oware/moves.hpp"
 #include "oware/position.hpp"
+#include "oware/ranking.hpp"
+#include "oware/rules.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <optional>
 #include <sstream>
@@ -198,8 +203,8 @@ void append_answer_text(std::string& out, const Pits& pits, const PositionInfo& 
 }
 
 bool append_batch_answer(const Tablebase& tb, std::string_view line, std::uint64_t number,
-                         AnswerFormat format, bool pv, std::string& out) {
-    std::string error;
+                         AnswerFormat format, bool pv, std::string& out, std::string_view dir) {
+    ProbeError error;
     bool answered = false;
     // Blank lines and comments are not positions: they get no answer (a record's "line"
     // still counts them, so answers can be matched to lines of the input).
@@ -208,33 +213,146 @@ bool append_batch_answer(const Tablebase& tb, std::string_view line, std::uint64
         return true;
     if (line.size() > kMaxBatchLine) {
         line = line.substr(0, kMaxBatchLine);
-        error = "line too long (more than " + std::to_string(kMaxBatchLine) + " bytes): not read";
+        error = {ProbeStatus::InvalidPosition,
+                 "line too long (more than " + std::to_string(kMaxBatchLine) + " bytes): not read"};
     } else {
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        answered = append_answer(tb, line, format, pv, out, error);
+        answered = append_answer(tb, line, format, pv, out, error, nullptr, dir);
     }
     if (!answered) {
         if (format == AnswerFormat::Json)
-            append_error_json(out, number, line, error);
+            append_error_json(out, tb, dir, line, error, &number);
         else
-            out += "line " + std::to_string(number) + ": error: " + error;
+            out += "line " + std::to_string(number) +
+                   ": error: " + shown_paths(tb, error.message, dir);
     }
     out += '\n';
     return answered;
 }
 
-void append_error_json(std::string& out, std::uint64_t line, std::string_view input,
-                       std::string_view error) {
-    out += "{\"line\":";
-    out += std::to_string(line);
-    out += ",\"input\":\"";
-    // The input is echoed to help find the line, not to copy it: its first 100 bytes.
-    constexpr std::size_t kEcho = 100;
-    json::append_escaped(out, input.substr(0, kEcho));
-    if (input.size() > kEcho) out += "...";
+const char* status_code(ProbeStatus status) {
+    switch (status) {
+    case ProbeStatus::Ok:
+        return "ok";
+    case ProbeStatus::NotAvailable:
+        return "not_available";
+    case ProbeStatus::InvalidPosition:
+        return "invalid_position";
+    case ProbeStatus::InvalidRules:
+        return "invalid_rules";
+    case ProbeStatus::Corrupt:
+        return "corrupt";
+    case ProbeStatus::IoError:
+        return "io_error";
+    }
+    return "unknown";
+}
+
+std::string shown_paths(const Tablebase& tb, std::string_view text, std::string_view dir) {
+    // Without its trailing separators: "/data/" names its files "/data/abapa-13.owdb", which
+    // must become "<dir>/abapa-13.owdb".
+    std::string given = tb.directory().string();
+    while (given.size() > 1 && given.back() == '/') given.pop_back();
+    std::string out(text);
+    if (dir.empty() || given.empty() || dir == given) return out;
+    for (std::size_t at = out.find(given); at != std::string::npos;
+         at = out.find(given, at + dir.size()))
+        out.replace(at, given.size(), dir);
+    return out;
+}
+
+namespace {
+
+// `text` as one word of a shell command line (quoted if it must be).
+std::string shell_word(std::string_view text) {
+    const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_./-+,:=@", c);
+    });
+    if (plain) return std::string(text);
+    std::string quoted = "'";
+    for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+// The fields of a missing level's error object after "rules" (see append_error_json).
+void append_missing_fields(std::string& out, const Tablebase& tb, std::string_view dir,
+                           const Position& position) {
+    const int seeds = position.seeds();
+    out += ",\"seeds\":" + std::to_string(seeds) + ",\"missing_levels\":[";
+    bool first = true;
+    for (int n = 0; n <= seeds; ++n)
+        if (!tb.level_available(n)) {
+            if (!first) out += ',';
+            out += std::to_string(n);
+            first = false;
+        }
+    // `owaredb generate` builds every missing level up to its --max-seeds, in memory while
+    // it fits and streamed beyond; how big the largest one is tells whether that is minutes
+    // or days (docs/results.md, Beyond 28).
+    out += "],\"generate\":\"";
+    json::append_escaped(out, "owaredb generate --rules " + tb.rules() + " --max-seeds " +
+                                  std::to_string(seeds) + " --dir " +
+                                  shell_word(dir.empty() ? tb.directory().string() : dir));
+    out += "\",\"positions\":" + std::to_string(level_size(seeds)) + ",\"moves\":[";
+    // The legal moves, each valued when its child's levels are there (a capture may lead
+    // to a level that is): a front end can still show them and let the game go on.
+    const std::optional<Rules> rules = Rules::by_name(tb.rules());
+    if (rules) {
+        first = true;
+        for (const Move& m : legal_moves(*rules, position)) {
+            if (!first) out += ',';
+            first = false;
+            out += "{\"move\":" + std::to_string(m.pit + 1) +
+                   ",\"captured\":" + std::to_string(m.captured);
+            // A stored child of a missing level is not asked for: each failed read costs
+            // the library a look at the whole directory, which made a batch of missing
+            // positions 40 times slower. A child outside the databases may still be valued
+            // (by its own moves, when they all capture).
+            if (m.child.in_database() && !tb.level_available(m.child.seeds())) {
+                out += '}';
+                continue;
+            }
+            const ProbeResult<int> child = tb.value(m.child.pits);
+            if (child) out += ",\"value\":" + std::to_string(m.captured - child.value());
+            out += '}';
+        }
+    }
+    out += ']';
+}
+
+} // namespace
+
+void append_error_json(std::string& out, const Tablebase& tb, std::string_view dir,
+                       std::string_view input, const ProbeError& error, const std::uint64_t* line) {
+    out += '{';
+    if (line) {
+        out += "\"line\":";
+        out += std::to_string(*line);
+        out += ",\"input\":\"";
+        // The input is echoed to help find the line, not to copy it: its first 100 bytes.
+        constexpr std::size_t kEcho = 100;
+        json::append_escaped(out, input.substr(0, kEcho));
+        if (input.size() > kEcho) out += "...";
+        out += "\",";
+    }
+    out += "\"status\":\"";
+    out += status_code(error.status);
     out += "\",\"error\":\"";
-    json::append_escaped(out, error);
-    out += "\"}";
+    json::append_escaped(out, shown_paths(tb, error.message, dir));
+    out += "\",\"position\":";
+    // A line too long is not read, so not parsed either.
+    const bool read = input.size() <= kMaxBatchLine;
+    const ParseResult parsed = read ? parse_position(input) : ParseResult{};
+    if (read && parsed.ok)
+        out += "\"" + to_string(parsed.position) + "\"";
+    else
+        out += "null";
+    out += ",\"rules\":\"";
+    json::append_escaped(out, tb.rules());
+    out += '"';
+    if (error.status == ProbeStatus::NotAvailable && read && parsed.ok)
+        append_missing_fields(out, tb, dir, parsed.position);
+    out += '}';
 }
 
 namespace {
@@ -277,10 +395,11 @@ void append_bounds_only(std::string& out, AnswerFormat format, std::string_view 
 } // namespace
 
 bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat format, bool pv,
-                   std::string& out, std::string& error, const Scores* scores) {
+                   std::string& out, ProbeError& error, const Scores* scores,
+                   std::string_view dir) {
     ParseResult parsed = parse_position(position);
     if (!parsed.ok) {
-        error = "invalid position: " + parsed.error;
+        error = {ProbeStatus::InvalidPosition, "invalid position: " + parsed.error};
         return false;
     }
     const Pits& pits = parsed.position.pits;
@@ -291,9 +410,10 @@ bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat 
             ? tb.analyse_bounds(pits)
             : ProbeResult<BoundsInfo>(ProbeError{ProbeStatus::NotAvailable, ""});
     if (!bounds && (scores || bounds.status() != ProbeStatus::NotAvailable)) {
-        error = std::string(to_string(bounds.status())) + ": " + bounds.message();
+        error = {bounds.status(),
+                 std::string(to_string(bounds.status())) + ": " + bounds.message()};
         if (bounds.status() == ProbeStatus::NotAvailable)
-            error += " (bound files: owaredb generate --bounds)";
+            error.message += " (bound files: owaredb generate --bounds)";
         return false;
     }
     const BoundsInfo* b = bounds ? &bounds.value() : nullptr;
@@ -303,10 +423,11 @@ bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat 
         const int seeds = parsed.position.seeds();
         if (!in_range(scores->mover) || !in_range(scores->opponent) ||
             scores->mover + scores->opponent + seeds > kMaxSeeds) {
-            error = "invalid scores " + std::to_string(scores->mover) + " and " +
-                    std::to_string(scores->opponent) + ": each is 0.." + std::to_string(kMaxSeeds) +
-                    ", and with the " + std::to_string(seeds) + " seeds on the board at most " +
-                    std::to_string(kMaxSeeds);
+            error = {ProbeStatus::InvalidPosition,
+                     "invalid scores " + std::to_string(scores->mover) + " and " +
+                         std::to_string(scores->opponent) + ": each is 0.." +
+                         std::to_string(kMaxSeeds) + ", and with the " + std::to_string(seeds) +
+                         " seeds on the board at most " + std::to_string(kMaxSeeds)};
             return false;
         }
     }
@@ -316,7 +437,7 @@ bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat 
         return true;
     }
     if (!info) {
-        error = std::string(to_string(info.status())) + ": " + info.message();
+        error = {info.status(), std::string(to_string(info.status())) + ": " + info.message()};
         return false;
     }
     std::optional<ProbeResult<PrincipalVariation>> line;
@@ -342,10 +463,11 @@ bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat 
         if (format == AnswerFormat::Json) {
             out.pop_back(); // the closing brace
             out += ",\"pv_error\":\"";
-            json::append_escaped(out, line_error);
+            json::append_escaped(out, shown_paths(tb, line_error, dir));
             out += "\"}";
         } else {
-            out += "principal variation: cannot be given: " + line_error + "\n";
+            out +=
+                "principal variation: cannot be given: " + shown_paths(tb, line_error, dir) + "\n";
         }
     }
     return true;

@@ -37,9 +37,12 @@ const char* verdict(const Bounds& bounds, const Scores& scores);
 /// "exact", and "gM", "gN" in every move); without them it is exactly as before. With
 /// `scores` the bound files are required (the value files are then optional) and the
 /// answer ends with the scores and the verdict. On failure appends nothing, sets `error`
-/// ("invalid position: ...", "not available: ...") and returns false.
+/// (its status, and a message that starts with the status's name: "invalid position: ...",
+/// "not available: ...") and returns false. `dir` is how answers name the directory (see
+/// shown_paths); empty: as the Tablebase was given it.
 bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat format, bool pv,
-                   std::string& out, std::string& error, const Scores* scores = nullptr);
+                   std::string& out, ProbeError& error, const Scores* scores = nullptr,
+                   std::string_view dir = {});
 
 /// Appends the JSON answer for `pits` (no newline):
 ///   {"rules":"abapa","position":"1 1 1 1 1 1 1 1 1 1 1 1","seeds":12,"value":0,
@@ -70,12 +73,35 @@ inline constexpr std::size_t kMaxBatchLine = 4096;
 /// record says "line too long (more than 4096 bytes): not read". A blank line (spaces,
 /// tabs) or a comment (first non-blank character '#') appends nothing and returns true.
 /// Returns false for an error record. The one reading of batch lines, for every front end.
+/// `dir` as in append_answer.
 bool append_batch_answer(const Tablebase& tb, std::string_view line, std::uint64_t number,
-                         AnswerFormat format, bool pv, std::string& out);
+                         AnswerFormat format, bool pv, std::string& out, std::string_view dir = {});
 
-/// Appends the JSON record of a query that failed (no newline):
-///   {"line":N,"input":"<the line, escaped>","error":"<error, escaped>"}
-void append_error_json(std::string& out, std::uint64_t line, std::string_view input,
-                       std::string_view error);
+/// The code word of a status in error objects: "not_available", "invalid_position",
+/// "invalid_rules", "corrupt", "io_error" (to_string's name, a word a program can match).
+const char* status_code(ProbeStatus status);
+
+/// `text` with the Tablebase's directory, as it was given, replaced by `dir` (nothing to do
+/// when `dir` is empty or the same): a server names its directory without the absolute path
+/// it was started with.
+std::string shown_paths(const Tablebase& tb, std::string_view text, std::string_view dir);
+
+/// Appends the one error object of a query that failed (no newline), the same for
+/// `owaredb probe --json`, each error record of a batch, the HTTP API and (as exception
+/// attributes) Python; README, "Errors":
+///   {["line":N,"input":"<the line, its first 100 bytes>",]
+///    "status":"not_available","error":"<message>","position":"<pits>"|null,"rules":"abapa"
+///    [,"seeds":S,"missing_levels":[...],"generate":"owaredb generate ...",
+///     "positions":P,"moves":[{"move":1,"captured":0[,"value":V]},...]]}
+/// "line" and "input" in batch records only (`line` not null). "position" is the parsed
+/// position, null when the input is not one. The fields in brackets only when a level is
+/// missing: every level 0..S that is not there (a query may need any of them: captures
+/// lead to lower levels), the command that builds them into `dir` (empty: the directory as
+/// given), how many positions the largest of them (level S) holds, and the legal moves with
+/// their captures and, where the child's levels are there, their values: what a front end
+/// can show and play without the missing levels.
+void append_error_json(std::string& out, const Tablebase& tb, std::string_view dir,
+                       std::string_view input, const ProbeError& error,
+                       const std::uint64_t* line = nullptr);
 
 } // namespace owaredb::cli

@@ -4,11 +4,15 @@
 // what the page shows (every move's value, the best moves, the board drawn for the side
 // to move, the captured seeds) against `owaredb probe --json` after a click on a pit and
 // after each of 10 plies of "play the best move"; then undo/redo, the shareable URL, the
-// computer playing both sides, the rules switch, game over, the missing-level message with
-// its `owaredb generate` command, and the phone layout (no sideways scrolling).
+// computer playing both sides, the rules switch, game over, positions whose levels are
+// missing (playable, marked, valued where a capture reaches the levels present, the
+// `owaredb generate` commands; the opening and "New game"), links that cannot be (refused,
+// not clamped), moves coloured by their result under the score with the bound files'
+// certainty, a click on the line of perfect play, the game record (its link, pasted back),
+// and the phone layout (no sideways scrolling).
 import { chromium } from 'playwright-core';
-import { join } from 'node:path';
-import { check, generate, launchChromium, probeJson, removeDir, startServer, summary, tempDir } from './common.mjs';
+import { basename, join } from 'node:path';
+import { check, generate, launchChromium, owaredb, probeJson, removeDir, startServer, summary, tempDir } from './common.mjs';
 
 const [bin, work] = process.argv.slice(2);
 if (!bin || !work) {
@@ -18,6 +22,7 @@ if (!bin || !work) {
 
 const P0 = '2 1 1 1 1 1 1 0 2 1 0 1'; // 12 seeds, worth +6, 48 plies of perfect play
 const other = (side) => (side === 'south' ? 'north' : 'south');
+const half = (x) => (Number.isInteger(x) ? String(x) : `${Math.floor(x)}\u00bd`);
 const signed = (v) => (v > 0 ? `+${v}` : v < 0 ? `\u2212${-v}` : '0');
 
 // Everything the page shows that the checks compare.
@@ -27,9 +32,20 @@ function shown(page) {
     const rows = [...document.querySelectorAll('#moves tbody tr')].map((tr) => ({
       move: Number(tr.dataset.move),
       captured: Number(tr.dataset.captured),
-      value: Number(tr.dataset.value),
+      value: tr.dataset.value === undefined ? null : Number(tr.dataset.value),
       best: tr.classList.contains('best'),
     }));
+    const results = [...document.querySelectorAll('#moves tbody tr')].map((tr) => ({
+      move: Number(tr.dataset.move),
+      result: tr.dataset.result,
+      written: tr.dataset.written ?? null,
+      text: tr.querySelector('td.result').textContent,
+    }));
+    const chipClass = {};
+    for (const g of document.querySelectorAll('#board [data-pit]')) {
+      const chip = g.querySelector('rect.chip');
+      if (chip) chipClass[g.dataset.pit] = chip.getAttribute('class').replace('chip ', '');
+    }
     const pits = {};
     const chips = {};
     for (const g of document.querySelectorAll('#board [data-pit]')) {
@@ -52,7 +68,15 @@ function shown(page) {
       chips,
       stores,
       message: message.hidden ? '' : message.textContent,
+      messageClass: message.className,
       generate: document.getElementById('generate')?.textContent ?? '',
+      night: document.getElementById('generate-night')?.textContent ?? '',
+      note: document.getElementById('note').hidden ? '' : document.getElementById('note').textContent,
+      value: document.getElementById('value').textContent,
+      results,
+      chipClass,
+      record: document.getElementById('record').value,
+      gameLink: document.getElementById('game-link').href,
       share: document.getElementById('share').href,
       pvSteps: document.querySelectorAll('#pv .step').length,
       best: !document.getElementById('best').disabled,
@@ -101,6 +125,7 @@ let browser;
 const errors = [];
 try {
   generate(bin, dir, 'abapa', 12);
+  owaredb(bin, ['generate', '--bounds', '--rules', 'abapa', '--max-seeds', '12', '--dir', dir, '--threads', '2']);
   server = await startServer(bin, ['--dir', dir]);
   const probe = (position, pv = true, rules = 'abapa') => probeJson(bin, dir, rules, position, pv);
 
@@ -117,11 +142,13 @@ try {
   let s = await settle(page, P0, 'south');
   let cli = probe(P0);
   compare('start', s, cli);
-  check('start: nothing captured yet', s.stores.south === 0 && s.stores.north === 0);
+  // No counts in the link: the 36 seeds off the board split evenly, and the page says so.
+  check('start: the captured seeds, not given, split evenly', s.stores.south === 18 && s.stores.north === 18, JSON.stringify(s.stores));
+  check('start: the page says how it took them', /not given: taken as South 18, North 18/.test(s.note), s.note);
   const seen = [{ position: s.position, turn: s.turn, stores: s.stores }];
 
   // 2. Click the pit of the first move of the line.
-  const stores = { south: 0, north: 0 };
+  const stores = { south: 18, north: 18 };
   {
     const m = cli.pv[0];
     await page.click(`#board [data-pit="south-${m.move - 1}"]`);
@@ -148,8 +175,8 @@ try {
     seen.push({ position: s.position, turn: s.turn, stores: { ...s.stores } });
   }
   check('10 plies of best moves were played', plies === 10, plies);
-  check('seeds are conserved (board + stores = 12)',
-    s.position.split(' ').map(Number).reduce((a, b) => a + b) + s.stores.south + s.stores.north === 12);
+  check('seeds are conserved (board + stores = 48)',
+    s.position.split(' ').map(Number).reduce((a, b) => a + b) + s.stores.south + s.stores.north === 48);
   check('the URL follows the game', s.share.includes(`position=${encodeURIComponent(s.position).replace(/%20/g, '+')}`) &&
     (s.turn === 'south' || s.share.includes('turn=north')), s.share);
 
@@ -186,14 +213,14 @@ try {
     s = await settle(page, null, null);
     check('the computer played at least 4 plies', s.ply >= ply0 + 4 || s.over, `${ply0} -> ${s.ply}`);
     compare('after the computer played', s, probe(s.position));
-    check('seeds are still conserved', s.position.split(' ').map(Number).reduce((a, b) => a + b) + s.stores.south + s.stores.north === 12);
+    check('seeds are still conserved', s.position.split(' ').map(Number).reduce((a, b) => a + b) + s.stores.south + s.stores.north === 48);
   }
   await page.screenshot({ path: join(work, 'browser-test.png'), fullPage: true });
 
   // 7. Rules: awari has no levels here; back to abapa.
   await page.selectOption('#rules', 'awari');
   s = await settle(page, null, null, 'missing');
-  check('awari without levels: the generate command', s.generate === `owaredb generate --rules awari --max-seeds ${s.position.split(' ').map(Number).reduce((a, b) => a + b)} --dir ${dir}`, s.generate);
+  check('awari without levels: the generate command', s.generate === `owaredb generate --rules awari --max-seeds ${s.position.split(' ').map(Number).reduce((a, b) => a + b)} --dir ${basename(dir)}`, s.generate);
   await page.selectOption('#rules', 'abapa');
   s = await settle(page, null, null);
   compare('back to abapa', s, probe(s.position));
@@ -202,11 +229,55 @@ try {
   const P13 = '4 4 4 1 0 0 0 0 0 0 0 0';
   await page.goto(`${server.url}?rules=abapa&position=${encodeURIComponent(P13)}&turn=north&south=20&north=15`);
   s = await settle(page, P13, 'north', 'missing');
-  check('missing level: the message', /level 13 .*missing/.test(s.message), s.message);
-  check('missing level: the generate command', s.generate === `owaredb generate --rules abapa --max-seeds 13 --dir ${dir}`, s.generate);
-  check('missing level: no move to play', !s.best && s.rows.length === 0);
+  check('missing level: the message', /needs the abapa level 13, which is missing/.test(s.message), s.message);
+  check('missing level: the generate command', s.generate === `owaredb generate --rules abapa --max-seeds 13 --dir ${basename(dir)}`, s.generate);
+  // Regression (issue #29): a missing level was a red box and nothing could be played.
+  check('missing level: not an error box', !/error/.test(s.messageClass) && /info/.test(s.messageClass), s.messageClass);
+  check('missing level: its move is playable, marked not in the databases',
+    JSON.stringify(s.rows) === JSON.stringify([{ move: 3, captured: 0, value: null, best: false }]) && s.chips['north-2'] === '?' &&
+    s.results[0].text === 'not in the databases' && !s.best, JSON.stringify(s));
   check('missing level: the board is still drawn', s.pits['north-0'] === 4 && s.pits['south-0'] === 0 && s.stores.south === 20 && s.stores.north === 15, JSON.stringify(s));
+  check('missing level: no night command for a small level', s.night === '', s.night);
   await page.screenshot({ path: join(work, 'browser-test-missing.png') });
+  await page.click('#board [data-pit="north-2"]');
+  s = await settle(page, '1 0 0 0 0 0 4 4 0 2 1 1', 'south', 'missing');
+  check('missing level: the move was played', s.ply === 1 && s.stores.south === 20 && s.stores.north === 15, JSON.stringify(s));
+
+  // 8b. A capture into the levels present is valued, and once played the values are back.
+  {
+    const P = '1 0 0 0 0 2 1 1 3 3 2 0'; // 13 seeds; move 6 captures 4
+    await page.goto(`${server.url}?position=${encodeURIComponent(P)}&south=20&north=15`);
+    s = await settle(page, P, 'south', 'missing');
+    const child = probe('0 0 3 3 2 0 1 0 0 0 0 0');
+    const v6 = 4 - child.value;
+    check('partly valued: move 1 unknown, move 6 valued', JSON.stringify(s.rows) === JSON.stringify([
+      { move: 1, captured: 0, value: null, best: false }, { move: 6, captured: 4, value: v6, best: false }]), JSON.stringify(s.rows));
+    check('partly valued: the message counts the valued move', /1 valued/.test(s.message), s.message);
+    await page.click('#board [data-pit="south-5"]');
+    s = await settle(page, child.position, 'north');
+    compare('values are back once the game reaches the levels present', s, probe(s.position));
+    check('the capture was counted', s.stores.south === 24 && s.stores.north === 15, JSON.stringify(s.stores));
+  }
+
+  // 8c. Play from the opening (levels 13..48 missing): playable, and "New game" too.
+  {
+    await page.goto(server.url);
+    const START = '4 4 4 4 4 4 4 4 4 4 4 4';
+    s = await settle(page, START, 'south', 'missing');
+    check('opening: every move playable, none valued', s.rows.length === 6 && s.rows.every((r) => r.value === null) &&
+      Object.values(s.chips).every((c) => c === '?'), JSON.stringify(s.rows));
+    check('opening: which levels are missing', /levels 13\u201348/.test(s.message) && /down to 12 seeds/.test(s.message), s.message);
+    check('opening: the command for the position', s.generate === `owaredb generate --rules abapa --max-seeds 48 --dir ${basename(dir)}`, s.generate);
+    check('opening: and one a night builds', s.night === `owaredb generate --rules abapa --max-seeds 28 --dir ${basename(dir)}` &&
+      /203\.6 billion positions/.test(s.message), `${s.night} / ${s.message}`);
+    check('opening: "Play the best move" is off (no value)', !s.best);
+    await page.click('#board [data-pit="south-0"]');
+    s = await settle(page, '4 4 4 4 4 4 0 5 5 5 5 4', 'north', 'missing');
+    check('opening: a move was played', s.ply === 1 && s.record === 'S1', `${s.ply} ${s.record}`);
+    await page.click('#new-game');
+    s = await settle(page, START, 'south', 'missing');
+    check('"New game" returns to a playable opening', s.ply === 0 && s.rows.length === 6 && s.stores.south === 0 && s.stores.north === 0, JSON.stringify(s));
+  }
 
   // 9. Game over.
   await page.goto(`${server.url}?position=0+0+0+0+0+0+1+0+0+0+0+2&south=30&north=15`);
@@ -217,6 +288,99 @@ try {
   await page.goto(`${server.url}?position=1+2+x`);
   s = await settle(page, null, null, 'error');
   check('a bad position in the URL is explained', /invalid position/.test(s.message), s.message);
+
+  // 11. Impossible links are refused with a message, not clamped (issue #29: south=99 and
+  // north=-3 showed "South 53, North 0").
+  for (const [query, why] of [
+    ['south=99&north=-3', /invalid captured seeds: South captured '99'/],
+    ['south=20&north=20', /South 20 \+ North 20 captured \+ 12 on the board = 52 seeds, but a game has 48/],
+    ['south=40', /South captured 40 \+ 12 on the board is more than the 48/],
+    ['south=1.5', /South captured '1\.5'/],
+    ['turn=east', /invalid turn 'east'/],
+  ]) {
+    await page.goto(`${server.url}?position=${encodeURIComponent(P0)}&${query}`);
+    s = await settle(page, null, null, 'error');
+    check(`link ${query}: refused, saying why`, why.test(s.message) && /cannot be shown/.test(s.message), s.message);
+    check(`link ${query}: nothing clamped (the start position shown)`, s.position === '4 4 4 4 4 4 4 4 4 4 4 4' && s.stores.south === 0 && s.stores.north === 0,
+      JSON.stringify(s.stores));
+  }
+  await page.goto(`${server.url}?position=${encodeURIComponent(P0)}&south=20`);
+  s = await settle(page, P0, 'south');
+  check('link with one count: the other follows from the board', s.stores.south === 20 && s.stores.north === 16 && s.note === '', JSON.stringify(s.stores));
+  // The form checks the same way.
+  await page.fill('#cap-south', '30');
+  await page.click('#set');
+  s = await settle(page, null, null, 'error');
+  check('the form refuses counts that do not add up', /Position not set: South 30 \+ North 16 captured \+ 12 on the board = 58/.test(s.message), s.message);
+
+  // 12. Colours by result, not by margin: South 15, North 21, 12 on the board. The best
+  // move (+6) only draws (15 + 9 = 21 + 3); every other move loses.
+  {
+    await page.goto(`${server.url}?position=${encodeURIComponent(P0)}&south=15&north=21`);
+    s = await settle(page, P0, 'south');
+    const want = probe(P0, false);
+    let ok = true;
+    for (const m of want.moves) {
+      const mine = 15 + (12 + m.value) / 2;
+      const theirs = 21 + (12 - m.value) / 2;
+      const result = mine > theirs ? 'win' : mine < theirs ? 'loss' : 'draw';
+      const row = s.results.find((r) => r.move === m.move);
+      ok &&= row.result === result && s.chipClass[`south-${m.move - 1}`] === result && row.text.startsWith(`${result} ${half(mine)}\u2013${half(theirs)}`);
+    }
+    check('each move coloured by its result under the score', ok, JSON.stringify(s.results));
+    const six = s.results.find((r) => r.move === 6);
+    check('the +6 move is a draw (was green)', six.result === 'draw' && s.chipClass['south-5'] === 'draw' && s.chips['south-5'] === '\u2605+6', JSON.stringify(six));
+    check('the value line names the result', /South 24, North 24: South draws/.test(s.value), s.value);
+    // Bound files (generate --bounds): whether the rules as written make it certain.
+    const b = JSON.parse(owaredb(bin, ['probe', '--dir', dir, '--json', '--scores', '15', '21', P0]));
+    check('bounds: the CLI says the position is a certain draw', b.verdict === 'draw', JSON.stringify(b));
+    check('bounds: the best move\'s draw is certain', six.written === 'draw' && /certain/.test(six.text), JSON.stringify(six));
+    let agree = true;
+    for (const m of b.moves) {
+      const mine = 15 + m.gM;
+      const theirs = 21 + m.gN;
+      const w = 2 * mine > 48 ? 'win' : 2 * theirs > 48 ? 'loss' : 2 * mine === 48 && 2 * theirs === 48 ? 'draw' : 'repetition';
+      agree &&= s.results.find((r) => r.move === m.move).written === w;
+    }
+    check('bounds: every move certain or decided by repetition as gM and gN say', agree, JSON.stringify(s.results));
+    check('bounds: some move is decided by repetition', s.results.some((r) => r.written === 'repetition' && /by repetition/.test(r.text)), JSON.stringify(s.results));
+    check('bounds: the value line says the draw is certain', /that draw is certain/.test(s.value), s.value);
+  }
+
+  // 13. A click on the principal variation plays up to it; the game record replays.
+  {
+    await page.goto(`${server.url}?position=${encodeURIComponent(P0)}&south=18&north=18`);
+    s = await settle(page, P0, 'south');
+    const line = probe(P0).pv;
+    await page.click('#pv .step[data-step="3"]');
+    s = await settle(page, line[4].position, 'south');
+    check('a click on step 4 of the line plays its 4 moves', s.ply === 4, s.ply);
+    const rec = line.slice(0, 4).map((st, i) => `${i % 2 ? 'N' : 'S'}${st.move}`).join(' ');
+    check('the game record lists them', s.record === rec, `${s.record} vs ${rec}`);
+    check('the game link holds the first position and the moves', s.gameLink.includes(`moves=${encodeURIComponent(rec).replace(/%20/g, '+')}`) &&
+      s.gameLink.includes(`position=${encodeURIComponent(P0).replace(/%20/g, '+')}`), s.gameLink);
+    const other_page = await browser.context.newPage();
+    await other_page.goto(s.gameLink);
+    const t = await settle(other_page, line[4].position, 'south');
+    check('the game link replays the game', t.ply === 4 && t.record === rec && JSON.stringify(t.stores) === JSON.stringify(s.stores), JSON.stringify(t));
+    await other_page.click('#undo');
+    const u = await settle(other_page, line[3].position, 'north');
+    check('a replayed game can be undone move by move', u.ply === 3, u.ply);
+    await other_page.close();
+    // Pasted back: numbers and side letters optional.
+    await page.fill('#record', `1. ${line[0].move} ${line[1].move} 2. S${line[2].move}`);
+    await page.click('#load-record');
+    s = await settle(page, line[3].position, 'north');
+    check('a pasted record is replayed', s.ply === 3 && s.record === rec.split(' ').slice(0, 3).join(' '), `${s.ply} ${s.record}`);
+    await page.fill('#record', `S${line[0].move} S1`);
+    await page.click('#load-record');
+    s = await settle(page, null, null, 'error');
+    check('a wrong record says which move and why, keeping the moves before', /move 2 \(S1\): North is to move/.test(s.message) && s.ply === 1, `${s.ply} ${s.message}`);
+    await page.fill('#record', 'S7');
+    await page.click('#load-record');
+    s = await settle(page, null, null, 'error');
+    check('a record that is not moves is refused', /'S7' is not a move/.test(s.message), s.message);
+  }
 
   await page.close();
   await browser.close();

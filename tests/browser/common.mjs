@@ -79,7 +79,9 @@ export function startServer(bin, args) {
       proc.kill('SIGKILL');
       reject(e);
     }
-    const exited = new Promise((res) => proc.on('exit', (code, signal) => res({ code, signal })));
+    // 'close', not 'exit': it comes once the output is read too, so output() then holds the
+    // last lines the server printed (after 'exit' they may still be on their way).
+    const exited = new Promise((res) => proc.on('close', (code, signal) => res({ code, signal })));
     // Never leave a server behind, whatever happens to the test.
     const reap = () => proc.exitCode === null && proc.signalCode === null && proc.kill('SIGKILL');
     process.on('exit', reap);

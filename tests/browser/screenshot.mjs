@@ -1,10 +1,11 @@
 // The README's pictures of owaredb serve: a laptop and a phone view of an endgame.
 //   node screenshot.mjs /path/to/owaredb OUTDIR   (writes OUTDIR/oracle.png, oracle-phone.png)
-// Builds abapa levels 0..12 in a temporary directory and shows a 12-seed endgame in which
-// 36 seeds have been captured (South 20, North 16), North to move.
+// Builds abapa levels 0..12 and their bound files in a temporary directory and shows a
+// 12-seed endgame in which 36 seeds have been captured (South 20, North 16), North to move:
+// each move coloured by its result under that score, with the bound files' certainty.
 import { chromium } from 'playwright-core';
 import { join } from 'node:path';
-import { generate, launchChromium, removeDir, startServer, tempDir } from './common.mjs';
+import { generate, launchChromium, owaredb, removeDir, startServer, tempDir } from './common.mjs';
 
 const [bin, out] = process.argv.slice(2);
 if (!bin || !out) {
@@ -15,6 +16,7 @@ const dir = tempDir('owaredb-screenshot-');
 let server;
 try {
   generate(bin, dir, 'abapa', 12);
+  owaredb(bin, ['generate', '--bounds', '--rules', 'abapa', '--max-seeds', '12', '--dir', dir, '--threads', '2']);
   server = await startServer(bin, ['--dir', dir]);
   // North to move (pits 0..5 are North's), worth +6 to North; the six moves span +6 to -12.
   const query = `?rules=abapa&position=${encodeURIComponent('1 1 2 1 3 1 0 0 0 1 0 2')}&turn=north&south=20&north=16`;

@@ -9,6 +9,7 @@
 // - SIGTERM and SIGINT stop it cleanly (status 0); a port in use is a clear error.
 //   node serve_api_test.mjs /path/to/owaredb
 import { mkdirSync } from 'node:fs';
+import { basename } from 'node:path';
 import net from 'node:net';
 import { spawnSync } from 'node:child_process';
 import { check, generate, owaredb, probeJson, removeDir, startServer, summary, tempDir } from './common.mjs';
@@ -102,9 +103,14 @@ try {
 
   const batchInput = '1 1 1 1 1 1 1 1 1 1 1 1\n\nfoo\r\n0 0 0 0 0 0 1 0 0 0 0 2\n2 0 3 1 0 2 1 0 2 0 1 0\n13 0 0 0 0 0 0 0 0 0 0 0\n\t"\\\x01\n2 0 3 1 0 2 1 0 2 0 1 0';
   for (const pv of [false, true]) {
-    const want = owaredb(bin, ['probe', '--dir', dir, '--rules', 'abapa', '--batch', '--json', ...(pv ? ['--pv'] : [])], batchInput, [0, 1]);
+    // The same records, except that the server names its directory by its own name, not by
+    // the absolute path the CLI was given.
+    const want = owaredb(bin, ['probe', '--dir', dir, '--rules', 'abapa', '--batch', '--json', ...(pv ? ['--pv'] : [])], batchInput, [0, 1])
+      .split(dir).join(basename(dir));
     const res = await fetch(`${base}/api/batch${pv ? '?pv=1' : ''}`, { method: 'POST', body: batchInput, headers: { 'content-type': 'text/plain' } });
     const body = await res.text();
+    check(`batch${pv ? ' pv' : ''}: error records carry their status code`, body.includes('"status":"invalid_position"') &&
+      body.includes('"status":"not_available"'), body);
     check(`batch${pv ? ' pv' : ''} is 200 JSON Lines`, res.status === 200 && res.headers.get('content-type') === 'application/x-ndjson');
     check(`batch${pv ? ' pv' : ''} equals owaredb probe --batch --json`, body === want, `\n got ${body}\nwant ${want}`);
   }
@@ -120,7 +126,22 @@ try {
     const j = isJson(got.body) ? JSON.parse(got.body) : {};
     check('a missing level is 404', got.status === 404, got.status);
     check('a missing level names the levels', JSON.stringify(j.missing_levels) === '[13]', got.body);
-    check('a missing level gives the generate command', j.generate === `owaredb generate --rules abapa --max-seeds 13 --dir ${dir}`, j.generate);
+    check('a missing level gives the generate command, naming the directory without its path',
+      j.generate === `owaredb generate --rules abapa --max-seeds 13 --dir ${basename(dir)}`, j.generate);
+    // Regression (issue #29): /api/info and 404 bodies showed the server's absolute paths.
+    check('a missing level: no absolute path in the answer', !got.body.includes(dir), got.body);
+    check('a missing level: the one error object', j.status === 'not_available' && j.position === '4 4 4 1 0 0 0 0 0 0 0 0' &&
+      j.rules === 'abapa' && j.seeds === 13 && j.positions === 2464320 && /^not available: /.test(j.error), got.body);
+    check('a missing level: the legal moves, valued where their levels are there',
+      JSON.stringify(j.moves) === '[{"move":3,"captured":0}]', JSON.stringify(j.moves));
+    // The same object as `owaredb probe --json` prints for that position, paths aside.
+    const cli = owaredb(bin, ['probe', '--dir', dir, '--rules', 'abapa', '--json', '4 4 4 1 0 0 0 0 0 0 0 0'], undefined, [1]);
+    check('a missing level: the object owaredb probe --json prints', got.body === cli.split(dir).join(basename(dir)), `\n got ${got.body}\nwant ${cli}`);
+    // A capture into a level that is there is valued; the rest is not.
+    const partial = JSON.parse((await get(base, '/api/probe?rules=abapa&position=1+0+0+0+0+2+1+1+3+3+2+0')).body);
+    check('a missing level: a capturing move into the levels present is valued',
+      JSON.stringify(partial.moves) === JSON.stringify([{ move: 1, captured: 0 }, { move: 6, captured: 4, value: 4 - probeJson(bin, dir, 'abapa', '0 0 3 3 2 0 1 0 0 0 0 0').value }]),
+      JSON.stringify(partial));
     const aw = JSON.parse((await get(base, '/api/probe?rules=awari&position=4+4+4+0+0+0+0+0+0+0+0+0')).body);
     check('awari: the missing levels are 11 and 12', JSON.stringify(aw.missing_levels) === '[11,12]', JSON.stringify(aw));
   }
@@ -128,6 +149,9 @@ try {
     const info = JSON.parse((await get(base, '/api/info')).body);
     check('info lists both rule sets and their levels', JSON.stringify(info.rules) === '["abapa","awari"]' &&
       info.levels.abapa.length === 13 && info.levels.awari.length === 11, JSON.stringify(info));
+    const plain = await fetch(`${base}/api/info`);
+    check('without --cors: no Access-Control-Allow-Origin', plain.status === 200 && plain.headers.get('access-control-allow-origin') === null);
+    check('info names the directory without its absolute path', info.dir === basename(dir) && !JSON.stringify(info).includes(dir), JSON.stringify(info));
   }
   {
     const page = await get(base, '/');
@@ -172,7 +196,9 @@ try {
     const r = await raw(port, `GET ${b.path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     const wanted = Array.isArray(b.want) ? b.want : [b.want];
     results.push(check(`${b.what}: status ${wanted.join('|')}`, wanted.includes(r.status), `got ${r.status}: ${r.raw.slice(0, 200)}`));
-    check(`${b.what}: a JSON message`, isJson(r.body) && JSON.parse(r.body).error, r.body.slice(0, 200));
+    check(`${b.what}: a JSON message with a status code`, isJson(r.body) && JSON.parse(r.body).error &&
+      /^[a-z_]+$/.test(JSON.parse(r.body).status), r.body.slice(0, 200));
+    check(`${b.what}: no absolute path in the answer`, !r.body.includes(dir), r.body.slice(0, 200));
     if (r.status === 400) status400 += 1;
   };
   // Raw requests that break HTTP itself.
@@ -253,6 +279,38 @@ try {
   check('--rules sets the page\'s default rules', info.default === 'awari');
   const int = await second.stop('SIGINT');
   check('SIGINT stops it with status 0', int.code === 0, JSON.stringify(int));
+  {
+    // --cors: pages of another site may call the API from a browser. Without it no answer
+    // carries Access-Control-Allow-Origin and OPTIONS is 405 (the malformed requests above).
+    // (The directory given with a trailing slash: still named without its path.)
+    const cors = await startServer(bin, ['--dir', `${dir}/`, '--cors', 'https://example.org']);
+    const cport = cors.port;
+    const probeAnswer = await raw(cport, 'GET /api/probe?position=2+0+3+1+0+2+1+0+2+0+1+0 HTTP/1.1\r\nHost: x\r\nOrigin: https://example.org\r\nConnection: close\r\n\r\n');
+    check('--cors: the origin on an API answer', probeAnswer.status === 200 && /\r\naccess-control-allow-origin: https:\/\/example\.org\r\n/i.test(probeAnswer.headers) &&
+      /\r\nvary: origin/i.test(probeAnswer.headers), probeAnswer.headers);
+    const missing = await raw(cport, 'GET /api/probe?position=4+4+4+1+0+0+0+0+0+0+0+0 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    check('--cors: the origin on an error answer too (a page must read why)', missing.status === 404 && /access-control-allow-origin: https:\/\/example\.org/i.test(missing.headers), missing.headers);
+    check('a directory given with a trailing slash: named without its path, files as dir/file', !missing.body.includes(dir) &&
+      missing.body.includes(`: ${basename(dir)}/abapa-13.owdb`) && missing.body.includes(`--dir ${basename(dir)}"`), missing.body);
+    for (const [path, methods] of [['/api/probe', 'GET, HEAD'], ['/api/batch', 'POST'], ['/api/info', 'GET, HEAD']]) {
+      const pre = await raw(cport, `OPTIONS ${path} HTTP/1.1\r\nHost: x\r\nOrigin: https://example.org\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type\r\nConnection: close\r\n\r\n`);
+      check(`--cors: a preflight OPTIONS ${path} is 204 with what the path takes`, pre.status === 204 &&
+        new RegExp(`\r\naccess-control-allow-methods: ${methods}\r\n`, 'i').test(pre.headers) &&
+        /\r\naccess-control-allow-headers: content-type\r\n/i.test(pre.headers) &&
+        /\r\naccess-control-allow-origin: https:\/\/example\.org\r\n/i.test(pre.headers), pre.raw.slice(0, 400));
+    }
+    const page = await raw(cport, 'OPTIONS / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    check('--cors: OPTIONS outside the API is still 405', page.status === 405, page.status);
+    await cors.stop('SIGTERM');
+    const any = await startServer(bin, ['--dir', dir, '--cors', '*']);
+    const star = await raw(any.port, 'GET /api/info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    check("--cors '*': any origin, no Vary", /\r\naccess-control-allow-origin: \*\r\n/i.test(star.headers) && !/\r\nvary:/i.test(star.headers), star.headers);
+    await any.stop('SIGTERM');
+    for (const origin of ['example.org', 'https://a.org\r\nSet-Cookie: x=1', 'ftp://a.org', 'https://', 'https://a.org/path']) {
+      const r = spawnSync(bin, ['serve', '--dir', dir, '--port', '0', '--cors', origin], { encoding: 'utf8', timeout: 10000 });
+      check(`--cors ${JSON.stringify(origin)} is a usage error`, r.status === 2 && /--cors takes/.test(r.stderr), `${r.status} ${r.stderr}`);
+    }
+  }
   {
     // Romein & Bal's published files (scores.N), read in place: awari by default, the same
     // answers as from our files.

@@ -394,6 +394,161 @@ class Errors(unittest.TestCase):
             self.tb.values(np.zeros((3, 12), dtype=np.uint8), threads=-1)
 
 
+class ErrorObject(unittest.TestCase):
+    """Regression (issue #29): the one error object. An exception carries what `owaredb probe
+    --json` and the HTTP API say of the same query: the status word, the rules, and for a
+    missing level the levels and the command that builds them."""
+
+    def cli_error(self, position):
+        run = subprocess.run([CLI, "probe", "--json", "--dir", DB, "--rules", "abapa", position],
+                             capture_output=True, text=True)
+        self.assertNotEqual(run.returncode, 0)
+        return json.loads(run.stdout)
+
+    def test_not_available_as_the_cli_says(self):
+        tb = owaredb.Tablebase(DB, "abapa")
+        want = self.cli_error("4 4 4 4 4 4 4 4 4 4 4 4")
+        for call in (tb.value, tb.analyse, tb.pv):
+            with self.subTest(call=call.__name__):
+                with self.assertRaises(owaredb.NotAvailable) as cm:
+                    call([4] * 12)
+                e = cm.exception
+                self.assertEqual(e.code, want["status"])
+                self.assertEqual(e.code, "not_available")
+                self.assertEqual(e.rules, want["rules"])
+                self.assertEqual(" ".join(map(str, e.position)), want["position"])
+                self.assertEqual(e.missing_levels, want["missing_levels"])
+                self.assertEqual(e.missing_levels, list(range(MAX_SEEDS + 1, 49)))
+                self.assertEqual(e.generate, want["generate"])
+        with self.assertRaises(owaredb.NotAvailable) as cm:
+            tb.values(np.array([[1] * 6 + [0] * 6, [4] * 12], dtype=np.uint8))
+        self.assertEqual(cm.exception.index, 1)
+        self.assertEqual(cm.exception.generate, want["generate"])
+
+    def test_invalid_position_as_the_cli_says(self):
+        tb = owaredb.Tablebase(DB, "abapa")
+        want = self.cli_error("9 9 9 9 9 9 0 0 0 0 0 0")
+        with self.assertRaises(owaredb.InvalidPosition) as cm:
+            tb.value([9] * 6 + [0] * 6)
+        self.assertEqual(cm.exception.code, want["status"])
+        self.assertEqual(cm.exception.rules, "abapa")
+        self.assertIsNone(cm.exception.missing_levels)
+        self.assertIsNone(cm.exception.generate)
+        self.assertEqual(owaredb.Corrupt.code, "corrupt")
+        self.assertEqual(owaredb.IoError.code, "io_error")
+
+
+class Lifetime(unittest.TestCase):
+    """close() and `with` (issue #29): the files and cache are let go of; a query after it
+    raises ValueError, as a closed file does."""
+
+    def test_with_closes(self):
+        with owaredb.Tablebase(DB, "abapa") as tb:
+            self.assertFalse(tb.closed)
+            self.assertEqual(tb.value([1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0]), 5)
+        self.assertTrue(tb.closed)
+        self.assertIn("(closed)", repr(tb))
+        for call in (lambda: tb.value([1] * 12), lambda: tb.analyse([1] * 12),
+                     lambda: tb.pv([1] * 12), lambda: tb.values(np.ones((2, 12), np.uint8)),
+                     lambda: tb.level_available(3), tb.available_levels,
+                     lambda: tb.bounds([1] * 12)):
+            with self.assertRaisesRegex(ValueError, "closed"):
+                call()
+        tb.close()  # twice: harmless
+        self.assertEqual(tb.directory, DB)
+        self.assertEqual(tb.rules, "abapa")
+
+    def test_with_passes_exceptions_on(self):
+        with self.assertRaises(owaredb.NotAvailable):
+            with owaredb.Tablebase(DB, "abapa") as tb:
+                tb.value([4] * 12)
+        self.assertTrue(tb.closed)
+
+    def test_files_are_let_go(self):
+        # The level files a Tablebase opened stay open until it is closed.
+        fds = pathlib.Path("/proc/self/fd")
+        if not fds.is_dir():
+            self.skipTest("no /proc/self/fd")
+
+        def open_levels():
+            n = 0
+            for fd in fds.iterdir():
+                try:
+                    n += os.readlink(fd).startswith(DB)
+                except OSError:
+                    pass
+            return n
+
+        before = open_levels()
+        tb = owaredb.Tablebase(DB, "abapa")
+        tb.available_levels()
+        self.assertGreater(open_levels(), before)
+        tb.close()
+        self.assertEqual(open_levels(), before)
+
+    def test_close_during_queries(self):
+        # Threads query until another closes: each query either answers (the right values)
+        # or raises ValueError, and every thread sees the close; nothing crashes.
+        tb = owaredb.Tablebase(DB, "abapa")
+        batch = random_positions(np.random.default_rng(3), 20000)
+        want = tb.values(batch)
+        results = []
+
+        def work():
+            answered = 0
+            while True:
+                try:
+                    got = tb.values(batch)
+                except ValueError:
+                    results.append(answered)
+                    return
+                assert np.array_equal(got, want)
+                answered += 1
+
+        threads = [threading.Thread(target=work) for _ in range(3)]
+        for t in threads:
+            t.start()
+        time.sleep(0.1)
+        tb.close()
+        for t in threads:
+            t.join(60)
+        self.assertEqual(len(results), 3)
+
+
+class BoundsQueries(unittest.TestCase):
+    """bounds() and analyse_bounds(), as C++ has them (issue #29), against `owaredb probe
+    --json`, which gives gM and gN where the bound files exist."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = os.path.join(tmp, "bounds")
+        for extra in ([], ["--bounds"]):
+            subprocess.run([CLI, "generate", "--rules", "abapa", "--max-seeds", "8", "--dir",
+                            cls.dir, "--threads", "2", *extra], capture_output=True, check=True)
+        cls.tb = owaredb.Tablebase(cls.dir, "abapa")
+
+    def test_against_cli(self):
+        positions = random_positions(np.random.default_rng(7), 300, max_seeds=8)
+        answers = cli_batch(positions, db=self.dir)
+        for p, want in zip(positions, answers):
+            with self.subTest(position=want["position"]):
+                b = self.tb.bounds(p)
+                self.assertEqual((b.seeds, b.gM, b.gN, b.exact),
+                                 (want["seeds"], want["gM"], want["gN"], want["exact"]))
+                a = self.tb.analyse_bounds(p)
+                self.assertEqual((a.bounds.gM, a.bounds.gN), (b.gM, b.gN))
+                self.assertEqual(a.terminal, bool(want.get("terminal")))
+                self.assertEqual([(m.pit, m.captured, m.gM, m.gN) for m in a.moves],
+                                 [(m["move"], m["captured"], m["gM"], m["gN"])
+                                  for m in want["moves"]])
+        self.assertTrue(self.tb.bounds_available(8))
+        self.assertFalse(self.tb.bounds_available(9))
+
+    def test_missing_bound_files(self):
+        with self.assertRaises(owaredb.NotAvailable):
+            owaredb.Tablebase(DB, "abapa").bounds([1] * 12)
+
+
 class Threads(unittest.TestCase):
     def test_gil_released(self):
         # While one thread is inside values(), the main thread keeps running Python code.

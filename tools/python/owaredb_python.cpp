@@ -3,8 +3,9 @@
 //
 // Errors: every ProbeStatus is an exception class, all subclasses of owaredb.Error;
 // InvalidPosition and InvalidRules are also ValueErrors, IoError is also an OSError. The
-// message is the library's. Tablebase.values() raises for the first failing position (lowest
-// index) by default, or with errors="status" returns a status array next to the values.
+// message is the library's; the attributes are the fields of the error object that the CLI
+// and the HTTP API print (README, Errors). Tablebase.values() raises for the first failing position
+// (lowest index) by default, or with errors="status" returns a status array next to the values.
 #include "owaredb/probe.hpp"
 
 #include <pybind11/numpy.h>
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
@@ -43,11 +45,57 @@ struct ProbeFailure : std::exception {
     std::string message;
     std::optional<Pits> position;
     std::optional<std::size_t> index; ///< row of a values() batch
+    // The rest of the one error object (README, Errors), set by with_context.
+    std::string rules;
+    std::optional<std::vector<int>> missing_levels; ///< a missing level: every one 0..seeds
+    std::string generate;                           ///< the command that builds them
     ProbeFailure(ProbeStatus s, std::string m, std::optional<Pits> p = {},
                  std::optional<std::size_t> i = {})
         : status(s), message(std::move(m)), position(p), index(i) {}
     const char* what() const noexcept override { return message.c_str(); }
 };
+
+// The code word of a status, as the CLI's and the HTTP API's error objects give it.
+const char* status_code(ProbeStatus status) {
+    switch (status) {
+    case ProbeStatus::Ok:
+        return "ok";
+    case ProbeStatus::NotAvailable:
+        return "not_available";
+    case ProbeStatus::InvalidPosition:
+        return "invalid_position";
+    case ProbeStatus::InvalidRules:
+        return "invalid_rules";
+    case ProbeStatus::Corrupt:
+        return "corrupt";
+    case ProbeStatus::IoError:
+        return "io_error";
+    }
+    return "unknown";
+}
+
+// `f` with what the error objects of the other front ends say besides the message: the
+// rules, and for a missing level every level 0..seeds that is not there (a query may need
+// any of them: captures lead to lower levels) with the `owaredb generate` command that
+// builds them into this directory. With the GIL (shlex.quote).
+ProbeFailure with_context(const Tablebase& tb, ProbeFailure f) {
+    f.rules = tb.rules();
+    if (f.status != ProbeStatus::NotAvailable || !f.position) return f;
+    int seeds = 0;
+    for (uint8_t c : *f.position) seeds += c;
+    std::vector<int> missing;
+    {
+        py::gil_scoped_release release;
+        for (int n = 0; n <= seeds && n <= 48; ++n)
+            if (!tb.level_available(n)) missing.push_back(n);
+    }
+    f.missing_levels = std::move(missing);
+    const std::string dir =
+        py::module_::import("shlex").attr("quote")(tb.directory().string()).cast<std::string>();
+    f.generate = "owaredb generate --rules " + tb.rules() + " --max-seeds " +
+                 std::to_string(seeds) + " --dir " + dir;
+    return f;
+}
 
 std::string pits_text(const Pits& p) {
     std::string s;
@@ -132,10 +180,32 @@ Pits to_pits(py::handle obj) {
     return pits;
 }
 
-template <class T> T unwrap(const ProbeResult<T>& r, const Pits& pits) {
-    if (!r) throw ProbeFailure(r.status(), r.message(), pits);
+template <class T> T unwrap(const Tablebase& tb, const ProbeResult<T>& r, const Pits& pits) {
+    if (!r) throw with_context(tb, ProbeFailure(r.status(), r.message(), pits));
     return r.value();
 }
+
+// A Tablebase as Python holds it: close() (or leaving a `with` block) lets go of it, and
+// every query after that raises ValueError, as a closed file does. A query takes its own
+// reference before it releases the GIL, so a close() from another thread meanwhile only
+// ends the Tablebase (its files and cache) once that query is done.
+class PyTablebase {
+  public:
+    explicit PyTablebase(std::shared_ptr<const Tablebase> tb)
+        : tb_(std::move(tb)), directory_(tb_->directory().string()), rules_(tb_->rules()) {}
+    std::shared_ptr<const Tablebase> get() const {
+        if (!tb_) throw py::value_error("the Tablebase is closed");
+        return tb_;
+    }
+    void close() { tb_.reset(); }
+    bool closed() const { return !tb_; }
+    const std::string& directory() const { return directory_; }
+    const std::string& rules() const { return rules_; }
+
+  private:
+    std::shared_ptr<const Tablebase> tb_;
+    std::string directory_, rules_;
+};
 
 // ---- values(): an (N, 12) integer array in, an int8 array out ----
 
@@ -337,7 +407,8 @@ py::object batch_values(const Tablebase& tb, py::object positions, const std::st
             const BatchError& e = *job.first_error;
             std::string where = "position " + std::to_string(e.index);
             if (e.position) where += " (" + pits_text(*e.position) + ")";
-            throw ProbeFailure(e.status, where + ": " + e.message, e.position, e.index);
+            throw with_context(
+                tb, ProbeFailure(e.status, where + ": " + e.message, e.position, e.index));
         }
     if (want_status) return py::make_tuple(values, status);
     return values;
@@ -371,12 +442,16 @@ PYBIND11_MODULE(owaredb, m) {
     tb.analyse(pos)                     # value, every move with its value, best moves
     tb.pv(pos)                          # a line of perfect play to the end of the game
     tb.values(array)                    # (N, 12) integer array -> int8 array, GIL released
+    tb.bounds(pos), tb.analyse_bounds(pos)  # gM, gN from the bound files (generate --bounds)
+    tb.close()                          # or: with owaredb.Tablebase(...) as tb: ...
     owaredb.__version__                 # the library's version, e.g. "0.1.0"
 
 Positions are 12 pit counts, pits 0..5 for the side to move, in sowing order. Values are
 (seeds the side to move will still capture) - (seeds the opponent will), endless play 0.
 Errors raise subclasses of owaredb.Error (NotAvailable, Corrupt, IoError, InvalidPosition,
-InvalidRules); InvalidPosition and InvalidRules are also ValueErrors.)";
+InvalidRules); InvalidPosition and InvalidRules are also ValueErrors. An error carries the
+fields of the CLI's and the HTTP API's error object: .code ("not_available", ...), .position,
+.rules, and for NotAvailable .missing_levels and .generate (the command that builds them).)";
     // The version of the libowaredb.so loaded (owaredb::version()); the module is built in
     // the same tree as the library, so it is the module's version too.
     m.attr("__version__") = owaredb::version();
@@ -400,9 +475,13 @@ InvalidRules); InvalidPosition and InvalidRules are also ValueErrors.)";
 
     py::tuple exception_base = py::make_tuple(py::handle(PyExc_Exception));
     PyObject* error = new_exception(m, "Error",
-                                    "Base class of every owaredb query error; `status` is its "
-                                    "owaredb.Status, `position` the position (a tuple) and "
-                                    "`index` the row of a values() batch, when known.",
+                                    "Base class of every owaredb query error: the fields of the "
+                                    "error object of the CLI and the HTTP API (README, Errors). "
+                                    "`status` is its owaredb.Status, `code` its word "
+                                    "('not_available', ...), `position` the position (a tuple), "
+                                    "`rules`, `index` the row of a values() batch, when known; "
+                                    "for NotAvailable `missing_levels` and `generate`, the "
+                                    "command that builds them.",
                                     exception_base.ptr());
     g_exceptions[0] = error;
     auto sub = [&](ProbeStatus s, const char* name, const char* doc, PyObject* extra) {
@@ -427,10 +506,12 @@ InvalidRules); InvalidPosition and InvalidRules are also ValueErrors.)";
     sub(ProbeStatus::IoError, "IoError",
         "The operating system refused to read a level file. Also an OSError.", PyExc_OSError);
     py::handle(error).attr("status") = py::none();
-    for (PyObject* cls : g_exceptions) {
-        py::handle(cls).attr("position") = py::none();
-        py::handle(cls).attr("index") = py::none();
-    }
+    for (PyObject* cls : g_exceptions)
+        for (const char* name : {"position", "index", "rules", "missing_levels", "generate"})
+            py::handle(cls).attr(name) = py::none();
+    for (int k = 1; k < kStatusCount; ++k)
+        py::handle(g_exceptions[k]).attr("code") = status_code(static_cast<ProbeStatus>(k));
+    py::handle(error).attr("code") = py::none();
 
     py::register_exception_translator([](std::exception_ptr p) {
         try {
@@ -441,6 +522,12 @@ InvalidRules); InvalidPosition and InvalidRules are also ValueErrors.)";
             py::object e = py::reinterpret_borrow<py::object>(cls)(f.message);
             if (f.position) e.attr("position") = pits_tuple(*f.position);
             if (f.index) e.attr("index") = py::int_(*f.index);
+            e.attr("code") = status_code(f.status);
+            if (!f.rules.empty()) e.attr("rules") = f.rules;
+            if (f.missing_levels) {
+                e.attr("missing_levels") = py::cast(*f.missing_levels);
+                e.attr("generate") = f.generate;
+            }
             PyErr_SetObject(cls, e.ptr());
         }
     });
@@ -513,66 +600,116 @@ InvalidRules); InvalidPosition and InvalidRules are also ValueErrors.)";
                    "', final_position=" + pits_repr(pv.final_position) + ")";
         });
 
-    py::class_<Tablebase>(m, "Tablebase", R"(The databases of one rule set in one directory.
+    py::class_<Bounds>(m, "Bounds",
+                       "Convention-free bounds of a position (docs/values.md): gM, gN.")
+        .def_readonly("seeds", &Bounds::seeds)
+        .def_readonly("gM", &Bounds::gM,
+                      "seeds the side to move can force by play that ends by itself")
+        .def_readonly("gN", &Bounds::gN, "the same for its opponent")
+        .def_readonly("exact", &Bounds::exact,
+                      "gM + gN == seeds: the same division under every rule for endless play")
+        .def("__repr__", [](const Bounds& b) {
+            return "Bounds(seeds=" + std::to_string(b.seeds) + ", gM=" + std::to_string(b.gM) +
+                   ", gN=" + std::to_string(b.gN) + ", exact=" + (b.exact ? "True" : "False") + ")";
+        });
+
+    py::class_<MoveBounds>(m, "MoveBounds", "One legal move and the bounds it guarantees.")
+        .def_readonly("pit", &MoveBounds::pit, "1..6, from the mover's left")
+        .def_readonly("captured", &MoveBounds::captured, "seeds this move captures")
+        .def_readonly("gM", &MoveBounds::gM, "what the mover can force after it")
+        .def_readonly("gN", &MoveBounds::gN, "what the opponent can force after it")
+        .def_property_readonly(
+            "child", [](const MoveBounds& mv) { return pits_tuple(mv.child); },
+            "the position after the move, opponent to move (rotated)")
+        .def("__repr__", [](const MoveBounds& mv) {
+            return "MoveBounds(pit=" + std::to_string(mv.pit) +
+                   ", captured=" + std::to_string(mv.captured) + ", gM=" + std::to_string(mv.gM) +
+                   ", gN=" + std::to_string(mv.gN) + ", child=" + pits_repr(mv.child) + ")";
+        });
+
+    py::class_<BoundsInfo>(m, "BoundsAnalysis", "The bounds of a position and of every move.")
+        .def_readonly("bounds", &BoundsInfo::bounds, "the position's Bounds")
+        .def_readonly("terminal", &BoundsInfo::terminal, "no legal move: the game is over")
+        .def_readonly("moves", &BoundsInfo::moves, "every legal move (MoveBounds), in pit order")
+        .def("__repr__", [](const BoundsInfo& b) {
+            std::string s = "BoundsAnalysis(bounds=Bounds(seeds=" + std::to_string(b.bounds.seeds) +
+                            ", gM=" + std::to_string(b.bounds.gM) +
+                            ", gN=" + std::to_string(b.bounds.gN) +
+                            "), terminal=" + (b.terminal ? "True" : "False") + ", moves=[";
+            for (std::size_t i = 0; i < b.moves.size(); ++i)
+                s += std::string(i ? ", " : "") + "(" + std::to_string(b.moves[i].pit) + ", " +
+                     std::to_string(b.moves[i].gM) + ", " + std::to_string(b.moves[i].gN) + ")";
+            return s + "])";
+        });
+
+    // One query of the library on a position from Python: the GIL is released while the
+    // library works, an error raises (with_context).
+    auto query = [](auto call) {
+        return [call](const PyTablebase& self, py::object position) {
+            const std::shared_ptr<const Tablebase> tb = self.get();
+            const Pits pits = to_pits(position);
+            std::optional<decltype(call(*tb, pits))> r;
+            {
+                py::gil_scoped_release release;
+                r.emplace(call(*tb, pits));
+            }
+            return unwrap(*tb, *r, pits);
+        };
+    };
+
+    py::class_<PyTablebase>(m, "Tablebase", R"(The databases of one rule set in one directory.
 
 Tablebase(dir, rules="abapa", cache_bytes=256 MiB), cache_bytes=0 meaning the default (as in
 the C and C++ APIs). Level files are opened on first use;
 an unknown rules name raises InvalidRules here. Thread-safe: every query releases the GIL,
-so threads can probe one Tablebase in parallel.)")
+so threads can probe one Tablebase in parallel. close() (or the end of a `with` block) lets
+go of its files and cache; a query after it raises ValueError.)")
         .def(py::init([](py::object dir, const std::string& rules, std::size_t cache_bytes) {
                  py::object path = py::module_::import("os").attr("fsdecode")(dir);
                  TablebaseOptions options;
                  options.cache_bytes = cache_bytes;
-                 auto tb = std::make_unique<Tablebase>(path.cast<std::string>(), rules, options);
+                 auto tb = std::make_shared<Tablebase>(path.cast<std::string>(), rules, options);
                  // The library reports unknown rules at the first query; 49 seeds make a
                  // query that needs no I/O.
                  ProbeResult<int> r = tb->value(kTooManySeeds);
                  if (r.status() == ProbeStatus::InvalidRules)
                      throw ProbeFailure(ProbeStatus::InvalidRules, r.message());
-                 return tb;
+                 return PyTablebase(std::move(tb));
              }),
              py::arg("dir"), py::arg("rules") = "abapa",
              py::arg("cache_bytes") = TablebaseOptions::kDefaultCacheBytes)
-        .def(
-            "value",
-            [](const Tablebase& tb, py::object position) {
-                const Pits pits = to_pits(position);
-                ProbeResult<int> r(0);
-                {
-                    py::gil_scoped_release release;
-                    r = tb.value(pits);
-                }
-                return unwrap(r, pits);
-            },
-            py::arg("position"), "Value of the position for the side to move (an int).")
-        .def(
-            "analyse",
-            [](const Tablebase& tb, py::object position) {
-                const Pits pits = to_pits(position);
-                std::optional<ProbeResult<PositionInfo>> r;
-                {
-                    py::gil_scoped_release release;
-                    r.emplace(tb.analyse(pits));
-                }
-                return unwrap(*r, pits);
-            },
-            py::arg("position"), "Value, every legal move with its value, and the best moves.")
+        .def("value", query([](const Tablebase& tb, const Pits& pits) { return tb.value(pits); }),
+             py::arg("position"), "Value of the position for the side to move (an int).")
+        .def("analyse",
+             query([](const Tablebase& tb, const Pits& pits) { return tb.analyse(pits); }),
+             py::arg("position"), "Value, every legal move with its value, and the best moves.")
         .def(
             "pv",
-            [](const Tablebase& tb, py::object position, int max_plies) {
+            [](const PyTablebase& self, py::object position, int max_plies) {
+                const std::shared_ptr<const Tablebase> tb = self.get();
                 const Pits pits = to_pits(position);
                 std::optional<ProbeResult<PrincipalVariation>> r;
                 {
                     py::gil_scoped_release release;
-                    r.emplace(tb.principal_variation(pits, max_plies));
+                    r.emplace(tb->principal_variation(pits, max_plies));
                 }
-                return unwrap(*r, pits);
+                return unwrap(*tb, *r, pits);
             },
             py::arg("position"), py::arg("max_plies") = 1000,
             "A line of perfect play until the game ends or provably goes on forever.")
-        .def("values", batch_values, py::arg("positions"), py::arg("errors") = "raise",
-             py::arg("threads") = 1,
-             R"(Values of many positions: an (N, 12) integer array (any integer dtype; a
+        .def("bounds", query([](const Tablebase& tb, const Pits& pits) { return tb.bounds(pits); }),
+             py::arg("position"),
+             "gM and gN of the position (Bounds) from the bound files (owaredb generate "
+             "--bounds); the value files are not needed.")
+        .def("analyse_bounds",
+             query([](const Tablebase& tb, const Pits& pits) { return tb.analyse_bounds(pits); }),
+             py::arg("position"), "The bounds of the position and of every legal move.")
+        .def(
+            "values",
+            [](const PyTablebase& self, py::object positions, const std::string& errors,
+               int threads) { return batch_values(*self.get(), positions, errors, threads); },
+            py::arg("positions"), py::arg("errors") = "raise", py::arg("threads") = 1,
+            R"(Values of many positions: an (N, 12) integer array (any integer dtype; a
 C-contiguous uint8 array is read in place) -> int8 array of N values. The GIL is released.
 
 errors="raise" (default): raise the error of the first failing position (lowest index), its
@@ -582,25 +719,47 @@ errors="status": never raise for a position; return (values, status), status a u
     message of a failing row.
 threads: worker threads for this call (0: one per core); rows are split among them.
 Malformed arrays (not (N, 12), not integers) raise ValueError / TypeError in both modes.)")
-        .def("level_available", &Tablebase::level_available, py::arg("seeds"),
-             py::call_guard<py::gil_scoped_release>(),
-             "Whether the level file for n seeds exists and is valid (opens it).")
+        .def(
+            "level_available",
+            [](const PyTablebase& self, int seeds) {
+                const std::shared_ptr<const Tablebase> tb = self.get();
+                py::gil_scoped_release release;
+                return tb->level_available(seeds);
+            },
+            py::arg("seeds"), "Whether the level file for n seeds exists and is valid (opens it).")
+        .def(
+            "bounds_available",
+            [](const PyTablebase& self, int seeds) {
+                const std::shared_ptr<const Tablebase> tb = self.get();
+                py::gil_scoped_release release;
+                return tb->bounds_available(seeds);
+            },
+            py::arg("seeds"), "Whether the bound file for n seeds exists and is valid (opens it).")
         .def(
             "available_levels",
-            [](const Tablebase& tb) {
+            [](const PyTablebase& self) {
+                const std::shared_ptr<const Tablebase> tb = self.get();
+                py::gil_scoped_release release;
                 std::vector<int> levels;
                 for (int n = 0; n <= 48; ++n)
-                    if (tb.level_available(n)) levels.push_back(n);
+                    if (tb->level_available(n)) levels.push_back(n);
                 return levels;
             },
-            py::call_guard<py::gil_scoped_release>(),
             "The seed counts 0..48 whose level files exist and are valid (opens them).")
-        .def_property_readonly("directory",
-                               [](const Tablebase& tb) { return tb.directory().string(); })
-        .def_property_readonly("rules", &Tablebase::rules)
-        .def("__repr__", [](const Tablebase& tb) {
-            return "owaredb.Tablebase(" +
-                   py::repr(py::str(tb.directory().string())).cast<std::string>() + ", '" +
-                   tb.rules() + "')";
+        .def("close", &PyTablebase::close,
+             "Lets go of the level files and the cache (once queries under way are done); "
+             "queries after it raise ValueError. Closing twice is harmless.")
+        .def_property_readonly("closed", &PyTablebase::closed)
+        .def("__enter__", [](py::object self) { return self; })
+        .def("__exit__",
+             [](PyTablebase& self, py::object, py::object, py::object) {
+                 self.close();
+                 return false; // an exception from the block goes on
+             })
+        .def_property_readonly("directory", &PyTablebase::directory)
+        .def_property_readonly("rules", &PyTablebase::rules)
+        .def("__repr__", [](const PyTablebase& tb) {
+            return "owaredb.Tablebase(" + py::repr(py::str(tb.directory())).cast<std::string>() +
+                   ", '" + tb.rules() + "')" + (tb.closed() ? " (closed)" : "");
         });
 }

@@ -1,5 +1,14 @@
 // owaredb serve's page: draws the board, asks /api/probe for the values of the position and
-// its moves, plays moves, keeps the game's history (undo/redo) and the captured seeds.
+// its moves, plays moves, keeps the game's history (undo/redo, a game record that can be
+// pasted back) and the captured seeds.
+//
+// A position whose levels are missing is still played: the server's error object (README,
+// Errors) lists the legal moves with their captures, valued where a move leads into the
+// levels present, so a game from the opening goes on until it reaches the databases.
+//
+// Moves are coloured by the result they keep for the side to move (win, draw, loss), given
+// the seeds captured so far and endless play split evenly, as lichess colours moves by
+// result rather than by evaluation; the value (the seed margin still to come) is the text.
 //
 // Positions are always stored from the side to move's view: pits 0..5 belong to the side to
 // move, and after a move the board turns by six (docs/rules.md, Board and pits). The page
@@ -17,6 +26,11 @@
     awari: 'awari: computer Awari (Romein & Bal)',
   };
   const AUTOPLAY_MS = 500;
+  const TOTAL = 48; // seeds in a game: on the board plus both stores
+  // The largest level a laptop builds in a night (docs/results.md: level 28 in 0.2 h, 6 GiB
+  // in memory); a page facing a far larger build suggests this one too.
+  const NIGHT_LEVEL = 28;
+  const RESULT_COLOUR = { win: '#1d7a3a', draw: '#6d6a64', loss: '#b3261e', unknown: '#8c7b66' };
   const other = (side) => (side === 'south' ? 'north' : 'south');
   const $ = (id) => document.getElementById(id);
   const sum = (a) => a.reduce((x, y) => x + y, 0);
@@ -26,8 +40,10 @@
     rules: 'abapa',
     history: [], // nodes: { pits, turn, captured: { south, north }, last: { side, move, captured } | null }
     index: 0,
-    answer: null, // the /api/probe answer for the current node
-    problem: null, // { kind: 'missing' | 'error', data }
+    answer: null, // the /api/probe answer for the current node; { partial: true, ... } when its levels are missing
+    problem: null, // { kind: 'error' | 'info', data }
+    notice: null, // an error about what was asked (a link, the form, a game record), until the next action
+    note: null, // how the captured seeds were inferred, while the game lasts
     loading: false,
     request: 0, // number of the latest probe request: older answers are dropped
     timer: 0, // pending computer move
@@ -41,7 +57,58 @@
     const parts = String(text || '').trim().split(/[\s,]+/).filter(Boolean);
     if (parts.length !== 12 || parts.some((p) => !/^\d{1,2}$/.test(p))) return null;
     const pits = parts.map(Number);
-    return sum(pits) <= 48 ? pits : null;
+    return sum(pits) <= TOTAL ? pits : null;
+  }
+
+  // The seeds captured so far, South's and North's texts as given (a link's south= and
+  // north=, the form's fields; empty or null: not given), for a board of `board` seeds:
+  // { captured, note } or { error }. A game holds 48 seeds, so given counts must add up
+  // with the board; one count given implies the other; none given splits the rest evenly
+  // (the odd seed to South) and says so. Nothing is clamped: a count out of range is an
+  // error naming it.
+  function parseCaptured(board, southText, northText) {
+    const given = {};
+    for (const [side, text] of [['south', southText], ['north', northText]]) {
+      if (text === null || text === undefined || String(text).trim() === '') continue;
+      const t = String(text).trim();
+      if (!/^\d{1,2}$/.test(t) || Number(t) > TOTAL)
+        return { error: `${NAME[side]} captured '${t}': a count of seeds, 0..${TOTAL}` };
+      given[side] = Number(t);
+    }
+    const rest = TOTAL - board;
+    if ('south' in given && 'north' in given) {
+      if (given.south + given.north !== rest)
+        return {
+          error: `South ${given.south} + North ${given.north} captured + ${board} on the board = ` +
+            `${given.south + given.north + board} seeds, but a game has ${TOTAL}`,
+        };
+      return { captured: given, note: null };
+    }
+    for (const [side, count] of Object.entries(given)) {
+      const rival = rest - count;
+      if (rival < 0)
+        return { error: `${NAME[side]} captured ${count} + ${board} on the board is more than the ${TOTAL} seeds of a game` };
+      return { captured: { [side]: count, [other(side)]: rival }, note: null };
+    }
+    const south = Math.ceil(rest / 2);
+    return {
+      captured: { south, north: rest - south },
+      note: rest ? `Captured seeds not given: taken as South ${south}, North ${rest - south} (the ${rest} off the board split evenly).` : null,
+    };
+  }
+
+  // A game record: moves as "S3 N1 S6 ..." (side letter optional, move numbers such as
+  // "12." ignored); [{ side | null, move }] or { error }.
+  function parseRecord(text) {
+    const out = [];
+    const words = String(text || '').trim().split(/[\s,;]+/).filter(Boolean);
+    for (const w of words) {
+      if (/^\d+\.$/.test(w)) continue;
+      const m = /^([SsNn])?([1-6])$/.exec(w);
+      if (!m) return { error: `'${w}' is not a move (S1..S6, N1..N6, or 1..6)` };
+      out.push({ side: m[1] ? (m[1].toUpperCase() === 'S' ? 'south' : 'north') : null, move: Number(m[2]) });
+    }
+    return out;
   }
 
   // Each side's six pits in its own sowing order (from its own left).
@@ -85,6 +152,24 @@
 
   // ---- the server ----------------------------------------------------------------------
 
+  // One query: { answer } for a position the databases answer, { answer: { partial: true,
+  // ... } } for one whose levels are missing (the error object with its moves), { problem }
+  // otherwise.
+  async function ask(n, pv) {
+    try {
+      const query = new URLSearchParams({ rules: state.rules, position: n.pits.join(' ') });
+      if (pv) query.set('pv', '1');
+      const res = await fetch(`/api/probe?${query}`);
+      const body = await res.json();
+      if (res.ok) return { answer: body };
+      if (res.status === 404 && body.status === 'not_available' && body.moves)
+        return { answer: { ...body, partial: true, best: [], terminal: body.moves.length === 0 } };
+      return { problem: { kind: 'error', data: body } };
+    } catch (e) {
+      return { problem: { kind: 'error', data: { error: `cannot reach the server: ${e.message}` } } };
+    }
+  }
+
   async function probe() {
     const n = node();
     const id = ++state.request;
@@ -92,17 +177,7 @@
     state.answer = null;
     state.problem = null;
     render();
-    let answer = null;
-    let problem = null;
-    try {
-      const query = new URLSearchParams({ rules: state.rules, position: n.pits.join(' '), pv: '1' });
-      const res = await fetch(`/api/probe?${query}`);
-      const body = await res.json();
-      if (res.ok) answer = body;
-      else problem = { kind: res.status === 404 && body.missing_levels ? 'missing' : 'error', data: body };
-    } catch (e) {
-      problem = { kind: 'error', data: { error: `cannot reach the server: ${e.message}` } };
-    }
+    const { answer = null, problem = null } = await ask(n, true);
     if (id !== state.request) return; // a newer position was asked for meanwhile
     state.loading = false;
     state.answer = answer;
@@ -113,11 +188,11 @@
 
   // ---- actions -------------------------------------------------------------------------
 
-  function go(next) {
+  function go(...nodes) {
     clearTimeout(state.timer);
-    state.history = state.history.slice(0, state.index + 1);
-    state.history.push(next);
-    state.index += 1;
+    state.notice = null;
+    state.history = state.history.slice(0, state.index + 1).concat(nodes);
+    state.index += nodes.length;
     probe();
   }
 
@@ -133,6 +208,82 @@
     }
   }
 
+  // Plays the principal variation up to and including its step `upto` (a click on it).
+  function playLine(upto) {
+    const a = state.answer;
+    if (state.loading || !a || !a.pv) return;
+    const nodes = [];
+    let n = node();
+    try {
+      for (const s of a.pv.slice(0, upto + 1)) {
+        n = play(n, s.move, s.captured);
+        nodes.push(n);
+      }
+    } catch (e) {
+      showProblem({ kind: 'error', data: { error: e.message } });
+      return;
+    }
+    go(...nodes);
+  }
+
+  // The moves from the game's first position to the current one, "S3 N1 S6 ...".
+  function record(upto = state.index) {
+    return state.history
+      .slice(1, upto + 1)
+      .map((h) => `${NAME[h.last.side][0]}${h.last.move}`)
+      .join(' ');
+  }
+
+  // Plays a pasted game record from the game's first position, asking the server for each
+  // position's legal moves and captures (the rules are its). Stops at the first move that
+  // is not legal, keeping the moves before it and saying why.
+  async function loadRecord(text) {
+    clearTimeout(state.timer);
+    const moves = parseRecord(text);
+    if (moves.error) {
+      showNotice(`Game record not read: ${moves.error}.`); // the game stays as it is
+      return;
+    }
+    const id = ++state.request;
+    let n = state.history[0];
+    const nodes = [];
+    let error = null;
+    state.loading = true;
+    render();
+    for (let i = 0; !error && i < moves.length; ++i) {
+      const { move, side } = moves[i];
+      const what = `move ${i + 1} (${side ? NAME[side][0] : ''}${move})`;
+      if (side && side !== n.turn) {
+        error = `${what}: ${NAME[n.turn]} is to move`;
+        break;
+      }
+      const { answer, problem } = await ask(n, false);
+      if (id !== state.request) return;
+      if (!answer) {
+        error = `${what}: ${problem.data.error}`;
+        break;
+      }
+      const m = answer.moves.find((x) => x.move === move);
+      if (!m) {
+        error = `${what}: not a legal move for ${NAME[n.turn]} here` +
+          (answer.moves.length ? ` (legal: ${answer.moves.map((x) => x.move).join(', ')})` : ' (the game is over)');
+        break;
+      }
+      try {
+        n = play(n, move, m.captured);
+      } catch (e) {
+        error = `${what}: ${e.message}`;
+        break;
+      }
+      nodes.push(n);
+    }
+    state.loading = false;
+    state.history = [state.history[0], ...nodes];
+    state.index = nodes.length;
+    await probe();
+    if (error) showNotice(`Game record: ${error}; played the ${nodes.length} moves before it.`);
+  }
+
   // The first move of the line of perfect play (a best move that makes progress: from a
   // position worth t != 0 it heads for the next capture), else the first best move.
   function bestMove() {
@@ -142,12 +293,14 @@
   }
 
   function playBest() {
+    if (state.answer && state.answer.partial) return;
     const m = bestMove();
     if (m) playMove(m);
   }
 
   function setRoot(n) {
     clearTimeout(state.timer);
+    state.notice = null;
     state.history = [n];
     state.index = 0;
     probe();
@@ -156,6 +309,7 @@
   function undo() {
     if (state.index === 0) return;
     clearTimeout(state.timer);
+    state.notice = null;
     state.index -= 1;
     probe();
   }
@@ -163,6 +317,7 @@
   function redo() {
     if (state.index + 1 >= state.history.length) return;
     clearTimeout(state.timer);
+    state.notice = null;
     state.index += 1;
     probe();
   }
@@ -173,6 +328,13 @@
     clearTimeout(state.timer);
     const n = node();
     if (!$(`auto-${n.turn}`).checked || !state.answer || !state.answer.moves.length) return;
+    if (state.answer.partial) {
+      showProblem({
+        kind: 'info',
+        data: { error: `The computer plays from the databases only, and this position is not in them: play ${NAME[n.turn]}'s move yourself.` },
+      });
+      return;
+    }
     const seen = state.history.slice(0, state.index).some((h) => key(h) === key(n));
     if (seen) {
       showProblem({
@@ -198,10 +360,32 @@
     return e;
   }
 
-  function valueColour(v, seeds) {
-    const t = seeds ? Math.max(-1, Math.min(1, v / seeds)) : 0;
-    return `hsl(${Math.round(60 + 60 * t)}, 72%, ${t > 0.05 ? 34 : t < -0.05 ? 44 : 38}%)`;
+  // What a move worth `v` to the side to move of `n` (or `n` itself, worth `v`) leaves at
+  // the end with perfect play, endless play split evenly: the mover's seeds, the
+  // opponent's, and so the mover's result.
+  function outcome(n, v) {
+    const seeds = sum(n.pits);
+    const mine = n.captured[n.turn] + (seeds + v) / 2;
+    const theirs = n.captured[other(n.turn)] + (seeds - v) / 2;
+    return { mine, theirs, result: mine > theirs ? 'win' : mine < theirs ? 'loss' : 'draw' };
   }
+
+  // Under the rules as written (docs/values.md, Convention-free bounds), from the bound
+  // files' gM and gN (what the mover and the opponent can force by play that ends): 'win',
+  // 'loss' or 'draw' when that is certain whatever the rule for endless play, 'repetition'
+  // when the result depends on how play repeats; null without bound files.
+  function written(n, gM, gN) {
+    if (gM === undefined || gN === undefined) return null;
+    const mine = n.captured[n.turn] + gM;
+    const theirs = n.captured[other(n.turn)] + gN;
+    if (2 * mine > TOTAL) return 'win';
+    if (2 * theirs > TOTAL) return 'loss';
+    if (2 * mine === TOTAL && 2 * theirs === TOTAL) return 'draw';
+    return 'repetition';
+  }
+
+  const known = (m) => m && m.value !== undefined;
+  const colourOf = (n, m) => RESULT_COLOUR[known(m) ? outcome(n, m.value).result : 'unknown'];
 
   const signed = (v) => (v > 0 ? `+${v}` : v < 0 ? `\u2212${-v}` : '0');
   const half = (x) => (Number.isInteger(x) ? String(x) : `${Math.floor(x)}\u00bd`);
@@ -214,7 +398,6 @@
     const bySide = sides(n);
     const moves = new Map((a ? a.moves : []).map((m) => [m.move, m]));
     const best = new Set(a ? a.best : []);
-    const seeds = sum(n.pits);
 
     el('rect', { x: 3, y: 3, width: 854, height: 394, rx: 48, class: 'wood', fill: '#9a6332', stroke: '#6b4020', 'stroke-width': 4 }, svg);
     // The row of the side to move is lit.
@@ -243,7 +426,8 @@
           g.classList.add('playable');
           g.setAttribute('tabindex', '0');
           g.setAttribute('role', 'button');
-          g.setAttribute('aria-label', `${NAME[side]} move ${i + 1}: value ${signed(m.value)}`);
+          g.setAttribute('aria-label', `${NAME[side]} move ${i + 1}: ` +
+            (known(m) ? `value ${signed(m.value)}, ${outcome(n, m.value).result}` : 'not in the databases'));
           g.addEventListener('click', () => playMove(i + 1));
           g.addEventListener('keydown', (e) => {
             if (e.key === 'Enter' || e.key === ' ') {
@@ -271,12 +455,22 @@
           if (m) {
             const y = side === 'north' ? 12 : 346;
             const isBest = best.has(i + 1);
-            el('rect', { x: cx - 50, y, width: 100, height: 42, rx: 21, fill: valueColour(m.value, seeds), stroke: isBest ? '#ffd27a' : '#fff', 'stroke-width': isBest ? 5 : 1.5, class: 'chip' }, g);
-            el('text', { x: cx, y: y + 30, 'text-anchor': 'middle', 'font-size': 27, 'font-weight': 700, fill: '#fff', class: 'chip-value' }, g, (isBest ? '\u2605' : '') + signed(m.value));
+            const result = known(m) ? outcome(n, m.value).result : 'unknown';
+            el('rect', { x: cx - 50, y, width: 100, height: 42, rx: 21, fill: RESULT_COLOUR[result], stroke: isBest ? '#ffd27a' : '#fff', 'stroke-width': isBest ? 5 : 1.5, class: `chip ${result}` }, g);
+            el('text', { x: cx, y: y + 30, 'text-anchor': 'middle', 'font-size': 27, 'font-weight': 700, fill: '#fff', class: 'chip-value' }, g,
+              known(m) ? (isBest ? '\u2605' : '') + signed(m.value) : '?');
           }
         }
       });
     }
+  }
+
+  // What the bound files add to an even-split result `result`: whether the rules as
+  // written make it certain.
+  function certainty(w, result) {
+    if (w === 'repetition')
+      return `Under the rules as written the result is decided by repetition (with an even split: ${result}).`;
+    return `Under the rules as written that ${w === 'draw' ? 'draw' : w} is certain, whatever the rule for endless play.`;
   }
 
   function drawPanel() {
@@ -292,19 +486,24 @@
 
     const value = $('value');
     value.replaceChildren();
-    if (a) {
+    const RESULT_TEXT = { win: 'wins', draw: 'draws', loss: 'loses' };
+    if (a && !a.partial) {
       // Values are for the side to move; the final counts follow: the mover still captures
       // (seeds + value) / 2 of the seeds on the board, the opponent the rest.
-      const v = a.value;
-      const mover = n.captured[n.turn] + (seeds + v) / 2;
-      const opponent = n.captured[other(n.turn)] + (seeds - v) / 2;
+      const o = outcome(n, a.value);
       const strong = document.createElement('strong');
-      strong.textContent = signed(v);
-      strong.style.color = valueColour(v, seeds);
+      strong.textContent = signed(a.value);
+      strong.style.color = RESULT_COLOUR[o.result];
       value.append(
         'Value ', strong, ` for ${NAME[n.turn]}. With perfect play: `,
-        `${NAME[n.turn]} ${half(mover)}, ${NAME[other(n.turn)]} ${half(opponent)}.`,
+        `${NAME[n.turn]} ${half(o.mine)}, ${NAME[other(n.turn)]} ${half(o.theirs)}: ${NAME[n.turn]} ${RESULT_TEXT[o.result]}.`,
       );
+      const w = written(n, a.gM, a.gN);
+      if (w) value.append(' ', certainty(w, o.result));
+      value.dataset.result = o.result;
+    } else if (a) {
+      value.textContent = `${NAME[n.turn]} to move; this position is not in the databases, so its value is not known.`;
+      value.dataset.result = 'unknown';
     }
 
     $('analysis').hidden = !a;
@@ -315,32 +514,35 @@
       for (const m of a.moves) {
         const tr = document.createElement('tr');
         tr.dataset.move = m.move;
-        tr.dataset.value = m.value;
         tr.dataset.captured = m.captured;
         tr.className = `playable${best.has(m.move) ? ' best' : ''}`;
         tr.title = `play ${NAME[n.turn]}'s pit ${m.move}`;
         tr.addEventListener('click', () => playMove(m.move));
-        const cells = [`${NAME[n.turn][0]}${m.move}`, m.captured || '', signed(m.value)];
+        let result = 'not in the databases';
+        let colour = RESULT_COLOUR.unknown;
+        if (known(m)) {
+          const o = outcome(n, m.value);
+          tr.dataset.value = m.value;
+          tr.dataset.result = o.result;
+          colour = RESULT_COLOUR[o.result];
+          result = `${o.result} ${half(o.mine)}\u2013${half(o.theirs)}`;
+          const w = written(n, m.gM, m.gN);
+          if (w) {
+            tr.dataset.written = w;
+            result += w === 'repetition' ? ' \u00b7 by repetition' : ' \u00b7 certain';
+          }
+        } else {
+          tr.dataset.result = 'unknown';
+        }
+        const cells = [`${NAME[n.turn][0]}${m.move}`, m.captured || '', known(m) ? signed(m.value) : '?', result];
         cells.forEach((c, i) => {
           const td = document.createElement('td');
           td.textContent = c;
-          if (i === 2) {
-            td.className = 'v';
-            td.style.color = valueColour(m.value, seeds);
-          }
+          if (i === 2) td.className = 'v';
+          if (i === 3) td.className = 'result';
+          if (i >= 2) td.style.color = colour;
           tr.appendChild(td);
         });
-        const td = document.createElement('td');
-        const bar = document.createElement('div');
-        bar.className = 'bar';
-        const fill = document.createElement('span');
-        const t = seeds ? m.value / seeds : 0;
-        fill.style.left = `${50 + Math.min(0, t) * 50}%`;
-        fill.style.width = `${Math.abs(t) * 50}%`;
-        fill.style.background = valueColour(m.value, seeds);
-        bar.appendChild(fill);
-        td.appendChild(bar);
-        tr.appendChild(td);
         tbody.appendChild(tr);
       }
     }
@@ -350,10 +552,13 @@
     if (a && a.pv) {
       let turn = n.turn;
       a.pv.slice(0, 80).forEach((s, i) => {
-        const span = document.createElement('span');
+        const span = document.createElement('button');
+        span.type = 'button';
         span.className = `step ${turn}${s.captured ? ' cap' : ''}`;
+        span.dataset.step = i;
         span.textContent = `${i + 1}. ${NAME[turn][0]}${s.move}${s.captured ? ` \u00d7${s.captured}` : ''}`;
-        span.title = `${NAME[turn]} plays ${s.move} in [${s.position}], worth ${signed(s.value)} to it`;
+        span.title = `play the line up to here: ${NAME[turn]} plays ${s.move} in [${s.position}], worth ${signed(s.value)} to it`;
+        span.addEventListener('click', () => playLine(i));
         pv.appendChild(span);
         turn = other(turn);
       });
@@ -361,7 +566,10 @@
       end.className = 'end';
       end.textContent = `${a.pv.length > 80 ? '\u2026 ' : ''}(${a.pv_end}${a.pv.length ? `, ${a.pv.length} plies` : ''})`;
       pv.appendChild(end);
+    } else if (a && a.partial) {
+      pv.textContent = 'not known: the position is not in the databases';
     }
+    $('pv-title').hidden = false;
 
     // The form follows the position unless it is being edited.
     const form = $('setup');
@@ -375,12 +583,79 @@
 
     $('undo').disabled = state.index === 0;
     $('redo').disabled = state.index + 1 >= state.history.length;
-    $('best').disabled = state.loading || !a || !a.moves.length;
+    $('best').disabled = state.loading || !a || a.partial || !a.moves.length;
+
+    // The game record from the first position, and a link that replays it.
+    const rec = record();
+    const input = $('record');
+    if (document.activeElement !== input) input.value = rec;
+    const root = state.history[0];
+    const q = linkQuery(root);
+    if (rec) q.set('moves', rec);
+    const link = $('game-link');
+    link.href = `/?${q}`;
+    link.textContent = rec ? `${state.index} ${state.index === 1 ? 'move' : 'moves'} from the first position` : 'the first position';
   }
 
   function showProblem(p) {
     state.problem = p;
     drawMessage();
+  }
+
+  function showNotice(text) {
+    state.notice = text;
+    drawMessage();
+  }
+
+  // Level numbers as ranges: "13\u201348", "3, 5\u20137".
+  function ranges(list) {
+    if (!list.length) return 'none';
+    const out = [];
+    for (let i = 0; i < list.length; ) {
+      let j = i;
+      while (j + 1 < list.length && list[j + 1] === list[j] + 1) ++j;
+      out.push(i === j ? `${list[i]}` : `${list[i]}\u2013${list[j]}`);
+      i = j + 1;
+    }
+    return out.join(', ');
+  }
+
+  // A position whose levels are missing: which levels would cover it, when values come
+  // back, and the commands that build them, the position's own and, for a build of days,
+  // one of a night.
+  function drawMissing(box, d) {
+    const missing = d.missing_levels;
+    const p = document.createElement('p');
+    const plural = missing.length > 1;
+    const upto = missing[0] - 1; // every level 0..upto is there
+    const valued = d.moves.filter(known).length;
+    p.textContent =
+      `Not in the databases: this ${d.seeds}-seed position needs the ${d.rules} ${plural ? 'levels' : 'level'} ` +
+      `${ranges(missing)}, which ${plural ? 'are' : 'is'} missing. Its moves are playable` +
+      (valued ? ` (${valued === d.moves.length ? 'all' : valued} valued: ${valued === d.moves.length ? 'they capture' : 'the captures'} into the levels present)` : '') +
+      `; values come back once the game is down to ${upto >= 0 ? `${upto} seeds` : 'the levels built'}` +
+      `. ${plural ? 'They are' : 'It is'} built by:`;
+    box.appendChild(p);
+    const code = document.createElement('code');
+    code.id = 'generate';
+    code.textContent = d.generate;
+    box.appendChild(code);
+    // Streamed mode holds 1 byte a position of the largest level (docs/results.md).
+    const gib = d.positions / 2 ** 30;
+    if (d.seeds > NIGHT_LEVEL && upto < NIGHT_LEVEL) {
+      const big = document.createElement('p');
+      big.className = 'big';
+      big.textContent =
+        `Level ${d.seeds} alone holds ${(d.positions / 1e9).toFixed(1)} billion positions: at least ` +
+        `${gib.toFixed(gib < 10 ? 1 : 0)} GiB of memory (streamed, 1 byte a position) and hours to days ` +
+        `(docs/results.md, Beyond 28; generate says what it needs before it starts). ` +
+        `A night on a laptop builds levels up to ${NIGHT_LEVEL}, which give values from ${NIGHT_LEVEL} seeds down:`;
+      box.appendChild(big);
+      const night = document.createElement('code');
+      night.id = 'generate-night';
+      night.textContent = d.generate.replace(/--max-seeds \d+/, `--max-seeds ${NIGHT_LEVEL}`);
+      box.appendChild(night);
+    }
   }
 
   function drawMessage() {
@@ -390,47 +665,59 @@
     const p = state.problem;
     box.replaceChildren();
     box.className = 'message';
-    if (p && p.kind === 'missing') {
-      const d = p.data;
-      const levels = d.missing_levels.join(', ');
-      box.append(
-        `The ${d.rules} database ${d.missing_levels.length > 1 ? 'levels' : 'level'} ${levels} ` +
-          `(for positions with ${d.missing_levels.length > 1 ? 'those numbers of' : 'that many'} seeds) ` +
-          `${d.missing_levels.length > 1 ? 'are' : 'is'} missing, so this ${d.seeds}-seed position has no value yet. Build ` +
-          `${d.missing_levels.length > 1 ? 'them' : 'it'} with:`,
-      );
-      const code = document.createElement('code');
-      code.id = 'generate';
-      code.textContent = d.generate;
-      box.appendChild(code);
-    } else if (p) {
-      if (p.kind === 'info') box.classList.add('info');
-      box.textContent = p.data.error;
-    } else if (a && a.terminal) {
+    const line = (text) => {
+      const e = document.createElement('p');
+      e.textContent = text;
+      box.appendChild(e);
+    };
+    if (state.notice) {
+      line(state.notice);
+      box.classList.add('error');
+    }
+    if (p) {
+      line(p.data.error);
+      box.classList.add(p.kind === 'info' ? 'info' : 'error');
+    }
+    if (a && a.partial) {
+      drawMissing(box, a);
+      box.classList.add('info');
+    }
+    if (a && a.terminal) {
       box.classList.add('over');
       const seeds = sum(n.pits);
-      const mover = (seeds + a.value) / 2;
-      const rest = seeds - mover;
-      const final = { ...n.captured };
-      final[n.turn] += mover;
-      final[other(n.turn)] += rest;
-      box.textContent =
-        `Game over: ${NAME[n.turn]} has no move. ` +
-        (seeds ? `${NAME[n.turn]} takes ${mover}, ${NAME[other(n.turn)]} ${rest} of the seeds left. ` : '') +
-        `Final: South ${final.south}, North ${final.north}.`;
+      if (a.partial) {
+        line(`Game over: ${NAME[n.turn]} has no move.`);
+      } else {
+        const mover = (seeds + a.value) / 2;
+        const rest = seeds - mover;
+        const final = { ...n.captured };
+        final[n.turn] += mover;
+        final[other(n.turn)] += rest;
+        line(
+          `Game over: ${NAME[n.turn]} has no move. ` +
+            (seeds ? `${NAME[n.turn]} takes ${mover}, ${NAME[other(n.turn)]} ${rest} of the seeds left. ` : '') +
+            `Final: South ${final.south}, North ${final.north}.`,
+        );
+      }
     }
+    if (box.classList.contains('error')) box.classList.remove('info', 'over');
     box.hidden = !box.childNodes.length;
-    document.body.dataset.state = state.loading ? 'loading' : p ? (p.kind === 'missing' ? 'missing' : p.kind === 'info' ? 'ready' : 'error') : 'ready';
+    const errored = state.notice || (p && p.kind !== 'info');
+    document.body.dataset.state = state.loading ? 'loading' : errored ? 'error' : a && a.partial ? 'missing' : 'ready';
     document.body.dataset.over = a && a.terminal ? '1' : '0';
   }
 
-  function updateUrl() {
-    const n = node();
+  // The link's query for node `n`: both counts always (absent ones would be inferred).
+  function linkQuery(n) {
     const q = new URLSearchParams({ rules: state.rules, position: n.pits.join(' ') });
     if (n.turn !== 'south') q.set('turn', n.turn);
-    if (n.captured.south) q.set('south', n.captured.south);
-    if (n.captured.north) q.set('north', n.captured.north);
-    const url = `/?${q}`;
+    q.set('south', n.captured.south);
+    q.set('north', n.captured.north);
+    return q;
+  }
+
+  function updateUrl() {
+    const url = `/?${linkQuery(node())}`;
     history.replaceState(null, '', url);
     const share = $('share');
     share.href = url;
@@ -439,6 +726,9 @@
 
   function render() {
     const n = node();
+    const note = $('note');
+    note.textContent = state.note || '';
+    note.hidden = !state.note;
     document.body.dataset.position = n.pits.join(' ');
     document.body.dataset.turn = n.turn;
     document.body.dataset.ply = state.index;
@@ -451,17 +741,6 @@
   function drawLevels() {
     const info = state.info;
     if (!info) return;
-    const ranges = (list) => {
-      if (!list.length) return 'none';
-      const out = [];
-      for (let i = 0; i < list.length; ) {
-        let j = i;
-        while (j + 1 < list.length && list[j + 1] === list[j] + 1) ++j;
-        out.push(i === j ? `${list[i]}` : `${list[i]}\u2013${list[j]}`);
-        i = j + 1;
-      }
-      return out.join(', ');
-    };
     $('levels').textContent =
       `Databases in ${info.dir}: ` + info.rules.map((r) => `${r} levels ${ranges(info.levels[r] || [])}`).join('; ') + '.';
   }
@@ -485,22 +764,11 @@
     }
     const q = new URLSearchParams(location.search);
     state.rules = names.includes(q.get('rules')) ? q.get('rules') : state.info ? state.info.default : 'abapa';
-    const count = (s) => Math.max(0, Math.min(48, parseInt(q.get(s) || '0', 10) || 0));
-    const pits = q.has('position') ? parsePits(q.get('position')) : START;
     drawLevels();
-    const root = {
-      pits: pits || START,
-      turn: q.get('turn') === 'north' ? 'north' : 'south',
-      captured: { south: count('south'), north: count('north') },
-      last: null,
-    };
-    state.history = [root];
-    state.index = 0;
-    await probe();
-    if (!pits) showProblem({ kind: 'error', data: { error: `invalid position '${q.get('position')}': 12 counts, at most 48 seeds (showing the start position)` } });
 
     select.addEventListener('change', () => {
       state.rules = select.value;
+      state.notice = null;
       probe();
     });
     $('undo').addEventListener('click', undo);
@@ -509,19 +777,62 @@
     $('auto-north').addEventListener('change', scheduleComputer);
     $('auto-south').addEventListener('change', scheduleComputer);
     $('new-game').addEventListener('click', () => {
+      state.note = null;
       setRoot({ pits: START.slice(), turn: 'south', captured: { south: 0, north: 0 }, last: null });
     });
     $('setup').addEventListener('submit', (e) => {
       e.preventDefault();
       const p = parsePits($('position').value);
       if (!p) {
-        showProblem({ kind: 'error', data: { error: 'a position is 12 counts (pits 0..11, the side to move first), at most 48 seeds' } });
+        showNotice('a position is 12 counts (pits 0..11, the side to move first), at most 48 seeds');
         return;
       }
-      const c = (id) => Math.max(0, Math.min(48, parseInt($(id).value, 10) || 0));
+      const c = parseCaptured(sum(p), $('cap-south').value, $('cap-north').value);
+      if (c.error) {
+        showNotice(`Position not set: ${c.error}.`);
+        return;
+      }
       document.activeElement.blur();
-      setRoot({ pits: p, turn: $('turn').value, captured: { south: c('cap-south'), north: c('cap-north') }, last: null });
+      state.note = c.note;
+      setRoot({ pits: p, turn: $('turn').value, captured: c.captured, last: null });
     });
+    $('record-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      document.activeElement.blur();
+      loadRecord($('record').value);
+    });
+
+    // The link: a position (checked, never clamped), the captured seeds (checked against
+    // the board), then a game record to play from it.
+    const problems = [];
+    let pits = START;
+    if (q.has('position')) {
+      pits = parsePits(q.get('position'));
+      if (!pits) problems.push(`invalid position '${q.get('position')}': 12 counts, at most ${TOTAL} seeds`);
+    }
+    let captured = { south: 0, north: 0 };
+    if (pits) {
+      const c = parseCaptured(sum(pits), q.get('south'), q.get('north'));
+      if (c.error) problems.push(`invalid captured seeds: ${c.error}`);
+      else if (q.has('position') || q.has('south') || q.has('north')) {
+        captured = c.captured;
+        state.note = c.note;
+      }
+    }
+    const turn = q.get('turn') || 'south';
+    if (turn !== 'south' && turn !== 'north') problems.push(`invalid turn '${turn}': south or north`);
+    state.history = [
+      problems.length ? { pits: START.slice(), turn: 'south', captured: { south: 0, north: 0 }, last: null } : { pits, turn, captured, last: null },
+    ];
+    state.index = 0;
+    if (problems.length) {
+      state.notice = `This link cannot be shown: ${problems.join('; ')}. Showing the start position instead.`;
+      await probe();
+    } else if (q.get('moves')) {
+      await loadRecord(q.get('moves'));
+    } else {
+      await probe();
+    }
     document.addEventListener('keydown', (e) => {
       if (e.target.closest && e.target.closest('input, select, textarea')) return;
       if (e.key === 'ArrowLeft') undo();
