@@ -276,16 +276,15 @@ single = json.load(open('$work/missing.json'))
 assert b.pop('line') == 2 and b.pop('input') == '4 4 4 4 4 4 4 4 4 4 4 4' and b == single, (b, single)
 assert 'status' not in c and c['seeds'] == 12, c
 "
-# Each missing level's record values the moves it can. Asking the library for every child
-# of a missing level cost a look at the whole directory each: these 10,000 lines took 4.2 s
-# on awari levels 0..12 (0.65 s now, same machine).
-check "a batch of 10,000 positions of missing levels takes under 2.5 s" python3 -c "
-import subprocess, time
-t = time.monotonic()
+# Each missing level's record values the moves it can: 10,000 such lines all answered.
+# (Asking the library for every child of a missing level once cost a look at the whole
+# directory each, 4.2 s for these lines against 0.65 s now: a speed, which no test here
+# asserts; docs/results.md keeps the measurement.)
+check "a batch of 10,000 positions of missing levels is answered line by line" python3 -c "
+import subprocess
 out = subprocess.run(['$owaredb', 'probe', '--batch', '--json', '--rules', 'awari', '--dir', '$work/a'],
                      input='4 4 4 4 4 4 4 4 4 4 4 4\n' * 10000, capture_output=True, text=True).stdout
 assert out.count('not_available') == 10000
-assert time.monotonic() - t < 2.5, time.monotonic() - t
 "
 "$owaredb" probe --json --rules awari --dir "$work/a" 1 1 1 1 1 1 1 1 1 1 1 1 99 >"$work/bad.json" 2>/dev/null
 check "probe --json on a bad position exits 2" test $? -eq 2
