@@ -146,6 +146,7 @@ check "scores.3 starts with the values of 3 0 0 ..., 2 1 0 ... (their order)" ba
   a=\$('$owaredb' probe --rules awari --dir '$work/a' --json '3 0 0 0 0 0 0 0 0 0 0 0' | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"value\"])')
   b=\$('$owaredb' probe --rules awari --dir '$work/a' --json '2 1 0 0 0 0 0 0 0 0 0 0' | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"value\"])')
   [[ \$(od -An -tx1 -N2 '$work/pub/scores.3' | tr -d ' ') == \$(printf '%02x%02x' \$((a & 255)) \$((b & 255))) ]]"
+cp -r "$work/pub" "$work/pubclean" # before any value is planted below
 "$owaredb" import --from "$work/pub" --to "$work/imp" >"$work/import.log" 2>&1
 for n in 0 7 $top; do
   f=$(printf 'awari-%02d.owdb' $n)
@@ -198,6 +199,27 @@ check "verify finds a planted wrong value and names its offset" grep -q "MISMATC
 "$owaredb" compare "$work/pub" "$work/a" >"$work/compare.log" 2>&1
 check "compare: a planted value differs, exit 1" test $? -eq 1
 check "compare: it names the level, the index and both values" bash -c "grep -q 'level  9: 167596 positions compared, 1 differ' '$work/compare.log' && grep -Eq '^  index [0-9]+ \(.*\): A -?[0-9]+, B -?[0-9]+$' '$work/compare.log'"
+# One wrong value planted in every level 1..top (level 0's one value, 0, has no wrong
+# value in range): compare finds each, and verify finds the one in the top level (it names
+# the first position whose moves disagree: the planted one or a parent of it).
+cp -r "$work/pubclean" "$work/pubevery"
+python3 -c "
+import os, random
+random.seed(5)
+for n in range(1, $top + 1):
+    p = '$work/pubevery/scores.%d' % n
+    off = random.randrange(os.path.getsize(p))
+    with open(p, 'r+b') as f:
+        f.seek(off); v = f.read(1)[0]; v = v - 256 if v > 127 else v
+        f.seek(off); f.write(bytes([(v + 1 if v < n else v - 1) & 255]))
+"
+check "compare finds the wrong value planted in each level 1..$top" bash -c "
+  [[ \$('$owaredb' compare '$work/a' '$work/pubevery' | grep -c '^level *[0-9]*: [0-9]* positions compared, 1 differ') == $top ]]"
+cp "$work/pubclean"/scores.* "$work/pubevery/" && cp "$work/pubevery/scores.$top" "$work/top.bak"
+python3 -c "
+f = open('$work/pubevery/scores.$top', 'r+b'); f.seek(123457); v = f.read(1)[0]; v = v - 256 if v > 127 else v
+f.seek(123457); f.write(bytes([(v + 1 if v < $top else v - 1) & 255])); f.close()"
+check "verify finds a wrong value planted in the top level" bash -c "'$owaredb' verify --dir '$work/pubevery' 2>&1 | grep -q 'MISMATCH level $top index [0-9]*, offset [0-9]* of .*scores.$top'"
 check "compare: a level on one side only is reported" bash -c "'$owaredb' compare '$work/a' '$work/imp' --max-seeds 3 >/dev/null; rm '$work/imp/awari-02.owdb'; '$owaredb' compare '$work/a' '$work/imp' --max-seeds 3 | grep -q 'level  2: only in A'"
 printf '\x7f' | dd of="$work/pub/scores.8" bs=1 seek=100 conv=notrunc 2>/dev/null
 "$owaredb" verify --dir "$work/pub" >"$work/verifyp2.log" 2>&1
