@@ -86,6 +86,7 @@ class ConvertedLevel final : public db::ValueSource {
   private:
     void pass1(const db::ValueSource& source) const;
     void pass2(int s) const;
+    void read_piece(uint64_t begin, std::span<int8_t> out) const;
     std::filesystem::path work_file(int pass, int s) const;
 
     int n_;
