@@ -101,7 +101,7 @@ pid=$!
 sleep 2
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
-check "no temp file is mistaken for a level" bash -c "! ls '$work/b' | grep -v '\.owdb$' | grep -Ev '\.tmp(\.[0-9]+\.[0-9]+)?$' | grep -v '^owaredb.lock$' | grep -q ."
+check "no temp file is mistaken for a level" bash -c "! ls '$work/b' | grep -v '\.owdb$' | grep -Ev '\.tmp(\.[0-9]+\.[0-9]+)?$' | grep -Ev '^(owaredb.lock|owaredb-build.jsonl)$' | grep -q ."
 "$owaredb" generate --rules awari --max-seeds $top --dir "$work/b" --threads 1 >/dev/null 2>&1
 for f in "$work"/a/*.owdb; do
   check "resumed $(basename "$f") is byte-identical" cmp -s "$f" "$work/b/$(basename "$f")"
@@ -433,6 +433,34 @@ for pair in "2147483647 1" "1 2147483647" "1073741824 1073741824" "-1 3" "49 0";
   expect_fail "probe --scores $pair" "invalid scores $1 and $2: each is 0..48, and with the 2 seeds on the board at most 48" \
     "$owaredb" probe --rules abapa --scores "$1" "$2" --dir "$work/b" "0 0 0 0 0 1 0 0 0 0 0 1"
 done
+
+# The build record: a run over levels an earlier run built shows their measured rows
+# (mode*, the seconds that run printed), from owaredb-build.jsonl; a file replaced since
+# has no row of its own (loaded).
+"$owaredb" generate --max-seeds 8 --dir "$work/rec" >"$work/rec1.log" 2>&1
+"$owaredb" generate --max-seeds 10 --dir "$work/rec" >"$work/rec2.log" 2>&1
+check "the build record holds one line per level built" bash -c "[[ \$(grep -c '\"file\":\"abapa-' '$work/rec/owaredb-build.jsonl') == 11 ]]"
+check "levels of an earlier run show its mode and seconds" python3 -c "
+import re
+first = {int(m.group(1)): m.group(2) for m in re.finditer(r'^level +(\d+) solved \(in-memory\): \d+ positions in ([0-9.]+) s', open('$work/rec1.log').read(), re.M)}
+rows = {int(l.split()[0]): l.split() for l in open('$work/rec2.log') if re.match(r' +\d+ +in-memory', l)}
+assert sorted(first) == list(range(9)), first
+for n in range(9):
+    assert rows[n][1] == 'in-memory*' and rows[n][3] == first[n], (n, rows[n], first[n])
+assert rows[10][1] == 'in-memory', rows[10]
+log = open('$work/rec2.log').read()
+assert 'built by an earlier run' in log and 'counted as they were built' in log
+"
+printf 'not json\n{"file":"abapa-05.owdb"' >>"$work/rec/owaredb-build.jsonl" # a torn last line
+# Level 4 replaced by a sound file of another size (capture-bounded, from another run).
+"$owaredb" generate --max-seeds 4 --compact --dir "$work/reccompact" >/dev/null 2>&1
+cp "$work/reccompact/abapa-04.owdb" "$work/rec/abapa-04.owdb"
+"$owaredb" generate --max-seeds 10 --dir "$work/rec" >"$work/rec3.log" 2>&1
+check "a replaced file has no recorded row, a torn line is skipped" python3 -c "
+import re
+rows = {int(l.split()[0]): l.split()[1] for l in open('$work/rec3.log') if re.match(r' +\d+ +(in-memory|loaded)', l)}
+assert rows[4] == 'loaded' and rows[5] == 'in-memory*' and rows[9] == 'in-memory*', rows
+"
 
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]

@@ -19,7 +19,7 @@ void print_summary(const std::vector<LevelRow>& rows, const std::string& what) {
         std::printf("  %s\n", "values (V>0 / V=0 / V<0)");
     for (const LevelRow& r : rows) {
         char rate[32] = "(loaded)";
-        if (!r.loaded && r.seconds > 0)
+        if ((!r.loaded || r.recorded) && r.seconds > 0)
             std::snprintf(rate, sizeof rate, "%.0f", double(r.positions) / r.seconds);
         const uint64_t first = r.peak_rss.empty() ? 0 : r.peak_rss[0];
         char peak[48];
@@ -32,7 +32,9 @@ void print_summary(const std::vector<LevelRow>& rows, const std::string& what) {
         } else {
             std::snprintf(peak, sizeof peak, "%.0f", double(first) / (1 << 20));
         }
-        const std::string mode = r.loaded ? "loaded" : r.mode + (r.earlier_unknown ? "+" : "");
+        const std::string mode = r.loaded && !r.recorded ? "loaded"
+                                                         : r.mode + (r.earlier_unknown ? "+" : "") +
+                                                               (r.recorded ? "*" : "");
         std::printf("%5d %11s %13llu %9.2f %12s %8.2f %17s %10.1f %8.3f %9.2f", r.n, mode.c_str(),
                     (unsigned long long)r.positions, r.seconds, rate, r.write_seconds, peak,
                     double(r.file_bytes) / 1024, r.bits_per_position(), r.cpu_seconds);
@@ -56,6 +58,9 @@ void print_summary(const std::vector<LevelRow>& rows, const std::string& what) {
     if (std::any_of(rows.begin(), rows.end(), [](auto& r) { return r.earlier_unknown; }))
         std::printf("\n(+: resumed from a checkpoint that does not record the time of the runs "
                     "before: its seconds and cpu s are this run's part only)\n");
+    if (std::any_of(rows.begin(), rows.end(), [](auto& r) { return r.recorded; }))
+        std::printf("\n(*: built by an earlier run; its seconds, memory and cpu s as that run "
+                    "recorded them in owaredb-build.jsonl)\n");
     if (ranks)
         std::printf("\n(peak MiB r0/other: the peak RSS of rank 0, which writes each level, and "
                     "the largest of the other ranks'; msgs/pos: propagation messages of 8 bytes "
@@ -74,8 +79,11 @@ void print_summary(const std::vector<LevelRow>& rows, const std::string& what) {
         cpu += r.cpu_seconds;
     }
     const int last = rows.empty() ? 0 : rows.back().n;
-    std::printf("\ntotal: %.1f s solving, loading and writing %s 0..%d (%.1f s of CPU)\n", total,
-                what.c_str(), last, cpu);
+    std::printf("\ntotal: %.1f s solving, loading and writing %s 0..%d (%.1f s of CPU)%s\n", total,
+                what.c_str(), last, cpu,
+                std::any_of(rows.begin(), rows.end(), [](auto& r) { return r.recorded; })
+                    ? ", levels built by earlier runs counted as they were built"
+                    : "");
 }
 
 } // namespace owaredb::cli

@@ -14,6 +14,7 @@ struct LevelRow {
     int n = 0;
     uint64_t positions = 0;
     bool loaded = false;      ///< read from an existing file rather than built
+    bool recorded = false;    ///< loaded, with its build's figures from the build record
     std::string mode;         ///< how it was built: "in-memory", "streamed", "bounds", "mpi x 4"
     double seconds = 0;       ///< solving (or checking the existing file)
     double write_seconds = 0; ///< compressing and writing the file

@@ -1,7 +1,10 @@
 #include "generate/pipeline.hpp"
 
 #include "cli/system_stats.hpp"
+#include "generate/build_record.hpp"
 #include "oware/position.hpp"
+
+#include <omp.h>
 
 #include <chrono>
 #include <cstdio>
@@ -31,6 +34,7 @@ int run_levels(LevelBuilder& builder, const GameLevels& levels, const std::strin
         std::fflush(stdout);
     }
     ProgressDisplay display(ProgressDisplay::work_to_do(builder.dir(), levels));
+    const BuildRecord record(builder.dir().dir());
     std::vector<LevelRow> rows;
     for (int n = 0; n <= max_seeds; ++n) {
         if (!levels.contains(n)) {
@@ -79,7 +83,21 @@ int run_levels(LevelBuilder& builder, const GameLevels& levels, const std::strin
             std::fflush(stdout);
         }
         row.cpu_seconds = cpu_seconds() - cpu0 + row.earlier_cpu_seconds;
-        row.peak_rss = builder.peak_rss();
+        row.peak_rss = builder.peak_rss(); // collective in a distributed run: every level
+        if (prints && !row.loaded) {
+            record.append(builder.dir().path(n), row, omp_get_max_threads());
+        } else if (prints) {
+            if (std::optional<LevelRow> built = record.find(builder.dir().path(n))) {
+                row.recorded = true;
+                row.mode = built->mode;
+                row.seconds = built->seconds;
+                row.write_seconds = built->write_seconds;
+                row.cpu_seconds = built->cpu_seconds;
+                row.earlier_unknown = built->earlier_unknown;
+                row.peak_rss = built->peak_rss;
+                row.messages = built->messages;
+            }
+        }
         rows.push_back(std::move(row));
     }
     if (!prints) return 0;
