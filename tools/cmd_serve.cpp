@@ -65,7 +65,7 @@ void send_json(Response& res, int status, std::string body) {
 }
 
 // The code word of an answer's HTTP status, for error objects that are not a query's
-// (those carry the library's, status_code in probe_format).
+// (those carry the library's status_code).
 const char* http_code(int status) {
     switch (status) {
     case 400:

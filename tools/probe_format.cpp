@@ -230,24 +230,6 @@ bool append_batch_answer(const Tablebase& tb, std::string_view line, std::uint64
     return answered;
 }
 
-const char* status_code(ProbeStatus status) {
-    switch (status) {
-    case ProbeStatus::Ok:
-        return "ok";
-    case ProbeStatus::NotAvailable:
-        return "not_available";
-    case ProbeStatus::InvalidPosition:
-        return "invalid_position";
-    case ProbeStatus::InvalidRules:
-        return "invalid_rules";
-    case ProbeStatus::Corrupt:
-        return "corrupt";
-    case ProbeStatus::IoError:
-        return "io_error";
-    }
-    return "unknown";
-}
-
 std::string shown_paths(const Tablebase& tb, std::string_view text, std::string_view dir) {
     // Without its trailing separators: "/data/" names its files "/data/abapa-13.owdb", which
     // must become "<dir>/abapa-13.owdb".

@@ -77,10 +77,6 @@ inline constexpr std::size_t kMaxBatchLine = 4096;
 bool append_batch_answer(const Tablebase& tb, std::string_view line, std::uint64_t number,
                          AnswerFormat format, bool pv, std::string& out, std::string_view dir = {});
 
-/// The code word of a status in error objects: "not_available", "invalid_position",
-/// "invalid_rules", "corrupt", "io_error" (to_string's name, a word a program can match).
-const char* status_code(ProbeStatus status);
-
 /// `text` with the Tablebase's directory, as it was given, replaced by `dir` (nothing to do
 /// when `dir` is empty or the same): a server names its directory without the absolute path
 /// it was started with.

@@ -50,6 +50,24 @@ const char* to_string(ProbeStatus status) {
     return "unknown";
 }
 
+const char* status_code(ProbeStatus status) {
+    switch (status) {
+    case ProbeStatus::Ok:
+        return "ok";
+    case ProbeStatus::NotAvailable:
+        return "not_available";
+    case ProbeStatus::InvalidPosition:
+        return "invalid_position";
+    case ProbeStatus::InvalidRules:
+        return "invalid_rules";
+    case ProbeStatus::Corrupt:
+        return "corrupt";
+    case ProbeStatus::IoError:
+        return "io_error";
+    }
+    return "unknown";
+}
+
 const char* to_string(PvEnd end) {
     switch (end) {
     case PvEnd::GameOver:

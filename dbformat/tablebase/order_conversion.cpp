@@ -45,12 +45,6 @@ uint64_t target_run_length(const PublishedLayout& l, OrderDirection d, int s) {
     return d == OrderDirection::to_published ? l.rows(s) : l.columns(s);
 }
 
-uint64_t max_run(const PublishedLayout& l) {
-    uint64_t m = 0;
-    for (int s = 0; s <= l.n(); ++s) m = std::max({m, l.rows(s), l.columns(s)});
-    return m;
-}
-
 std::string marker_text(int n, OrderDirection d, uint64_t source_size) {
     return "owaredb order conversion\nlevel " + std::to_string(n) + "\ndirection " +
            direction_name(d) + "\nsource_size " + std::to_string(source_size) + "\n";
@@ -123,8 +117,6 @@ void transpose_band(const uint8_t* in, uint64_t width, std::span<const uint32_t>
     }
 }
 
-} // namespace
-
 // The longest run of level n, of either order (a row or a column of some M_s).
 uint64_t longest_run(int n) {
     uint64_t m = 0;
@@ -141,6 +133,8 @@ uint64_t longest_run(int n) {
 uint64_t pass1_bytes(int n) {
     return kSourceChunk + longest_run(n) + uint64_t(n + 1) * std::max(kRunBuffer, longest_run(n));
 }
+
+} // namespace
 
 uint64_t ConvertedLevel::budget_needed(int n) {
     // Pass 2 at its narrowest: a band of one target run, in and out, and the index of the
@@ -232,7 +226,7 @@ void ConvertedLevel::pass1(const db::ValueSource& source) const {
     const bool to_published = direction_ == OrderDirection::to_published;
     std::vector<std::unique_ptr<db::detail::AtomicFileSink>> files;
     std::vector<std::vector<uint8_t>> buffers(std::size_t(n) + 1);
-    const uint64_t buffer_bytes = std::max(kRunBuffer, max_run(layout_));
+    const uint64_t buffer_bytes = std::max(kRunBuffer, longest_run(n_));
     for (int s = 0; s <= n; ++s) {
         files.push_back(std::make_unique<db::detail::AtomicFileSink>(work_file(1, s)));
         buffers[std::size_t(s)].reserve(buffer_bytes);
@@ -245,7 +239,7 @@ void ConvertedLevel::pass1(const db::ValueSource& source) const {
 
     // The source in chunks; a run cut by the chunk's end is carried to the next one.
     const uint64_t size = source.size();
-    std::vector<int8_t> chunk(kSourceChunk + max_run(layout_));
+    std::vector<int8_t> chunk(kSourceChunk + longest_run(n_));
     uint64_t read_to = 0, at = 0, have = 0; // source offset read so far; chunk[at, have)
     uint64_t reported = 0;
     for (uint8_t s8 : source_runs(layout_, direction_)) {

@@ -55,25 +55,6 @@ struct ProbeFailure : std::exception {
     const char* what() const noexcept override { return message.c_str(); }
 };
 
-// The code word of a status, as the CLI's and the HTTP API's error objects give it.
-const char* status_code(ProbeStatus status) {
-    switch (status) {
-    case ProbeStatus::Ok:
-        return "ok";
-    case ProbeStatus::NotAvailable:
-        return "not_available";
-    case ProbeStatus::InvalidPosition:
-        return "invalid_position";
-    case ProbeStatus::InvalidRules:
-        return "invalid_rules";
-    case ProbeStatus::Corrupt:
-        return "corrupt";
-    case ProbeStatus::IoError:
-        return "io_error";
-    }
-    return "unknown";
-}
-
 // `f` with what the error objects of the other front ends say besides the message: the
 // rules, and for a missing level every level 0..seeds that is not there (a query may need
 // any of them: captures lead to lower levels) with the `owaredb generate` command that

@@ -68,6 +68,9 @@ OWAREDB_API const char* version() noexcept;
 
 /// Stable lower-case name of a status, e.g. "not available".
 OWAREDB_API const char* to_string(ProbeStatus status);
+/// Stable code word of a status, e.g. "not_available": the `status` field of the error
+/// object that the CLI (--json, batch), the HTTP API and Python give.
+OWAREDB_API const char* status_code(ProbeStatus status);
 
 /// A ProbeStatus with a message naming the file or the problem.
 struct ProbeError {
