@@ -3,7 +3,8 @@
 //   owaredb_format_bench --raw FILE --n N [grid]       FILE: one int8 value per entry
 //   owaredb_format_bench --synthetic markov|periodic|uniform [--entries E] [--n N]
 //                        [--stay P] [--dont-care F] [grid]
-//   owaredb_format_bench --profile FILE.owdb[,FILE.owdb...] [--levels L,..] [--threads T]
+//   owaredb_format_bench --profile FILE.owdb[,FILE.owdb...] [--levels L,..] [--blocks L,..]
+//                        [--threads T]
 //   grid: --blocks 14,16,18 (log2 entries per block)  --levels 3,19  --dict off,on
 //         --bits 0,8 (0 = narrowest)  --threads T
 //
@@ -19,8 +20,9 @@
 // with parts switched off: "compress" (symbol width and block size fixed to what the
 // default run chose, no dictionary, no self-check: counting, packing, compressing every
 // block), "measure" (choosing width and block size on the sample), "dict" (training and
-// judging the dictionary), "check" (decompressing every block again). CPU seconds are the
-// process's, so they stay meaningful on a loaded machine; "MB" is the file size.
+// judging the dictionary), "check" (decompressing every block again). With --blocks, each
+// zstd level is profiled on each of those block sizes instead of the writer's choice. CPU seconds
+// are the process's, so they stay meaningful on a loaded machine; "MB" is the file size.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -81,7 +83,8 @@ Timed timed_encode(const LevelMeta& meta, const std::vector<int8_t>& values,
     return t;
 }
 
-int profile(const std::vector<std::string>& files, const std::vector<int>& levels, int threads) {
+int profile(const std::vector<std::string>& files, const std::vector<int>& levels,
+            const std::vector<int>& blocks, int threads) {
     std::printf("%-22s %9s %5s %6s %5s %9s %9s %8s %8s | %8s %8s %8s %8s (CPU s)\n", "file",
                 "Mentries", "zstd", "block", "dictB", "MB", "MB nodict", "wall s", "CPU s",
                 "compress", "measure", "dict", "check");
@@ -98,34 +101,38 @@ int profile(const std::vector<std::string>& files, const std::vector<int>& level
             std::cerr << s.message() << "\n";
             return 1;
         }
-        for (int level : levels) {
-            WriterOptions o;
-            o.level = level;
-            o.threads = threads;
-            Timed full = timed_encode(meta, values, o);
-            WriterOptions fixed = o;
-            fixed.level = full.report.level;
-            fixed.block_entries = full.report.block_entries;
-            fixed.symbol_bits = full.report.symbol_bits;
-            fixed.dictionary = DictionaryMode::Off;
-            fixed.self_check = false;
-            Timed plain = timed_encode(meta, values, fixed);
-            fixed.self_check = true;
-            Timed checked = timed_encode(meta, values, fixed);
-            WriterOptions measured = o;
-            measured.dictionary = DictionaryMode::Off;
-            measured.self_check = false;
-            Timed plan = timed_encode(meta, values, measured);
-            const double check = checked.cpu - plain.cpu;
-            std::printf(
-                "%-22s %9.2f %5d %6u %5zu %9.3f %9.3f %8.2f %8.2f | %8.2f %8.2f %8.2f %8.2f\n",
-                std::filesystem::path(file).filename().c_str(), double(meta.entries) / 1e6,
-                full.report.level, full.report.block_entries, full.report.dictionary_bytes,
-                double(full.report.file_bytes) / 1e6, double(plan.report.file_bytes) / 1e6,
-                full.wall, full.cpu, plain.cpu, plan.cpu - plain.cpu, full.cpu - plan.cpu - check,
-                check);
-            std::fflush(stdout);
-        }
+        // 0: the block size the writer chooses.
+        const std::vector<int> block_logs = blocks.empty() ? std::vector<int>{0} : blocks;
+        for (int level : levels)
+            for (int block_log : block_logs) {
+                WriterOptions o;
+                o.level = level;
+                o.block_entries = block_log ? 1u << block_log : 0;
+                o.threads = threads;
+                Timed full = timed_encode(meta, values, o);
+                WriterOptions fixed = o;
+                fixed.level = full.report.level;
+                fixed.block_entries = full.report.block_entries;
+                fixed.symbol_bits = full.report.symbol_bits;
+                fixed.dictionary = DictionaryMode::Off;
+                fixed.self_check = false;
+                Timed plain = timed_encode(meta, values, fixed);
+                fixed.self_check = true;
+                Timed checked = timed_encode(meta, values, fixed);
+                WriterOptions measured = o;
+                measured.dictionary = DictionaryMode::Off;
+                measured.self_check = false;
+                Timed plan = timed_encode(meta, values, measured);
+                const double check = checked.cpu - plain.cpu;
+                std::printf(
+                    "%-22s %9.2f %5d %6u %5zu %9.3f %9.3f %8.2f %8.2f | %8.2f %8.2f %8.2f %8.2f\n",
+                    std::filesystem::path(file).filename().c_str(), double(meta.entries) / 1e6,
+                    full.report.level, full.report.block_entries, full.report.dictionary_bytes,
+                    double(full.report.file_bytes) / 1e6, double(plan.report.file_bytes) / 1e6,
+                    full.wall, full.cpu, plain.cpu, plan.cpu - plain.cpu,
+                    full.cpu - plan.cpu - check, check);
+                std::fflush(stdout);
+            }
     }
     return 0;
 }
@@ -146,6 +153,7 @@ int main(int argc, char** argv) {
     SyntheticSpec spec;
     spec.entries = 1u << 24;
     std::vector<int> blocks = {12, 14, 16, 18}, levels = {3, 19}, bits = {0, 8};
+    bool blocks_given = false;
     std::vector<std::string> dicts = {"off", "on"};
     int threads = 0;
     bool have_n = false;
@@ -167,7 +175,7 @@ int main(int argc, char** argv) {
         else if (a == "--dont-care")
             spec.dont_care = std::stod(v);
         else if (a == "--blocks")
-            blocks = ints(v);
+            blocks = ints(v), blocks_given = true;
         else if (a == "--levels")
             levels = ints(v);
         else if (a == "--bits")
@@ -181,7 +189,8 @@ int main(int argc, char** argv) {
         else
             return usage();
     }
-    if (!profile_files.empty()) return profile(profile_files, levels, threads);
+    if (!profile_files.empty())
+        return profile(profile_files, levels, blocks_given ? blocks : std::vector<int>{}, threads);
     std::vector<int8_t> values;
     if (!raw.empty()) {
         if (!have_n) return usage();

@@ -46,14 +46,15 @@ struct WriterOptions {
     // Chosen so that writing costs at most a fifth of solving the level (the measurements:
     // dbformat/README.md, "Writing time"). zstd 6 takes a fraction of zstd 13's time for
     // files a few percent larger. Below 2 Gi entries (abapa n <= 29) a level's solve per
-    // entry is too cheap for zstd 13 to stay clearly under the fifth, so those levels get
-    // zstd 6: on 2^18-entry blocks under 24 Mi (n <= 17; smaller blocks cost more there) and
-    // on 2^14 above (close to the best block there, and the cheapest cold probe). Solving
-    // per entry grows with the level while writing does not, so from 2 Gi on (n >= 30) zstd
-    // 13 on 2^16-entry blocks fits, for the smaller files that matter most at gigabytes a
-    // level.
+    // entry is too cheap for zstd 13 to stay clearly under the fifth: under 24 Mi (n <= 17)
+    // those levels get zstd 6 on 2^18-entry blocks (smaller blocks cost more there), above
+    // it zstd 1 on 2^14 (close to the best block there, and the cheapest cold probe), where
+    // zstd 1 is within half a percent of zstd 6's size at a third of its time (which is
+    // what `import`, all writing, runs at). Solving per entry grows with the level while
+    // writing does not, so from 2 Gi on (n >= 30) zstd 13 on 2^16-entry blocks fits, for
+    // the smaller files that matter most at gigabytes a level.
     std::vector<SizeTier> size_tiers = {
-        {0, 6, 1u << 18}, {24u << 20, 6, 1u << 14}, {uint64_t(1) << 31, 13, 1u << 16}};
+        {0, 6, 1u << 18}, {24u << 20, 1, 1u << 14}, {uint64_t(1) << 31, 13, 1u << 16}};
     // Entries per block: a power of two in [kMinBlockEntries, kMaxBlockEntries]. Larger blocks
     // compress better; smaller ones make a cold probe cheaper. 0 = the tier's, or, with an
     // explicit level or a tier without one, chosen among block_candidates by measurement:

@@ -146,7 +146,7 @@ TEST_CASE("default options: zstd level and block size by level size, no dictiona
     CHECK(o.symbol_bits == 0);
     CHECK(o.sample_one_in == 8);
     // Levels under 24 Mi entries (abapa n <= 17): zstd 6 on 2^18-entry blocks; under 2 Gi
-    // (n <= 29): zstd 6 on 2^14; larger: zstd 13 on 2^16 (writer.hpp, dbformat/README.md).
+    // (n <= 29): zstd 1 on 2^14; larger: zstd 13 on 2^16 (writer.hpp, dbformat/README.md).
     CHECK(encoding_for(o, 0).level == 6);
     CHECK(encoding_for(o, 1339702).level == 6); // abapa level 12
     CHECK(encoding_for(o, 1339702).block_entries == 1u << 18);
@@ -154,11 +154,12 @@ TEST_CASE("default options: zstd level and block size by level size, no dictiona
     CHECK(encoding_for(o, 20768748).block_entries == 1u << 18);
     CHECK(encoding_for(o, (24u << 20) - 1).block_entries == 1u << 18);
     CHECK(encoding_for(o, 24u << 20).block_entries == 1u << 14);
-    CHECK(encoding_for(o, 33245212).level == 6); // abapa level 18
+    CHECK(encoding_for(o, 24u << 20).level == 1);
+    CHECK(encoding_for(o, 33245212).level == 1); // abapa level 18
     CHECK(encoding_for(o, 33245212).block_entries == 1u << 14);
-    CHECK(encoding_for(o, 1482519324).level == 6); // abapa level 28
-    CHECK(encoding_for(o, 2025703680).level == 6); // abapa level 29
-    CHECK(encoding_for(o, (uint64_t(1) << 31) - 1).level == 6);
+    CHECK(encoding_for(o, 1482519324).level == 1); // abapa level 28
+    CHECK(encoding_for(o, 2025703680).level == 1); // abapa level 29
+    CHECK(encoding_for(o, (uint64_t(1) << 31) - 1).level == 1);
     CHECK(encoding_for(o, uint64_t(1) << 31).level == 13);
     CHECK(encoding_for(o, uint64_t(1) << 31).block_entries == 1u << 16);
     CHECK(encoding_for(o, 2742236068).level == 13); // abapa level 30
