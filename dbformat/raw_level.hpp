@@ -6,6 +6,10 @@
 //
 // The file is memory-mapped read-only: reads are copies out of the page cache, with no
 // decompression and no cache of ours. Thread-safe: every method is const.
+//
+// The file must not be truncated or rewritten in place while it is open: a read of a
+// mapped page past a truncation raises SIGBUS, which no check here can turn into a
+// Status (a file replaced by rename is safe: the mapping keeps the old one).
 #pragma once
 
 #include "dbformat/reader.hpp"

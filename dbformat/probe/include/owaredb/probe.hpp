@@ -16,6 +16,9 @@
 //   file (and the offset); a missing "scores.N" is NotAvailable. Such a directory holds no
 //   bound files and no other rule set (NotAvailable). A directory holding both kinds of
 //   file answers every query Corrupt, saying so: its answers would come from two sources.
+//   As with every memory-mapped file, a "scores.N" must not be truncated or rewritten in
+//   place while a Tablebase has it open (reading a page past a truncation raises SIGBUS
+//   in the process); replacing it with a new file by rename is safe.
 // - Positions are 12 pit counts, pits 0..5 belonging to the side to move (docs/rules.md,
 //   Board and pits). Values are for the side to move: (seeds it will still capture) -
 //   (seeds the opponent will), -n..n for n seeds on the board, perfect play by both sides,
