@@ -21,6 +21,10 @@
 // all of them (a grand slam: p's mover row is empty), it captures nothing under abapa, so
 // there is no capture parent, and under awari it is legal only when every move of q
 // starves: the forward generator decides that case.
+//
+// The numbers above are those of the standard board (P = 6 pits per side); on a board of
+// P, read 2P - 1 for the 11 other pits, P..2P-1 for the opponent's pits 6..11, and at most
+// P pits in a chain.
 #pragma once
 
 #include "oware/position.hpp"
@@ -33,41 +37,47 @@
 namespace owaredb {
 
 /// The fewest and the most seeds one move captures, under every rule set: a chain of one
-/// to six opponent pits holding 2 or 3 each.
+/// to P opponent pits holding 2 or 3 each.
 inline constexpr int kMinCapture = 2;
-inline constexpr int kMaxCapture = 3 * kPitsPerSide;
+template <int P> inline constexpr int kMaxCaptureOf = 3 * P;
+inline constexpr int kMaxCapture = kMaxCaptureOf<6>;
 
 /// Whether `q`'s move from `origin` is legal, captures exactly `captured` seeds and leads
 /// to `child` (the forward generator's verdict, for grand slams under awari).
-bool is_capture_move(const Rules& rules, const Position& q, int origin, int captured,
-                     const Position& child);
+template <int P>
+bool is_capture_move(const Rules& rules, const BasicPosition<P>& q, int origin, int captured,
+                     const BasicPosition<P>& child);
 
-/// Calls f(q) for every capture parent q of p for `captured` seeds (see above), once per
-/// such move, in no particular order. `p` may be any position.
 namespace detail {
-/// Bits set in 0..63 (std::popcount is a library call without -mpopcnt).
+/// Bits set in 0..255 (std::popcount is a library call without -mpopcnt).
 inline constexpr auto kOnes = [] {
-    std::array<int8_t, 1 << kPitsPerSide> ones{};
+    std::array<int8_t, 1 << kMaxPitsPerSide> ones{};
     for (unsigned m = 0; m < ones.size(); ++m) ones[m] = static_cast<int8_t>(std::popcount(m));
     return ones;
 }();
 } // namespace detail
 
-template <class F>
-void for_each_capture_parent(const Rules& rules, const Position& p, int captured, F&& f) {
-    if (captured < kMinCapture || captured > kMaxCapture) return;
-    const Position after = p.rotated(); // q's orientation: q's opponent row is p's mover row
+/// Calls f(q) for every capture parent q of p for `captured` seeds (see above), once per
+/// such move, in no particular order. `p` may be any position.
+template <int P, class F>
+void for_each_capture_parent(const Rules& rules, const BasicPosition<P>& p, int captured, F&& f) {
+    using Board = BasicPosition<P>;
+    constexpr int kPits = Board::kPits;
+    constexpr int kPitsPerSide = P;
+    if (captured < kMinCapture || captured > kMaxCaptureOf<P>) return;
+    const Board after = p.rotated(); // q's orientation: q's opponent row is p's mover row
     const bool grand_slam = after.opponent_seeds() == 0;
     if (grand_slam && rules.grand_slam == GrandSlam::CapturesNothing) return;
     int z = kPitsPerSide - 1; // the origin: the last empty pit of q's row
     while (z >= 0 && after.pits[z] != 0) --z;
     if (z < 0) return;
     constexpr int kNone = 255;                     // the minimum of no pits
-    int mover_after = kNone, mover_before = kNone; // pits z + 1..5 and 0..z - 1
+    int mover_after = kNone, mover_before = kNone; // pits z + 1..P-1 and 0..z - 1
     for (int k = z + 1; k < kPitsPerSide; ++k)
         mover_after = std::min<int>(mover_after, after.pits[k]);
     for (int k = 0; k < z; ++k) mover_before = std::min<int>(mover_before, after.pits[k]);
-    // upto[j]: the fewest seeds in opponent pits 6..j (kNone for j = 5); from[j]: in j..11.
+    // upto[j]: the fewest seeds in opponent pits P..j (kNone for j = P-1); from[j]: in
+    // j..2P-1.
     std::array<int, kPits + 1> upto{}, from{};
     upto[kPitsPerSide - 1] = kNone;
     for (int j = kPitsPerSide; j < kPits; ++j) upto[j] = std::min<int>(upto[j - 1], after.pits[j]);
@@ -83,7 +93,7 @@ void for_each_capture_parent(const Rules& rules, const Position& p, int captured
             if (before >= kPitsPerSide && (after.pits[before] == 2 || after.pits[before] == 3))
                 continue;
             // Laps the other pits allow: those sown m + 1 times (z + 1..before) hold at
-            // least m + 1, those sown m times (0..z - 1, last + 1..11) at least m; the
+            // least m + 1, those sown m times (0..z - 1, last + 1..2P-1) at least m; the
             // chain's pits allow 2 laps only if they all held 3.
             const int laps = std::min({mover_after - 1, upto[before] - 1, mover_before,
                                        from[last + 1], threes == r ? 2 : 1});
@@ -91,8 +101,8 @@ void for_each_capture_parent(const Rules& rules, const Position& p, int captured
                 for (unsigned mask = 0; mask < (1u << r); ++mask) {
                     if (detail::kOnes[mask] != threes) continue;
                     // Every pit but z less m, those of z + 1..last one more (one loop: GCC's
-                    // -Wstringop-overflow cannot see that `last` stays below 12).
-                    Position q;
+                    // -Wstringop-overflow cannot see that `last` stays below 2P).
+                    Board q;
                     for (int k = 0; k < kPits; ++k)
                         q.pits[k] = static_cast<uint8_t>(after.pits[k] - (k == z ? 0 : m) -
                                                          (k > z && k <= last ? 1 : 0));
@@ -101,7 +111,7 @@ void for_each_capture_parent(const Rules& rules, const Position& p, int captured
                     q.pits[z] = static_cast<uint8_t>(last - z + (kPits - 1) * m);
                     if (!q.in_database()) continue;
                     if (grand_slam && !is_capture_move(rules, q, z, captured, p)) continue;
-                    f(static_cast<const Position&>(q));
+                    f(static_cast<const Board&>(q));
                 }
             }
         }

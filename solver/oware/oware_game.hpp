@@ -15,20 +15,20 @@
 
 namespace owaredb {
 
-class OwareGame {
+template <int P> class BasicOwareGame {
   public:
-    using State = Position;
+    using State = BasicPosition<P>;
     /// At most this many moves per position (the engine keeps a 3-bit move counter).
-    static constexpr int kMaxMoves = kPitsPerSide;
-    /// A capture takes a chain of one to six opponent pits of 2 or 3 seeds.
+    static constexpr int kMaxMoves = P;
+    /// A capture takes a chain of one to P opponent pits of 2 or 3 seeds.
     static constexpr int kMinCapture = owaredb::kMinCapture;
-    static constexpr int kMaxCapture = owaredb::kMaxCapture;
+    static constexpr int kMaxCapture = kMaxCaptureOf<P>;
 
-    explicit OwareGame(Rules rules) : rules_(std::move(rules)) {}
+    explicit BasicOwareGame(Rules rules) : rules_(std::move(rules)) {}
     const Rules& rules() const { return rules_; }
 
-    uint64_t level_size(int n) const { return owaredb::level_size(n); }
-    State unrank(int n, uint64_t index) const { return owaredb::unrank(n, index); }
+    uint64_t level_size(int n) const { return owaredb::level_size<P>(n); }
+    State unrank(int n, uint64_t index) const { return owaredb::unrank<P>(n, index); }
     uint64_t rank(const State& s) const { return owaredb::rank(s); }
     State next(const State& s) const { return next_in_level(s); }
 
@@ -36,16 +36,16 @@ class OwareGame {
     /// means the game is over and terminal_value applies. A move capturing c seeds leads
     /// into level n - c; a move capturing nothing stays in level n.
     template <class F> int for_each_move(const State& s, F&& f) const {
-        MoveList moves = legal_moves(rules_, s);
-        for (const Move& m : moves) f(static_cast<int>(m.captured), m.child);
+        BasicMoveList<P> moves = legal_moves(rules_, s);
+        for (const BasicMove<P>& m : moves) f(static_cast<int>(m.captured), m.child);
         return moves.size();
     }
 
     /// Calls f(parent) for every parent within the level (legal quiet moves into s).
     template <class F> void for_each_parent(const State& s, F&& f) const {
-        ParentList list;
+        BasicParentList<P> list;
         parents(rules_, s, list);
-        for (const Position& q : list) f(q);
+        for (const State& q : list) f(q);
     }
 
     /// Calls f(parent) for every position of level s.seeds() + captured with a legal move
@@ -59,6 +59,9 @@ class OwareGame {
   private:
     Rules rules_;
 };
+
+/// Oware on the standard board, the one every command and file uses today.
+using OwareGame = BasicOwareGame<6>;
 
 static_assert(RetroGame<OwareGame>);
 

@@ -9,6 +9,6 @@
 
 namespace owaredb {
 
-uint64_t perft(const Rules& rules, const Position& p, int depth);
+template <int P> uint64_t perft(const Rules& rules, const BasicPosition<P>& p, int depth);
 
 } // namespace owaredb

@@ -6,36 +6,36 @@
 
 namespace owaredb {
 
-int Position::mover_seeds() const {
+template <int P> int BasicPosition<P>::mover_seeds() const {
     int s = 0;
     for (int i = 0; i < kPitsPerSide; ++i) s += pits[i];
     return s;
 }
 
-int Position::opponent_seeds() const {
+template <int P> int BasicPosition<P>::opponent_seeds() const {
     int s = 0;
     for (int i = kPitsPerSide; i < kPits; ++i) s += pits[i];
     return s;
 }
 
-int Position::seeds() const {
+template <int P> int BasicPosition<P>::seeds() const {
     return mover_seeds() + opponent_seeds();
 }
 
-bool Position::in_database() const {
+template <int P> bool BasicPosition<P>::in_database() const {
     for (int i = kPitsPerSide; i < kPits; ++i)
         if (pits[i] == 0) return true;
     return false;
 }
 
-Position Position::rotated() const {
-    Position r;
+template <int P> BasicPosition<P> BasicPosition<P>::rotated() const {
+    BasicPosition r;
     for (int i = 0; i < kPits; ++i) r.pits[i] = pits[(i + kPitsPerSide) % kPits];
     return r;
 }
 
-Position Position::start(int seeds_per_pit) {
-    Position p;
+template <int P> BasicPosition<P> BasicPosition<P>::start(int seeds_per_pit) {
+    BasicPosition p;
     p.pits.fill(static_cast<uint8_t>(seeds_per_pit));
     return p;
 }
@@ -139,9 +139,9 @@ Position parse_position_or_throw(std::string_view text) {
     return r.position;
 }
 
-std::string to_string(const Position& p) {
+template <int P> std::string to_string(const BasicPosition<P>& p) {
     std::string s;
-    for (int i = 0; i < kPits; ++i) {
+    for (int i = 0; i < BasicPosition<P>::kPits; ++i) {
         if (i) s += ' ';
         s += std::to_string(p.pits[i]);
     }
@@ -163,5 +163,11 @@ std::string to_board(const Position& p) {
     s += "\n  move        1  2  3  4  5  6\n";
     return s;
 }
+
+#define OWAREDB_INSTANTIATE(P)                                                                     \
+    template struct BasicPosition<P>;                                                              \
+    template std::string to_string(const BasicPosition<P>&);
+OWAREDB_FOR_EACH_PITS_PER_SIDE(OWAREDB_INSTANTIATE)
+#undef OWAREDB_INSTANTIATE
 
 } // namespace owaredb

@@ -1,8 +1,10 @@
-// An Oware position: 12 pit counts, the side to move owning pits 0..5.
+// An Oware position: 2P pit counts, the side to move owning pits 0..P-1.
 //
-// Pits are numbered 0..11 in sowing (counter-clockwise) order; after every move the
-// board is rotated by six so that the new mover again owns 0..5. Captured seeds are not
-// part of a position. See docs/rules.md, Board and pits; Notation.
+// Pits are numbered 0..2P-1 in sowing (counter-clockwise) order; after every move the
+// board is rotated by P so that the new mover again owns 0..P-1. Captured seeds are not
+// part of a position. The standard board has P = 6 pits per side (`Position`); the
+// geometry is a template parameter so that other boards (P = 1..8) share every rule
+// while P = 6 keeps its constants. See docs/rules.md, Board and pits; Notation.
 #pragma once
 
 #include <array>
@@ -12,27 +14,42 @@
 
 namespace owaredb {
 
-inline constexpr int kPits = 12;
-inline constexpr int kPitsPerSide = 6;
+/// Seeds on a board at most, whatever its size (pit counts and values fit a byte).
 inline constexpr int kMaxSeeds = 48;
+/// The board sizes the rules are defined for: pits per side.
+inline constexpr int kMinPitsPerSide = 1;
+inline constexpr int kMaxPitsPerSide = 8;
 
-struct Position {
+/// Calls X(P) for every board size: the one list from which each rule's .cpp file
+/// instantiates its templates.
+#define OWAREDB_FOR_EACH_PITS_PER_SIDE(X) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8)
+
+template <int P> struct BasicPosition {
+    static_assert(P >= kMinPitsPerSide && P <= kMaxPitsPerSide, "1..8 pits per side");
+    static constexpr int kPitsPerSide = P;
+    static constexpr int kPits = 2 * P;
+
     std::array<uint8_t, kPits> pits{};
 
     int seeds() const;
-    int mover_seeds() const;    ///< seeds in pits 0..5
-    int opponent_seeds() const; ///< seeds in pits 6..11
-    /// True when the side that just moved (pits 6..11) has an empty pit: exactly the
+    int mover_seeds() const;    ///< seeds in pits 0..P-1
+    int opponent_seeds() const; ///< seeds in pits P..2P-1
+    /// True when the side that just moved (pits P..2P-1) has an empty pit: exactly the
     /// positions stored in the databases (every position reached by a move has one).
     bool in_database() const;
-    /// The same board seen from the other side (pits rotated by six).
-    Position rotated() const;
+    /// The same board seen from the other side (pits rotated by P).
+    BasicPosition rotated() const;
     /// The start position with k seeds in every pit.
-    static Position start(int seeds_per_pit);
+    static BasicPosition start(int seeds_per_pit);
 
-    friend bool operator==(const Position&, const Position&) = default;
-    friend auto operator<=>(const Position&, const Position&) = default;
+    friend bool operator==(const BasicPosition&, const BasicPosition&) = default;
+    friend auto operator<=>(const BasicPosition&, const BasicPosition&) = default;
 };
+
+/// The standard board: six pits per side.
+using Position = BasicPosition<6>;
+inline constexpr int kPits = Position::kPits;
+inline constexpr int kPitsPerSide = Position::kPitsPerSide;
 
 /// Result of parsing: a position, or a message saying what is wrong with the text.
 struct ParseResult {
@@ -48,8 +65,8 @@ ParseResult parse_position(std::string_view text);
 /// Like parse_position but throws std::invalid_argument with the error message.
 Position parse_position_or_throw(std::string_view text);
 
-/// The text form: "4 4 4 4 4 4 4 4 4 4 4 4".
-std::string to_string(const Position& p);
+/// The text form: "4 4 4 4 4 4 4 4 4 4 4 4" (2P numbers for P pits per side).
+template <int P> std::string to_string(const BasicPosition<P>& p);
 
 /// A board drawing: the opponent's row on top from right to left (pits 11..6), the
 /// mover's row below from left to right (pits 0..5), as seen from the mover's seat.

@@ -6,17 +6,20 @@
 namespace owaredb {
 namespace {
 
-// The pits are visited in an order (pits 0..11 for our rank, 11..0 for Romein & Bal's);
-// a position is valid when one of pits 6..11 is empty, which in visit order is a set of
+// The pits are visited in an order (pits 0..2P-1 for our rank, 2P-1..0 for Romein & Bal's);
+// a position is valid when one of pits P..2P-1 is empty, which in visit order is a set of
 // visit steps: `constrained(i)` says whether the pit visited at step i is one of them.
 //
-// tail(k, s, z): number of ways to fill the last k visit steps (of 0..11) with exactly s
+// tail(k, s, z): number of ways to fill the last k visit steps (of 0..2P-1) with exactly s
 // seeds so that the finished position has an empty constrained pit, given z = "an empty
 // constrained pit was already placed".
 //
-// prefix[i][s][z][v]: sum over u < v of tail(11 - i, s - u, z'), z' = z or (constrained(i)
-// and u == 0): the number of valid completions that put fewer than v seeds at step i.
-template <bool kConstrainedFirst> struct RankTables {
+// prefix[i][s][z][v]: sum over u < v of tail(2P-1 - i, s - u, z'), z' = z or
+// (constrained(i) and u == 0): the number of valid completions that put fewer than v seeds
+// at step i.
+template <int P, bool kConstrainedFirst> struct RankTables {
+    static constexpr int kPits = 2 * P;
+    static constexpr int kPitsPerSide = P;
     // A constant, so that rank() and unrank(), which every pass of the solver calls, test
     // it for free.
     static constexpr bool constrained(int i) {
@@ -88,13 +91,13 @@ template <bool kConstrainedFirst> struct RankTables {
     }
 };
 
-const RankTables<false>& tables() {
-    static const RankTables<false> t;
+template <int P> const RankTables<P, false>& tables() {
+    static const RankTables<P, false> t;
     return t;
 }
 
-const RankTables<true>& published_tables() {
-    static const RankTables<true> t;
+const RankTables<6, true>& published_tables() {
+    static const RankTables<6, true> t;
     return t;
 }
 
@@ -105,17 +108,17 @@ std::array<uint8_t, kPits> reversed(std::array<uint8_t, kPits> pits) {
 
 } // namespace
 
-uint64_t level_size(int n) {
-    return tables().tail[kPits][n][0];
+template <int P> uint64_t level_size(int n) {
+    return tables<P>().tail[2 * P][n][0];
 }
 
-uint64_t rank(const Position& p) {
-    return tables().rank(p.pits);
+template <int P> uint64_t rank(const BasicPosition<P>& p) {
+    return tables<P>().rank(p.pits);
 }
 
-Position unrank(int n, uint64_t index) {
-    Position p;
-    p.pits = tables().unrank(n, index);
+template <int P> BasicPosition<P> unrank(int n, uint64_t index) {
+    BasicPosition<P> p;
+    p.pits = tables<P>().unrank(n, index);
     return p;
 }
 
@@ -129,20 +132,22 @@ Position published_unrank(int n, uint64_t index) {
     return p;
 }
 
-Position next_in_level(Position p) {
-    // Rank order is lexicographic in pits 0..11 over the valid positions, and the smallest
-    // way to finish a prefix puts every remaining seed into pit 11. So the successor raises
-    // the pit before the last non-empty pit k >= 1 by one and moves what is left of pit k
-    // into pit 11: (..., a, b) -> (..., a+1, b-1), (..., a, b, 0, .., 0) -> (..., a+1, 0,
-    // .., b-1).
+template <int P> BasicPosition<P> next_in_level(BasicPosition<P> p) {
+    constexpr int kPits = 2 * P;
+    // Rank order is lexicographic in pits 0..2P-1 over the valid positions, and the
+    // smallest way to finish a prefix puts every remaining seed into pit 2P-1. So the
+    // successor raises the pit before the last non-empty pit k >= 1 by one and moves what
+    // is left of pit k into pit 2P-1: (..., a, b) -> (..., a+1, b-1), (..., a, b, 0, .., 0)
+    // -> (..., a+1, 0, .., b-1).
     int k = kPits - 1;
     while (p.pits[k] == 0) --k; // k >= 1: p is not the last position (n, 0, ..., 0)
     const uint8_t rest = static_cast<uint8_t>(p.pits[k] - 1);
     p.pits[k] = 0;
     ++p.pits[k - 1];
     p.pits[kPits - 1] = static_cast<uint8_t>(p.pits[kPits - 1] + rest);
-    // Invalid (pits 6..11 all non-empty): pits 6..10 are then non-empty, and the next
-    // valid position with the same pits 0..9 is the one that moves pit 11 into pit 10.
+    // Invalid (pits P..2P-1 all non-empty): pits P..2P-2 are then non-empty, and the next
+    // valid position with the same pits 0..2P-3 is the one that moves pit 2P-1 into pit
+    // 2P-2.
     if (!p.in_database()) {
         p.pits[kPits - 2] = static_cast<uint8_t>(p.pits[kPits - 2] + p.pits[kPits - 1]);
         p.pits[kPits - 1] = 0;
@@ -150,27 +155,29 @@ Position next_in_level(Position p) {
     return p;
 }
 
-uint64_t outside_size(int n) {
-    return n < kPitsPerSide ? 0 : binomial(n - kPitsPerSide + kPits - 1, kPits - 1);
+template <int P> uint64_t outside_size(int n) {
+    return n < P ? 0 : binomial(n - P + 2 * P - 1, 2 * P - 1);
 }
 
 namespace {
 
 // distributions[s][k] = C(s + k - 1, k - 1): the ways to put s seeds into k pits.
 constexpr auto kDistributions = [] {
-    std::array<std::array<uint64_t, kPits + 1>, kMaxSeeds + 1> t{};
+    std::array<std::array<uint64_t, 2 * kMaxPitsPerSide + 1>, kMaxSeeds + 1> t{};
     for (int s = 0; s <= kMaxSeeds; ++s)
-        for (int k = 1; k <= kPits; ++k) t[s][k] = binomial(s + k - 1, k - 1);
+        for (int k = 1; k <= 2 * kMaxPitsPerSide; ++k) t[s][k] = binomial(s + k - 1, k - 1);
     return t;
 }();
 
 } // namespace
 
-Position unrank_outside(int n, uint64_t index) {
-    // Take one seed from each of pits 6..11: what is left is any distribution of n - 6
-    // seeds over 12 pits, C(s + k - 1, k - 1) of them for s seeds over k pits, in the same
+template <int P> BasicPosition<P> unrank_outside(int n, uint64_t index) {
+    constexpr int kPits = 2 * P;
+    constexpr int kPitsPerSide = P;
+    // Take one seed from each of pits P..2P-1: what is left is any distribution of n - P
+    // seeds over 2P pits, C(s + k - 1, k - 1) of them for s seeds over k pits, in the same
     // lexicographic order. Pit by pit, skip the distributions that put fewer seeds there.
-    Position p;
+    BasicPosition<P> p;
     int s = n - kPitsPerSide;
     for (int i = 0; i < kPits - 1; ++i) {
         const int rest = kPits - 1 - i; // pits after i
@@ -186,5 +193,15 @@ Position unrank_outside(int n, uint64_t index) {
     p.pits[kPits - 1] = static_cast<uint8_t>(s + 1);
     return p;
 }
+
+#define OWAREDB_INSTANTIATE(P)                                                                     \
+    template uint64_t level_size<P>(int);                                                          \
+    template uint64_t rank(const BasicPosition<P>&);                                               \
+    template BasicPosition<P> unrank<P>(int, uint64_t);                                            \
+    template BasicPosition<P> next_in_level(BasicPosition<P>);                                     \
+    template uint64_t outside_size<P>(int);                                                        \
+    template BasicPosition<P> unrank_outside<P>(int, uint64_t);
+OWAREDB_FOR_EACH_PITS_PER_SIDE(OWAREDB_INSTANTIATE)
+#undef OWAREDB_INSTANTIATE
 
 } // namespace owaredb

@@ -13,26 +13,29 @@
 
 namespace owaredb {
 
-/// Upper bound on the parents of one position: each of the 6 possible origins can have
+/// Upper bound on the parents of one position: each of the P possible origins can have
 /// been sown with at most 48 seeds.
-inline constexpr int kMaxParents = kPitsPerSide * kMaxSeeds;
+template <int P> inline constexpr int kMaxParentsOf = P* kMaxSeeds;
+inline constexpr int kMaxParents = kMaxParentsOf<6>;
 
-struct ParentList {
+template <int P> struct BasicParentList {
     // The entries are left uninitialised: only the first `count` are ever read, and zeroing
     // all 3.5 KB on every call showed up in profiles of a level's solve (docs/results.md,
     // Generation: Locality).
-    ParentList() {}
+    BasicParentList() {}
     union {
-        std::array<Position, kMaxParents> parents;
+        std::array<BasicPosition<P>, kMaxParentsOf<P>> parents;
     };
     int count = 0;
-    const Position* begin() const { return parents.data(); }
-    const Position* end() const { return parents.data() + count; }
+    const BasicPosition<P>* begin() const { return parents.data(); }
+    const BasicPosition<P>* end() const { return parents.data() + count; }
     int size() const { return count; }
 };
+using ParentList = BasicParentList<6>;
 
 /// Every q in D_{p.seeds()} with a legal non-capturing move to p, each exactly once, in
 /// no particular order. `p` may be any position (it need not be in D_n).
-void parents(const Rules& rules, const Position& p, ParentList& out);
+template <int P>
+void parents(const Rules& rules, const BasicPosition<P>& p, BasicParentList<P>& out);
 
 } // namespace owaredb
