@@ -18,7 +18,7 @@ namespace owaredb {
 template <int P> class BasicOwareGame {
   public:
     using State = BasicPosition<P>;
-    /// At most this many moves per position (the engine keeps a 3-bit move counter).
+    /// At most this many moves per position: one per pit of the mover's row.
     static constexpr int kMaxMoves = P;
     /// A capture takes a chain of one to P opponent pits of 2 or 3 seeds.
     static constexpr int kMinCapture = owaredb::kMinCapture;

@@ -22,8 +22,10 @@ namespace owaredb {
 template <class G>
 concept RetroGame = requires(const G& game, const typename G::State& s, int n, uint64_t index) {
     typename G::State;
-    /// At most this many legal moves per state (the engine keeps a 3-bit move counter).
-    requires G::kMaxMoves >= 1 && G::kMaxMoves <= 7;
+    /// At most this many legal moves per state: up to 15 for the in-memory engine (a 3-bit
+    /// move counter up to 7, 4 bits above); the streamed engine (a byte a position) takes
+    /// up to 7 and the bounds solver up to 6, which their static_asserts say.
+    requires G::kMaxMoves >= 1 && G::kMaxMoves <= 15;
     { game.level_size(n) } -> std::same_as<uint64_t>;
     { game.unrank(n, index) } -> std::same_as<typename G::State>;
     /// Rank of a state within its own level.

@@ -77,12 +77,16 @@ template <RetroGame Game> class RetrogradeSolver {
   private:
     static constexpr uint16_t kCodeMask = 0x7F;
     static constexpr int kCounterShift = 7;
-    static constexpr uint16_t kCounterMask = 0x7 << kCounterShift;
-    static constexpr uint16_t kAssigned = 1 << 10;
-    static constexpr uint16_t kPending = 1 << 11;
+    // The count of unresolved quiet moves: 3 bits for games of up to 7 moves (Oware's 6
+    // pits a side: the words, and so the checkpoints, of those games keep this layout), 4
+    // bits for 8..15 (8 pits a side).
+    static constexpr int kCounterBits = Game::kMaxMoves <= 7 ? 3 : 4;
+    static_assert(Game::kMaxMoves <= 15, "the move counter has at most 4 bits");
+    static constexpr uint16_t kCounterMask = ((1u << kCounterBits) - 1) << kCounterShift;
+    static constexpr uint16_t kAssigned = 1u << (kCounterShift + kCounterBits);
+    static constexpr uint16_t kPending = kAssigned << 1;
     static constexpr int kNoExit = -64;
     static constexpr uint64_t kChunk = sweep::kChunk;
-    static_assert(Game::kMaxMoves <= 7, "the move counter has 3 bits");
 
     static uint16_t code(int v) { return static_cast<uint16_t>(v + 64); }
     static int decode(uint16_t w) { return static_cast<int>(w & kCodeMask) - 64; }
