@@ -1,4 +1,5 @@
-// owaredb perft: one line "depth nodes" per depth 1..D.
+// owaredb perft: one line "depth nodes" per depth 1..D, on a board of 6 pits a side or,
+// with --pits, of 1..8.
 #include "cli/options.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
@@ -10,23 +11,34 @@ namespace owaredb::cli {
 
 int cmd_perft(const Args& args) {
     std::string rules_name, position_text;
-    int depth = 0;
+    int depth = 0, pits = 6;
     po::options_description opts("options");
     opts.add_options()("rules", po::value(&rules_name)->default_value("abapa"),
                        "rule set: abapa|awari")("depth", po::value(&depth)->default_value(8),
                                                 "deepest depth to count (1..30)")(
-        "position", po::value(&position_text)->default_value("4 4 4 4 4 4 4 4 4 4 4 4"),
-        "12 pit counts, side to move first");
+        "pits", po::value(&pits)->default_value(6),
+        "pits a side, 1..8")("position", po::value(&position_text),
+                             "2 x pits counts, side to move first (default: 4 seeds in every pit)");
     po::variables_map vm;
-    if (!parse_args(args, "usage: owaredb perft [--rules R] [--depth D] [--position \"...\"]", opts,
-                    {}, vm))
+    if (!parse_args(args,
+                    "usage: owaredb perft [--rules R] [--depth D] [--pits P] [--position \"...\"]",
+                    opts, {}, vm))
         return 0;
     Rules rules = rules_from_name(rules_name);
     if (depth < 1 || depth > 30) throw UsageError("--depth must be between 1 and 30");
-    ParseResult parsed = parse_position(position_text);
-    if (!parsed.ok) throw UsageError("invalid position: " + parsed.error);
-    for (int d = 1; d <= depth; ++d)
-        std::cout << d << " " << perft(rules, parsed.position, d) << std::endl;
+    if (pits < kMinPitsPerSide || pits > kMaxPitsPerSide)
+        throw UsageError("--pits must be between 1 and 8, got " + std::to_string(pits));
+    with_pits_per_side(pits, [&](auto size) {
+        constexpr int P = decltype(size)::value;
+        BasicPosition<P> start = BasicPosition<P>::start(4);
+        if (vm.count("position")) {
+            BasicParseResult<P> parsed = parse_position<P>(position_text);
+            if (!parsed.ok) throw UsageError("invalid position: " + parsed.error);
+            start = parsed.position;
+        }
+        for (int d = 1; d <= depth; ++d)
+            std::cout << d << " " << perft(rules, start, d) << std::endl;
+    });
     return 0;
 }
 

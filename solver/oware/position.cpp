@@ -42,7 +42,7 @@ template <int P> BasicPosition<P> BasicPosition<P>::start(int seeds_per_pit) {
 
 namespace {
 
-// "pit 3 (the 4th number)": pits are numbered 0..11 as in the docs; people count the
+// "pit 3 (the 4th number)": pits are numbered 0..2P-1 as in the docs; people count the
 // numbers they typed from 1.
 std::string pit_name(int index) {
     const int k = index + 1;
@@ -50,12 +50,13 @@ std::string pit_name(int index) {
     return "pit " + std::to_string(index) + " (the " + std::to_string(k) + suffix + " number)";
 }
 
-// The common form, what to_string writes and batch files hold: 12 counts of one or two
+// The common form, what to_string writes and batch files hold: 2P counts of one or two
 // digits separated by single spaces, at most 48 seeds. Read in one pass without the
 // general parser's token handling (probe --batch parses hundreds of thousands of lines a
 // second). Returns false for anything else, valid or not: the general parser then reads
 // it, so results and messages do not depend on this function.
-bool parse_common(std::string_view text, Position& out) {
+template <int P> bool parse_common(std::string_view text, BasicPosition<P>& out) {
+    constexpr int kPits = 2 * P;
     const char* p = text.data();
     const char* const end = p + text.size();
     int total = 0;
@@ -84,13 +85,18 @@ bool parse_common(std::string_view text, Position& out) {
 
 } // namespace
 
-ParseResult parse_position(std::string_view text) {
-    ParseResult res;
-    if (Position p; parse_common(text, p)) {
+template <int P> BasicParseResult<P> parse_position(std::string_view text) {
+    constexpr int kPits = 2 * P;
+    BasicParseResult<P> res;
+    if (BasicPosition<P> p; parse_common(text, p)) {
         res.ok = true;
         res.position = p;
         return res;
     }
+    // For messages only (the common form above returns without them).
+    const std::string pits = std::to_string(kPits);
+    const std::string numbers =
+        " (a position is " + pits + " numbers, pits 0.." + std::to_string(kPits - 1) + ")";
     auto fail = [&](std::string msg) {
         res.ok = false;
         res.error = std::move(msg);
@@ -115,8 +121,7 @@ ParseResult parse_position(std::string_view text) {
         if (ec != std::errc() || ptr != tok.data() + tok.size())
             return fail("'" + std::string(tok) + "' in " + pit_name(count) +
                         " is not a seed count");
-        if (count == kPits)
-            return fail("more than 12 pit counts (a position is 12 numbers, pits 0..11)");
+        if (count == kPits) return fail("more than " + pits + " pit counts" + numbers);
         if (v > kMaxSeeds)
             return fail(pit_name(count) + " holds " + std::string(tok) +
                         " seeds, more than the 48 in the game");
@@ -125,16 +130,15 @@ ParseResult parse_position(std::string_view text) {
         i = j;
     }
     if (count != kPits)
-        return fail("expected 12 pit counts, got " + std::to_string(count) +
-                    " (a position is 12 numbers, pits 0..11)");
+        return fail("expected " + pits + " pit counts, got " + std::to_string(count) + numbers);
     if (total > kMaxSeeds)
         return fail("the position holds " + std::to_string(total) + " seeds, more than 48");
     res.ok = true;
     return res;
 }
 
-Position parse_position_or_throw(std::string_view text) {
-    ParseResult r = parse_position(text);
+template <int P> BasicPosition<P> parse_position_or_throw(std::string_view text) {
+    BasicParseResult<P> r = parse_position<P>(text);
     if (!r.ok) throw std::invalid_argument("invalid position: " + r.error);
     return r.position;
 }
@@ -148,25 +152,32 @@ template <int P> std::string to_string(const BasicPosition<P>& p) {
     return s;
 }
 
-std::string to_board(const Position& p) {
+template <int P> std::string to_board(const BasicPosition<P>& p) {
     char buf[128];
     std::string s = "  opponent  ";
-    for (int i = 11; i >= 6; --i) {
+    for (int i = 2 * P - 1; i >= P; --i) {
         std::snprintf(buf, sizeof buf, "%3d", p.pits[i]);
         s += buf;
     }
     s += "\n  to move   ";
-    for (int i = 0; i <= 5; ++i) {
+    for (int i = 0; i < P; ++i) {
         std::snprintf(buf, sizeof buf, "%3d", p.pits[i]);
         s += buf;
     }
-    s += "\n  move        1  2  3  4  5  6\n";
-    return s;
+    s += "\n  move      ";
+    for (int i = 1; i <= P; ++i) {
+        std::snprintf(buf, sizeof buf, "%3d", i);
+        s += buf;
+    }
+    return s + "\n";
 }
 
 #define OWAREDB_INSTANTIATE(P)                                                                     \
     template struct BasicPosition<P>;                                                              \
-    template std::string to_string(const BasicPosition<P>&);
+    template std::string to_string(const BasicPosition<P>&);                                       \
+    template BasicParseResult<P> parse_position<P>(std::string_view);                              \
+    template BasicPosition<P> parse_position_or_throw<P>(std::string_view);                        \
+    template std::string to_board(const BasicPosition<P>&);
 OWAREDB_FOR_EACH_PITS_PER_SIDE(OWAREDB_INSTANTIATE)
 #undef OWAREDB_INSTANTIATE
 

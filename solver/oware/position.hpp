@@ -9,8 +9,10 @@
 
 #include <array>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace owaredb {
 
@@ -51,25 +53,42 @@ using Position = BasicPosition<6>;
 inline constexpr int kPits = Position::kPits;
 inline constexpr int kPitsPerSide = Position::kPitsPerSide;
 
+/// Calls f(std::integral_constant<int, P>{}) for the board size P given at run time (the
+/// one bridge from a `--pits` option to the templates) and returns what f returns.
+/// Throws std::invalid_argument naming the range for a P outside 1..8.
+template <class F> decltype(auto) with_pits_per_side(int pits_per_side, F&& f) {
+    switch (pits_per_side) {
+#define OWAREDB_PITS_CASE(P)                                                                       \
+    case P:                                                                                        \
+        return f(std::integral_constant<int, P>{});
+        OWAREDB_FOR_EACH_PITS_PER_SIDE(OWAREDB_PITS_CASE)
+#undef OWAREDB_PITS_CASE
+    }
+    throw std::invalid_argument("a board has 1..8 pits a side, not " +
+                                std::to_string(pits_per_side));
+}
+
 /// Result of parsing: a position, or a message saying what is wrong with the text.
-struct ParseResult {
+template <int P> struct BasicParseResult {
     bool ok = false;
-    Position position;
+    BasicPosition<P> position;
     std::string error;
 };
+using ParseResult = BasicParseResult<6>;
 
-/// Parses the text form: 12 non-negative integers separated by spaces and/or commas,
-/// pits 0..11, at most 48 seeds in all. Never throws; errors name the problem.
-ParseResult parse_position(std::string_view text);
+/// Parses the text form: 2P non-negative integers (12 on the standard board) separated by
+/// spaces and/or commas, pits 0..2P-1, at most 48 seeds in all. Never throws; errors name
+/// the problem.
+template <int P = 6> BasicParseResult<P> parse_position(std::string_view text);
 
 /// Like parse_position but throws std::invalid_argument with the error message.
-Position parse_position_or_throw(std::string_view text);
+template <int P = 6> BasicPosition<P> parse_position_or_throw(std::string_view text);
 
 /// The text form: "4 4 4 4 4 4 4 4 4 4 4 4" (2P numbers for P pits per side).
 template <int P> std::string to_string(const BasicPosition<P>& p);
 
-/// A board drawing: the opponent's row on top from right to left (pits 11..6), the
-/// mover's row below from left to right (pits 0..5), as seen from the mover's seat.
-std::string to_board(const Position& p);
+/// A board drawing: the opponent's row on top from right to left (pits 2P-1..P), the
+/// mover's row below from left to right (pits 0..P-1), as seen from the mover's seat.
+template <int P> std::string to_board(const BasicPosition<P>& p);
 
 } // namespace owaredb

@@ -158,6 +158,32 @@ TEST_CASE("7 pits a side: laps of 14 or more skip the origin, captures run backw
     CHECK(std::count(quiet_parents.begin(), quiet_parents.end(), quiet) == 1);
 }
 
+TEST_CASE("positions of P pits a side: 2P numbers, text and board") {
+    const auto p = parse_position<3>("0 0 3 1 2 1");
+    REQUIRE(p.ok);
+    CHECK(p.position == board<3>({0, 0, 3, 1, 2, 1}));
+    CHECK(to_string(p.position) == "0 0 3 1 2 1");
+    CHECK(parse_position<3>("0,0,3, 1,2,1").position == p.position); // the general form
+    CHECK(to_board(p.position) == "  opponent    1  2  1\n"
+                                  "  to move     0  0  3\n"
+                                  "  move        1  2  3\n");
+    const auto wrong = parse_position<7>("0 0 3 1 2 1");
+    CHECK(!wrong.ok);
+    CHECK(wrong.error == "expected 14 pit counts, got 6 (a position is 14 numbers, pits 0..13)");
+    CHECK(parse_position<1>("1 2 3").error ==
+          "more than 2 pit counts (a position is 2 numbers, pits 0..1)");
+    CHECK(parse_position<8>("3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 4").error ==
+          "the position holds 49 seeds, more than 48");
+    // The standard board's messages are those of before.
+    CHECK(parse_position("1 2 3").error ==
+          "expected 12 pit counts, got 3 (a position is 12 numbers, pits 0..11)");
+    // The run-time board size reaches the templates, and only 1..8 exist.
+    CHECK(with_pits_per_side(
+              7, [](auto size) { return BasicPosition<decltype(size)::value>::kPits; }) == 14);
+    CHECK_THROWS_AS(with_pits_per_side(9, [](auto) { return 0; }), std::invalid_argument);
+    CHECK_THROWS_AS(with_pits_per_side(0, [](auto) { return 0; }), std::invalid_argument);
+}
+
 TEST_CASE("ranking is a bijection onto D_n in lexicographic order, P = 1..8") {
     const bool quick = test::quick();
     check_ranking<1>(20);

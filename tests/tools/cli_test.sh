@@ -249,6 +249,12 @@ expect_fail "negative pit" "negative" "$owaredb" show "1 2 3 4 5 6 7 8 9 1 2 -3"
 expect_fail "missing directory" "no database directory" "$owaredb" probe --dir "$work/none" "1 1 1 1 1 1 1 1 1 1 1 1"
 expect_fail "missing level" "not available" "$owaredb" probe --rules awari --dir "$work/a" "4 4 4 4 4 4 4 4 4 4 4 4"
 expect_fail "unknown option" "unrecognised option" "$owaredb" perft --bogus
+# other boards (--pits P): 2P pit counts; from 4 per pit the first two plies are plain
+check "perft --pits 3 counts 3 and 9 moves" bash -c "'$owaredb' perft --pits 3 --depth 2 | tr '\n' ' ' | grep -qx '1 3 2 9 '"
+check "perft --pits 1: a grand slam under abapa is one legal move" bash -c "'$owaredb' perft --pits 1 --position '2 0' --depth 1 | grep -qx '1 1'"
+check "show --pits 3: the awari grand slam takes all seven" bash -c "'$owaredb' show --pits 3 --rules awari '0 0 3 1 2 1' | grep -q '3: captures 7 -> 0 0 0 0 0 0'"
+expect_fail "--pits outside 1..8" "--pits must be between 1 and 8" "$owaredb" perft --pits 9
+expect_fail "a position of the wrong board size" "expected 14 pit counts, got 6" "$owaredb" show --pits 7 "0 0 3 1 2 1"
 expect_fail "unknown command" "unknown command" "$owaredb" frobnicate
 expect_fail "info on a directory" "" "$owaredb" info "$work/a"
 expect_fail "info on an empty file" "" bash -c ": > '$work/empty.owdb'; '$owaredb' info '$work/empty.owdb'"
