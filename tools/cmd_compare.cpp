@@ -6,6 +6,7 @@
 // by offset; a published level against one of ours is first put in our order out of core
 // (tablebase/order_conversion.hpp: within --memory, its work files in --work-dir), so that
 // both sides are read in sequence.
+#include "cli/active_clock.hpp"
 #include "cli/options.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
@@ -183,6 +184,7 @@ uint64_t compare_level(int n, const LevelSide& a, const LevelSide& b, bool their
     std::mutex first_mutex;
     std::vector<Difference> first; // the `show` smallest indices that differ
     ProgressLine line;
+    ActiveClock clock; // for the ETA of this pass: pauses left out (cli/active_clock.hpp)
     std::mutex line_mutex;
     parallel::for_chunks(threads, 0, size, chunk, [&](uint64_t begin, uint64_t end) {
         thread_local std::vector<int8_t> va, vb;
@@ -209,9 +211,7 @@ uint64_t compare_level(int n, const LevelSide& a, const LevelSide& b, bool their
         if (size > (uint64_t(1) << 26)) {
             const std::unique_lock lock(line_mutex, std::try_to_lock);
             if (lock.owns_lock()) {
-                const double elapsed =
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
-                        .count();
+                const double elapsed = clock.elapsed();
                 char text[120];
                 std::snprintf(
                     text, sizeof text, "level %2d: %3.0f%% of %llu positions | ETA %s", n,

@@ -4,6 +4,7 @@
 // --memory whatever the level's size, with the permuted level in work files beside the
 // output. Each output file is written atomically, a rerun skips the levels already
 // converted, and a killed level resumes from its work files.
+#include "cli/active_clock.hpp"
 #include "cli/options.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
@@ -66,13 +67,13 @@ std::filesystem::path work_dir_of(const ConvertOptions& o, int n) {
 }
 
 // The progress of one level's conversion on stderr: the three passes weighted alike, the
-// ETA from the time this level took so far.
+// ETA from the time this level took so far (pauses left out: cli/active_clock.hpp).
 class ConversionLine {
   public:
-    ConversionLine(const char* verb, int n) : verb_(verb), n_(n), start_(Clock::now()) {}
+    ConversionLine(const char* verb, int n) : verb_(verb), n_(n) {}
     void operator()(const ConversionProgress& p) {
         if (p.total == 0) return;
-        const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+        const double elapsed = clock_.elapsed();
         if (!line_.terminal() && elapsed < 10) return;
         const double f = (double(p.pass - 1) + double(p.done) / double(p.total)) / 3;
         const std::string eta = f > 0 && elapsed > 1 ? format_duration(elapsed * (1 - f) / f) : "?";
@@ -86,10 +87,9 @@ class ConversionLine {
     void clear() const { line_.clear(); }
 
   private:
-    using Clock = std::chrono::steady_clock;
     const char* verb_;
     int n_;
-    Clock::time_point start_;
+    ActiveClock clock_;
     ProgressLine line_;
 };
 

@@ -5,6 +5,7 @@
 // line of a streamed level.
 #pragma once
 
+#include "cli/active_clock.hpp"
 #include "cli/options.hpp"
 #include "generate/preflight.hpp"
 #include "mpi_job.hpp"
@@ -78,10 +79,10 @@ class LevelModePlan {
 /// level): a level of billions of positions takes minutes.
 class StreamedLevelProgress {
   public:
-    explicit StreamedLevelProgress(int n) : n_(n), start_(Clock::now()) {}
+    explicit StreamedLevelProgress(int n) : n_(n) {}
     void operator()(uint64_t done, uint64_t total) {
         if (MpiJob::current_rank() != 0 || total == 0) return;
-        const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+        const double elapsed = clock_.elapsed(); // pauses left out (cli/active_clock.hpp)
         if (!line_.terminal() && elapsed < 10) return;
         const std::string eta = done > 0 && elapsed > 1
                                     ? format_duration(elapsed * double(total - done) / double(done))
@@ -97,9 +98,8 @@ class StreamedLevelProgress {
     }
 
   private:
-    using Clock = std::chrono::steady_clock;
     int n_;
-    Clock::time_point start_;
+    ActiveClock clock_;
     ProgressLine line_;
 };
 

@@ -3,6 +3,7 @@
 // values for the start-position lines.
 #pragma once
 
+#include "cli/active_clock.hpp"
 #include "cli/system_stats.hpp"
 #include "generate/preflight.hpp"
 #include "oware/ranking.hpp"
@@ -61,26 +62,26 @@ class ProgressDisplay {
         return work_left;
     }
 
-    explicit ProgressDisplay(double total_work) : remaining_(total_work), start_(Clock::now()) {}
+    explicit ProgressDisplay(double total_work) : remaining_(total_work) {}
 
     void level_started(int n, uint64_t size, LevelMode mode) {
         level_ = n;
         level_size_ = size;
         mode_ = mode;
-        level_start_ = Clock::now();
+        level_start_ = clock_.elapsed();
         level_from_ = -1;
     }
     // The line says when the level will be done, from its progress since the first report
     // (a level resumed from its checkpoint starts far along), and when the run will, from
-    // the run's rate so far over the work left (weighted by work()).
+    // the run's rate so far over the work left (weighted by work()). Both leave out the
+    // time the process was stopped (cli/active_clock.hpp).
     void update(const LevelProgress& p) {
-        const auto now = Clock::now();
+        const double elapsed = clock_.elapsed();
         if (level_from_ < 0) {
             level_from_ = p.pass_fraction;
-            level_start_ = now;
+            level_start_ = elapsed;
         }
-        const double elapsed = std::chrono::duration<double>(now - start_).count();
-        const double in_level = std::chrono::duration<double>(now - level_start_).count();
+        const double in_level = elapsed - level_start_;
         const double level_done = p.pass_fraction - level_from_;
         // Work done by this process (not what a checkpoint brought), and work left.
         const double done = done_here_ + level_done * work(level_);
@@ -126,9 +127,9 @@ class ProgressDisplay {
     double finished_ = 0;  // the work of the levels finished
     double done_here_ = 0; // the part of it this process did
     ProgressLine line_;
-    Clock::time_point start_;
-    Clock::time_point level_start_ = Clock::now(); // of the level's first report
-    double level_from_ = -1;                       // the level's fraction then (-1: none yet)
+    cli::ActiveClock clock_; // the run's running time
+    double level_start_ = 0; // on clock_: the level's first report
+    double level_from_ = -1; // the level's fraction then (-1: none yet)
     int level_ = 0;
     uint64_t level_size_ = 0;
     LevelMode mode_ = LevelMode::InMemory;
