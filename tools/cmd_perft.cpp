@@ -16,9 +16,9 @@ int cmd_perft(const Args& args) {
     opts.add_options()("rules", po::value(&rules_name)->default_value("abapa"),
                        "rule set: abapa|awari")("depth", po::value(&depth)->default_value(8),
                                                 "deepest depth to count (1..30)")(
-        "pits", po::value(&pits)->default_value(6),
-        "pits a side, 1..8")("position", po::value(&position_text),
-                             "2 x pits counts, side to move first (default: 4 seeds in every pit)");
+        "position", po::value(&position_text),
+        "2 x pits counts, side to move first (default: 4 seeds in every pit)");
+    add_pits_option(opts, pits);
     po::variables_map vm;
     if (!parse_args(args,
                     "usage: owaredb perft [--rules R] [--depth D] [--pits P] [--position \"...\"]",
@@ -26,8 +26,7 @@ int cmd_perft(const Args& args) {
         return 0;
     Rules rules = rules_from_name(rules_name);
     if (depth < 1 || depth > 30) throw UsageError("--depth must be between 1 and 30");
-    if (pits < kMinPitsPerSide || pits > kMaxPitsPerSide)
-        throw UsageError("--pits must be between 1 and 8, got " + std::to_string(pits));
+    require_pits(pits);
     with_pits_per_side(pits, [&](auto size) {
         constexpr int P = decltype(size)::value;
         BasicPosition<P> start = BasicPosition<P>::start(4);

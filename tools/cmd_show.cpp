@@ -14,16 +14,15 @@ int cmd_show(const Args& args) {
     std::vector<std::string> position_words;
     po::options_description opts("options");
     opts.add_options()("rules", po::value(&rules_name)->default_value("abapa"),
-                       "rule set: abapa|awari")("pits", po::value(&pits)->default_value(6),
-                                                "pits a side, 1..8");
+                       "rule set: abapa|awari");
+    add_pits_option(opts, pits);
     po::positional_options_description pos;
     add_position_argument(opts, pos, position_words);
     po::variables_map vm;
     if (!parse_args(args, "usage: owaredb show [--rules R] [--pits P] \"<position>\"", opts, pos,
                     vm))
         return 0;
-    if (pits < kMinPitsPerSide || pits > kMaxPitsPerSide)
-        throw UsageError("--pits must be between 1 and 8, got " + std::to_string(pits));
+    require_pits(pits);
     if (position_words.empty())
         throw UsageError("missing the position (" + std::to_string(2 * pits) + " pit counts)");
     Rules rules = rules_from_name(rules_name);

@@ -1,5 +1,6 @@
 #include "database_options.hpp"
 
+#include "oware/position.hpp"
 #include "tablebase/database_dir.hpp"
 #include "tablebase/published_dir.hpp"
 
@@ -11,6 +12,15 @@ namespace owaredb::cli {
 Rules rules_from_name(const std::string& name) {
     if (auto r = Rules::by_name(name)) return *r;
     throw UsageError("unknown rules '" + name + "' (expected " + Rules::preset_names() + ")");
+}
+
+void add_pits_option(po::options_description& opts, int& pits) {
+    opts.add_options()("pits", po::value(&pits)->default_value(pits), "pits a side, 1..8");
+}
+
+void require_pits(int pits) {
+    if (pits < kMinPitsPerSide || pits > kMaxPitsPerSide)
+        throw UsageError("--pits must be between 1 and 8, got " + std::to_string(pits));
 }
 
 void add_database_options(po::options_description& opts, DatabaseOptions& db) {

@@ -20,6 +20,11 @@ struct DatabaseOptions {
 /// The rules preset named `name`, or UsageError listing the presets.
 Rules rules_from_name(const std::string& name);
 
+/// Declares --pits P (pits a side, default 6) on `opts`.
+void add_pits_option(po::options_description& opts, int& pits);
+/// UsageError unless 1 <= pits <= 8.
+void require_pits(int pits);
+
 /// Declares --dir DIR and --rules R on `opts`.
 void add_database_options(po::options_description& opts, DatabaseOptions& db);
 
