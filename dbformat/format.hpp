@@ -65,20 +65,30 @@ struct LevelMeta {
 // file names and cannot contain the '-' that separates them from n.
 bool valid_rules_name(std::string_view rules);
 
+// A board tag names a game's board when it is not the standard one (Oware: "p4" for 4
+// pits a side); empty for the standard board. 1..8 characters of [a-z0-9], so that it is
+// safe in file names and cannot contain the '-' that separates it from the rule set and n.
+bool valid_board_tag(std::string_view board);
+
 // File name of a level, e.g. level_file_name("abapa", 7) == "abapa-07.owdb"; a bounds
-// file is "abapa-07.bounds.owdb", so both kinds live side by side in one directory. Throws
-// std::invalid_argument for an invalid name or n > kMaxLevel.
-std::string level_file_name(std::string_view rules, uint32_t n, LevelKind kind = LevelKind::Values);
+// file is "abapa-07.bounds.owdb", so both kinds live side by side in one directory; on
+// another board the tag goes between the rule set and n: "abapa-p4-07.owdb". Throws
+// std::invalid_argument for an invalid name or tag, or n > kMaxLevel.
+std::string level_file_name(std::string_view rules, uint32_t n, LevelKind kind = LevelKind::Values,
+                            std::string_view board = {});
 
-// dir / level_file_name(rules, n, kind).
+// dir / level_file_name(rules, n, kind, board).
 std::filesystem::path level_path(const std::filesystem::path& dir, std::string_view rules,
-                                 uint32_t n, LevelKind kind = LevelKind::Values);
+                                 uint32_t n, LevelKind kind = LevelKind::Values,
+                                 std::string_view board = {});
 
-// Inverse of level_file_name: {rules, n, kind} for a well-formed name, nullopt otherwise.
+// Inverse of level_file_name: {rules, n, kind, board} for a well-formed name, nullopt
+// otherwise.
 struct LevelName {
     std::string rules;
     uint32_t n = 0;
     LevelKind kind = LevelKind::Values;
+    std::string board; ///< empty: the standard board
 };
 std::optional<LevelName> parse_level_file_name(std::string_view file_name);
 

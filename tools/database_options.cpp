@@ -29,6 +29,48 @@ void add_database_options(po::options_description& opts, DatabaseOptions& db) {
         "rule set: abapa|awari (default: the one whose files the directory holds, else abapa)");
 }
 
+void add_pits_option(po::options_description& opts, DatabaseOptions& db) {
+    opts.add_options()("pits", po::value(&db.pits),
+                       "pits a side, 1..8 (default: the board of the directory's files, else 6)");
+}
+
+namespace {
+
+std::string board_files(int pits) {
+    return pits == 6 ? "<rules>-NN.owdb" : "<rules>-" + board_tag(pits) + "-NN.owdb";
+}
+
+} // namespace
+
+int resolve_pits(const DatabaseOptions& db) {
+    const std::vector<int> found = board_sizes_in(db.dir);
+    if (found.size() > 1) {
+        std::string boards;
+        for (int p : found)
+            boards += (boards.empty() ? "" : " and ") + std::to_string(p) + " pits a side (" +
+                      board_files(p) + ")";
+        throw UsageError("directory '" + db.dir + "' holds level files of boards of " + boards +
+                         ": give each board a directory of its own");
+    }
+    if (db.pits != 0) {
+        require_pits(db.pits);
+        if (found.size() == 1 && found[0] != db.pits)
+            throw UsageError("--pits " + std::to_string(db.pits) + ", but directory '" + db.dir +
+                             "' holds level files of a board of " + std::to_string(found[0]) +
+                             " pits a side (" + board_files(found[0]) +
+                             "): give each board a directory of its own");
+        return db.pits;
+    }
+    return found.empty() ? 6 : found[0];
+}
+
+void require_standard_board(const DatabaseOptions& db, const std::string& command) {
+    const int pits = resolve_pits(db);
+    if (pits != 6)
+        throw UsageError(command + " reads boards of 6 pits a side only; directory '" + db.dir +
+                         "' is for " + std::to_string(pits) + " pits a side");
+}
+
 Rules resolve_rules(const DatabaseOptions& db) {
     if (!db.rules.empty()) return rules_from_name(db.rules);
     const std::vector<std::string> found = rule_sets_in(db.dir);

@@ -15,6 +15,7 @@ inline constexpr const char* kDefaultDatabaseDir = "owaredb-data";
 struct DatabaseOptions {
     std::string dir = kDefaultDatabaseDir;
     std::string rules; ///< empty: not given, see resolve_rules
+    int pits = 0;      ///< pits a side; 0: not given, see resolve_pits
 };
 
 /// The rules preset named `name`, or UsageError listing the presets.
@@ -27,6 +28,18 @@ void require_pits(int pits);
 
 /// Declares --dir DIR and --rules R on `opts`.
 void add_database_options(po::options_description& opts, DatabaseOptions& db);
+/// Declares --pits P on `opts` for a command over a directory (db.pits; default: the board
+/// of the directory's files, else 6).
+void add_pits_option(po::options_description& opts, DatabaseOptions& db);
+
+/// The board (pits a side) to use: --pits when given (UsageError outside 1..8, or when the
+/// directory holds files of another board); otherwise the one board whose level files lie
+/// in the directory; otherwise 6. A directory that holds files of several boards is refused
+/// by every command (UsageError naming them): its levels would not be one game's.
+int resolve_pits(const DatabaseOptions& db);
+/// resolve_pits(db), and UsageError unless it is 6: for the commands that read the
+/// standard board only, `command` naming them ("compare").
+void require_standard_board(const DatabaseOptions& db, const std::string& command);
 
 /// The rule set to use: --rules when given (UsageError for an unknown name); otherwise the
 /// one rule set whose level files lie in the directory; otherwise awari for a directory of

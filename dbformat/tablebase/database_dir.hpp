@@ -19,8 +19,11 @@ class DatabaseDir : public LevelDir {
   public:
     /// `compact`: save() writes capture-bounded files (dbformat/README.md), smaller but
     /// slower to probe. load() reads either kind. Files "<dir>/<rules>-NN.owdb", one entry
-    /// per position (LevelDir: dir(), rules(), game(), path(n), meta(n), expectation(n)).
-    DatabaseDir(std::filesystem::path dir, Rules rules, bool compact = false);
+    /// per position (LevelDir: dir(), rules(), game(), path(n), meta(n), expectation(n)), on
+    /// a board of `pits_per_side` pits a side ("<dir>/<rules>-pP-NN.owdb" unless 6; compact
+    /// files are for 6 only: std::invalid_argument).
+    DatabaseDir(std::filesystem::path dir, Rules rules, bool compact = false,
+                int pits_per_side = 6);
 
     /// Reads level n completely into `out` as exact values, checking every block checksum
     /// and that the file is the level asked for. `smaller` holds the exact values of levels
@@ -50,5 +53,10 @@ class DatabaseDir : public LevelDir {
 /// there are none or `dir` is not a readable directory. Lets the commands default --rules
 /// to what a directory holds.
 std::vector<std::string> rule_sets_in(const std::filesystem::path& dir);
+
+/// The boards (pits a side) that level files (of any kind and rule set) in `dir` are for,
+/// ascending; empty when there are none. A directory holds one board: the commands refuse
+/// one with several (tools/database_options.hpp, resolve_pits).
+std::vector<int> board_sizes_in(const std::filesystem::path& dir);
 
 } // namespace owaredb

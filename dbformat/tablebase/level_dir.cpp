@@ -5,21 +5,48 @@
 #include "oware/ranking.hpp"
 #include "tablebase/streamed_files.hpp"
 
+#include <stdexcept>
 #include <string>
 
 namespace owaredb {
 
+std::string board_tag(int pits_per_side) {
+    return pits_per_side == 6 ? std::string() : "p" + std::to_string(pits_per_side);
+}
+
+std::optional<int> pits_of_board_tag(std::string_view tag) {
+    if (tag.empty()) return 6;
+    if (tag.size() == 2 && tag[0] == 'p' && tag[1] >= '0' + kMinPitsPerSide &&
+        tag[1] <= '0' + kMaxPitsPerSide && tag[1] != '6')
+        return tag[1] - '0';
+    return std::nullopt;
+}
+
 LevelDir::LevelDir(std::filesystem::path dir, Rules rules, db::LevelKind kind,
-                   uint64_t entries_per_position)
+                   uint64_t entries_per_position, int pits_per_side)
     : dir_(std::move(dir)), game_(std::move(rules)), kind_(kind),
-      entries_per_position_(entries_per_position) {}
+      entries_per_position_(entries_per_position), pits_(pits_per_side) {
+    if (pits_ < kMinPitsPerSide || pits_ > kMaxPitsPerSide)
+        throw std::invalid_argument("a board has 1..8 pits a side, not " + std::to_string(pits_));
+}
+
+uint64_t LevelDir::level_size(int n) const {
+    return owaredb::level_size(pits_, n);
+}
+
+const OwareGame& LevelDir::game() const {
+    if (pits_ != 6)
+        throw std::logic_error("LevelDir::game() is the 6-pit game; this directory's board has " +
+                               std::to_string(pits_) + " pits a side");
+    return game_;
+}
 
 std::filesystem::path LevelDir::path(int n) const {
-    return db::level_path(dir_, rules().name, static_cast<uint32_t>(n), kind_);
+    return db::level_path(dir_, rules().name, static_cast<uint32_t>(n), kind_, board_tag(pits_));
 }
 
 db::LevelMeta LevelDir::meta(int n) const {
-    db::LevelMeta m{rules().name, rules().knob_bytes(), static_cast<uint32_t>(n),
+    db::LevelMeta m{rules().name, rules().knob_bytes(pits_), static_cast<uint32_t>(n),
                     entries_per_position_ * level_size(n)};
     m.kind = kind_;
     return m;

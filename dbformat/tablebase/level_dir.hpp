@@ -14,23 +14,40 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
+#include <string>
+#include <string_view>
 
 namespace owaredb {
 
+/// The board tag (db::level_file_name) of a board of P pits a side: "" for the standard
+/// board (P = 6), "p4" for P = 4.
+std::string board_tag(int pits_per_side);
+/// The board size a tag names: 6 for "", P for "pP" (P = 1..8), nullopt for anything else.
+std::optional<int> pits_of_board_tag(std::string_view tag);
+
 class LevelDir {
   public:
-    /// Files of `kind`, `entries_per_position` stored entries per position.
+    /// Files of `kind`, `entries_per_position` stored entries per position, for a board of
+    /// `pits_per_side` pits a side (1..8; std::invalid_argument otherwise).
     LevelDir(std::filesystem::path dir, Rules rules, db::LevelKind kind,
-             uint64_t entries_per_position);
+             uint64_t entries_per_position, int pits_per_side = 6);
 
     const std::filesystem::path& dir() const { return dir_; }
     const Rules& rules() const { return game_.rules(); }
-    const OwareGame& game() const { return game_; }
+    /// The board: pits a side (6 the standard).
+    int pits() const { return pits_; }
+    /// Positions of level n on this board (level_size<P>(n)).
+    uint64_t level_size(int n) const;
+    /// The game on the standard board. Precondition: pits() == 6 (std::logic_error
+    /// otherwise); code for any board builds BasicOwareGame<P>(rules()).
+    const OwareGame& game() const;
     /// The file of level n: "<dir>/<rules>-NN.owdb" (values), "<dir>/<rules>-NN.bounds.owdb"
-    /// (bounds).
+    /// (bounds); on another board the tag is in the name: "<dir>/<rules>-p4-NN.owdb".
     std::filesystem::path path(int n) const;
-    /// What the file of level n must record: rule set, knobs, n, number of entries, kind.
+    /// What the file of level n must record: rule set, knobs (with the board when it is not
+    /// the standard one, Rules::knob_bytes), n, number of entries, kind.
     db::LevelMeta meta(int n) const;
     /// A reader's expectation for level n's file (a file claiming anything else is refused).
     db::Expectation expectation(int n) const { return db::Expectation::exactly(meta(n)); }
@@ -68,6 +85,7 @@ class LevelDir {
     OwareGame game_;
     db::LevelKind kind_;
     uint64_t entries_per_position_;
+    int pits_;
 };
 
 /// A generous estimate of the size of a level file of `entries` entries, for free-space

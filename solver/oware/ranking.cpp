@@ -112,6 +112,10 @@ template <int P> uint64_t level_size(int n) {
     return tables<P>().tail[2 * P][n][0];
 }
 
+uint64_t level_size(int pits_per_side, int n) {
+    return with_pits_per_side(pits_per_side, [n](auto p) { return level_size<p()>(n); });
+}
+
 template <int P> uint64_t rank(const BasicPosition<P>& p) {
     return tables<P>().rank(p.pits);
 }

@@ -22,6 +22,10 @@ namespace owaredb {
 /// gives 203,648,015,935.
 template <int P = 6> uint64_t level_size(int n);
 
+/// level_size<P>(n) for a board size P (1..8) known at run time (std::invalid_argument
+/// outside 1..8).
+uint64_t level_size(int pits_per_side, int n);
+
 /// Rank of p within D_{p.seeds()}. Precondition: p.in_database() and p.seeds() <= 48.
 template <int P> uint64_t rank(const BasicPosition<P>& p);
 

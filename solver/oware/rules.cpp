@@ -20,8 +20,11 @@ std::string Rules::preset_names() {
     return "abapa|awari";
 }
 
-std::vector<uint8_t> Rules::knob_bytes() const {
-    return {static_cast<uint8_t>(grand_slam), static_cast<uint8_t>(all_moves_starve)};
+std::vector<uint8_t> Rules::knob_bytes(int pits_per_side) const {
+    std::vector<uint8_t> bytes{static_cast<uint8_t>(grand_slam),
+                               static_cast<uint8_t>(all_moves_starve)};
+    if (pits_per_side != 6) bytes.push_back(static_cast<uint8_t>(pits_per_side));
+    return bytes;
 }
 
 } // namespace owaredb

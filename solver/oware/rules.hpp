@@ -52,8 +52,11 @@ struct Rules {
     /// Names of every preset, for help texts and error messages ("abapa|awari").
     static std::string preset_names();
 
-    /// The knobs as bytes, stored in database headers so a file records its rules.
-    std::vector<uint8_t> knob_bytes() const;
+    /// The knobs as bytes, stored in database headers so a file records its rules: grand
+    /// slam, all-moves-starve, and on a board of P != 6 pits a side a third byte, P (so that
+    /// a standard board's files are what they were before other boards existed, and files
+    /// of two boards never pass for each other).
+    std::vector<uint8_t> knob_bytes(int pits_per_side = 6) const;
 
     friend bool operator==(const Rules&, const Rules&) = default;
 };

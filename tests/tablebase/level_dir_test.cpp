@@ -4,12 +4,17 @@
 #include "dbformat/writer.hpp"
 #include "oware/ranking.hpp"
 #include "oware/rules.hpp"
+#include "retro/solve_in_memory.hpp"
+#include "tablebase/database_dir.hpp"
 #include "tablebase/level_dir.hpp"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <unistd.h>
 #include <vector>
 
@@ -47,5 +52,70 @@ TEST_CASE("the file size estimate covers real files and stays in proportion to t
     // Large levels: the margin grows with the level (index and frames per block).
     const uint64_t big = uint64_t(1) << 34;
     CHECK(estimated_file_bytes(big) >= big * 6 / 8 + big / 64);
+    fs::remove_all(dir);
+}
+
+// Other boards (#28): a board of P != 6 pits a side is named in the file ("abapa-p4-07.owdb")
+// and recorded in the header (a third knob byte, P), while the standard board's names and
+// headers are what they were; files of two boards never pass for each other.
+TEST_CASE("a level file records its board in its name and its header") {
+    CHECK(db::level_file_name("abapa", 7) == "abapa-07.owdb");
+    CHECK(db::level_file_name("abapa", 7, db::LevelKind::Values, "p4") == "abapa-p4-07.owdb");
+    CHECK(db::level_file_name("awari", 12, db::LevelKind::Bounds, "p7") ==
+          "awari-p7-12.bounds.owdb");
+    CHECK_THROWS_AS(db::level_file_name("abapa", 7, db::LevelKind::Values, "p-4"),
+                    std::invalid_argument);
+    auto name = db::parse_level_file_name("awari-p3-05.bounds.owdb");
+    REQUIRE(name);
+    CHECK(name->rules == "awari");
+    CHECK(name->board == "p3");
+    CHECK(name->n == 5);
+    CHECK(name->kind == db::LevelKind::Bounds);
+    CHECK(db::parse_level_file_name("abapa-05.owdb")->board.empty());
+    CHECK_FALSE(db::parse_level_file_name("abapa-p4-x-05.owdb"));
+    CHECK_FALSE(db::parse_level_file_name("abapa--05.owdb"));
+
+    CHECK(board_tag(6).empty());
+    CHECK(board_tag(4) == "p4");
+    for (int p = 1; p <= 8; ++p) CHECK(pits_of_board_tag(board_tag(p)) == p);
+    CHECK_FALSE(pits_of_board_tag("p6")); // the standard board has no tag
+    CHECK_FALSE(pits_of_board_tag("p9"));
+    CHECK_FALSE(pits_of_board_tag("q4"));
+
+    CHECK(Rules::abapa().knob_bytes().size() == 2);
+    CHECK(Rules::abapa().knob_bytes(6) == Rules::abapa().knob_bytes());
+    std::vector<uint8_t> four = Rules::abapa().knob_bytes();
+    four.push_back(4);
+    CHECK(Rules::abapa().knob_bytes(4) == four);
+    CHECK_THROWS_AS(LevelDir("d", Rules::abapa(), db::LevelKind::Values, 1, 9),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(LevelDir("d", Rules::abapa(), db::LevelKind::Values, 1, 4).game(),
+                    std::logic_error);
+}
+
+TEST_CASE("levels of a 4-pit board are saved, read back, and refused under the 6-pit name") {
+    const fs::path dir =
+        fs::temp_directory_path() / ("owaredb-board-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    const Rules rules = Rules::awari();
+    const auto levels = solve_in_memory(BasicOwareGame<4>(rules), 6, 1);
+    DatabaseDir four(dir, rules, false, 4), six(dir, rules);
+    CHECK(four.level_size(6) == level_size<4>(6));
+    CHECK(four.level_size(6) == level_size(4, 6));
+    CHECK(four.path(6).filename() == "awari-p4-06.owdb");
+    CHECK(four.meta(6).knobs == rules.knob_bytes(4));
+    CHECK(four.meta(6).entries == level_size<4>(6));
+    for (int n = 0; n <= 6; ++n) four.save(n, levels[n], 1, {});
+    ValueArray back;
+    REQUIRE(four.load(6, back, 1, {}).ok());
+    CHECK(std::equal(back.span().begin(), back.span().end(), levels[6].span().begin(),
+                     levels[6].span().end()));
+    CHECK(board_sizes_in(dir) == std::vector<int>{4});
+    CHECK(rule_sets_in(dir) == std::vector<std::string>{"awari"});
+    // The 4-pit file under the 6-pit name is another level: refused, not read.
+    fs::copy_file(four.path(6), six.path(6));
+    CHECK(six.load(6, back, 1, {}).code() == db::ErrorCode::Mismatch);
+    CHECK(board_sizes_in(dir) == std::vector<int>{4, 6});
+    CHECK_THROWS_AS(DatabaseDir(dir, rules, true, 4), std::invalid_argument);
     fs::remove_all(dir);
 }
