@@ -7,8 +7,8 @@
 
 namespace owaredb {
 
-BoundsDir::BoundsDir(std::filesystem::path dir, Rules rules)
-    : LevelDir(std::move(dir), std::move(rules), db::LevelKind::Bounds, 2) {}
+BoundsDir::BoundsDir(std::filesystem::path dir, Rules rules, int pits_per_side)
+    : LevelDir(std::move(dir), std::move(rules), db::LevelKind::Bounds, 2, pits_per_side) {}
 
 db::Status BoundsDir::load(int n, ValueArray& out, int threads) const {
     ValueArray values;
