@@ -9,7 +9,6 @@
 #include "cli/options.hpp"
 #include "generate/preflight.hpp"
 #include "mpi_job.hpp"
-#include "oware/ranking.hpp"
 #include "progress_line.hpp"
 
 #include <chrono>
@@ -64,14 +63,8 @@ class LevelModePlan {
         if (!streaming_ && budget_ != 0 && in_memory_bytes(n) > budget_) streaming_ = true;
         return streaming_;
     }
-    /// Bytes levels 0..n of the board in memory take, with a margin: a byte a position and
-    /// generate's margin (cli::in_memory_bytes of no level at all); on the standard board
-    /// cli::in_memory_bytes(n, 1, 1).
-    uint64_t in_memory_bytes(int n) const {
-        uint64_t bytes = cli::in_memory_bytes(0, 0, 0);
-        for (int k = 0; k <= n; ++k) bytes += level_size(pits_, k);
-        return bytes;
-    }
+    /// Bytes levels 0..n of the board in memory take, with a margin.
+    uint64_t in_memory_bytes(int n) const { return cli::in_memory_bytes(n, 1, 1, pits_); }
     /// Positions per streamed batch: what the budget leaves beside a margin (64 MiB), at
     /// least 64 Ki; 4 Mi without a budget.
     uint64_t batch_positions() const {
