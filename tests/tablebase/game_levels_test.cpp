@@ -54,3 +54,21 @@ TEST_CASE("GameLevels::of_directory: a game's levels only when 12k is there and 
     CHECK(GameLevels::of_directory(gap).max_level == 13);
     CHECK(GameLevels::of_directory(levels(0, 10)).max_level == 10);
 }
+
+TEST_CASE("GameLevels on other boards: a game of k per pit on P pits a side has 2Pk seeds") {
+    const GameLevels four_by_two = GameLevels::of_game(2, 4); // 16 seeds, never 15
+    CHECK(four_by_two.max_level == 16);
+    CHECK(four_by_two.skipped == 15);
+    CHECK(four_by_two.contains(14));
+    CHECK_FALSE(four_by_two.contains(15));
+    CHECK(four_by_two.why_not(15) ==
+          "not part of a game of 2 seeds per pit (it never has 15 seeds)");
+    std::vector<int> game{};
+    for (int n = 0; n <= 14; ++n) game.push_back(n);
+    game.push_back(16);
+    CHECK(GameLevels::of_directory(game, 4).skipped == 15);
+    // On the standard board 16 seeds is no start position: 15 is a gap there.
+    CHECK(GameLevels::of_directory(game).skipped == -1);
+    CHECK(GameLevels::of_game(3, 1).max_level == 6);
+    CHECK(GameLevels::of_game(3, 1).skipped == 5);
+}
