@@ -22,7 +22,7 @@ namespace owaredb::cli {
 
 int cmd_generate(const Args& args) {
     std::string rules_name, dir;
-    int max_seeds = 0, game = 0, threads = 0;
+    int max_seeds = 0, game = 0, threads = 0, pits = 6;
     bool compact = false, bounds = false;
     double checkpoint_minutes = 10;
     std::string memory, mode = "auto";
@@ -32,10 +32,13 @@ int cmd_generate(const Args& args) {
         "max-seeds", po::value(&max_seeds)->default_value(20),
         "build levels 0..N (0..48; the default finishes in a few minutes on 2 cores)")(
         "game", po::value(&game),
-        "build exactly the levels a game of K seeds per pit reaches (1..4): 0..12K-2 and 12K, "
-        "without 12K-1, which no such game has (its first capture takes at least 2); instead "
-        "of --max-seeds")("dir", po::value(&dir)->default_value(kDefaultDatabaseDir),
-                          "database directory")(
+        "build exactly the levels a game of K seeds per pit reaches (1..4 on 6 pits a side): "
+        "0..12K-2 and 12K (2PK on P pits a side), without 12K-1, which no such game has (its "
+        "first capture takes at least 2); instead of --max-seeds")(
+        "pits", po::value(&pits)->default_value(6),
+        "the board: pits a side, 1..8 (files <rules>-pP-NN.owdb unless 6; a directory holds "
+        "one board)")("dir", po::value(&dir)->default_value(kDefaultDatabaseDir),
+                      "database directory")(
         "compact", po::bool_switch(&compact),
         "write capture-bounded files: about a quarter smaller, probes do one ply of capture "
         "search (see dbformat/README.md); in-memory mode only")(
@@ -56,24 +59,30 @@ int cmd_generate(const Args& args) {
     add_threads_option(opts, threads, "parallel threads (0 = one per core)");
     po::variables_map vm;
     if (!parse_args(args,
-                    "usage: owaredb generate [--rules R] [--max-seeds N | --game K] [--dir DIR] "
-                    "[--threads T] "
+                    "usage: owaredb generate [--rules R] [--max-seeds N | --game K] [--pits P] "
+                    "[--dir DIR] [--threads T] "
                     "[--compact] [--bounds] [--checkpoint-minutes M] [--memory SIZE] "
                     "[--mode auto|in-memory|streamed]",
                     opts, {}, vm))
         return 0;
     const Rules rules = rules_from_name(rules_name);
+    require_pits(pits);
+    // One board a directory: --pits must agree with the level files already there.
+    resolve_pits(DatabaseOptions{dir, rules_name, pits});
     if (max_seeds < 0 || max_seeds > kMaxSeeds)
         throw UsageError("--max-seeds must be between 0 and 48, got " + std::to_string(max_seeds));
-    GameLevels wanted = GameLevels::up_to(max_seeds);
+    GameLevels wanted = GameLevels::up_to(max_seeds, pits);
     if (vm.count("game")) {
         if (!vm["max-seeds"].defaulted())
-            throw UsageError("--game K builds the levels up to 12K; give it or --max-seeds, not "
-                             "both");
-        if (game < 1 || 12 * game > kMaxSeeds)
-            throw UsageError("--game must be between 1 and 4 (seeds per pit), got " +
-                             std::to_string(game));
-        wanted = GameLevels::of_game(game);
+            throw UsageError("--game K builds the levels up to " + std::to_string(2 * pits) +
+                             "K; give it or --max-seeds, not both");
+        const int largest = kMaxSeeds / (2 * pits);
+        if (game < 1 || game > largest)
+            throw UsageError("--game must be between 1 and " + std::to_string(largest) +
+                             " (seeds per pit" +
+                             (pits == 6 ? "" : " on " + std::to_string(pits) + " pits a side") +
+                             ": at most 48 seeds), got " + std::to_string(game));
+        wanted = GameLevels::of_game(game, pits);
         max_seeds = wanted.max_level;
     }
     if (bounds && compact) throw UsageError("--compact applies to value files, not --bounds");
@@ -81,15 +90,24 @@ int cmd_generate(const Args& args) {
         throw UsageError("--checkpoint-minutes must be >= 0, or -1 for no checkpoints");
     MemoryBudget budget{memory_budget(memory.empty() ? 0 : parse_bytes("--memory", memory)),
                         !memory.empty()};
-    const BuildSettings settings{dir, rules, threads, checkpoint_minutes};
+    const BuildSettings settings{dir, rules, threads, checkpoint_minutes, pits};
     const std::string levels =
         (wanted.skipped < 0 ? "levels 0.." + std::to_string(max_seeds)
                             : "levels 0.." + std::to_string(wanted.skipped - 1) + " and " +
                                   std::to_string(max_seeds) + " (a game of " +
                                   std::to_string(game) + " seeds per pit)") +
+        (pits == 6 ? "" : ", a board of " + std::to_string(pits) + " pits a side") +
         ", directory " + dir;
 
+    if (pits != 6 && compact) throw UsageError("--compact is for the 6-pit board only");
+    if (pits > kMaxBoundsPitsPerSide && bounds)
+        throw UsageError(
+            "--bounds is for boards of up to " + std::to_string(kMaxBoundsPitsPerSide) +
+            " pits a side (the bounds solver's move counter), not " + std::to_string(pits));
     if (MpiJob* job = MpiJob::current()) {
+        if (pits != 6)
+            throw UsageError("under mpirun the board is the 6-pit one; build --pits " +
+                             std::to_string(pits) + " in one process");
         // --memory is per rank; the default shares the node's memory between its ranks.
         if (memory.empty()) budget.bytes /= uint64_t(job->ranks_on_node());
         // Under mpirun every level is streamed, split between the ranks.
@@ -116,13 +134,13 @@ int cmd_generate(const Args& args) {
                               " threads",
                           "levels");
     }
-    const ModePlan plan(mode, budget);
+    const ModePlan plan(mode, budget, pits);
     if (bounds) {
         if (mode == "streamed")
             throw UsageError("--bounds is built in memory only; --mode streamed is for value "
                              "files");
         // Working state 2 bytes per position, smaller levels 2 bytes (both bounds).
-        check_memory(max_seeds, in_memory_bytes(max_seeds, 2, 2),
+        check_memory(max_seeds, in_memory_bytes(max_seeds, 2, 2, pits),
                      "in-memory mode (bound levels up to " + std::to_string(max_seeds - 1) +
                          " are kept; bounds have no streamed mode)",
                      budget);

@@ -1,6 +1,7 @@
 // Bound levels (gM, gN; docs/values.md, Convention-free bounds) built in memory with the
 // bounds solver (retro/bounds.hpp), 2 bytes per position of every level, beside any value
-// files, with the same resume and checkpoints as value levels.
+// files, with the same resume and checkpoints as value levels. A template on the board, P
+// pits a side, for P <= 6 (the bounds solver's move counter keeps code 7).
 #include "generate/builders.hpp"
 #include "generate/solved_level.hpp"
 #include "retro/bounds.hpp"
@@ -8,6 +9,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,10 +17,12 @@ namespace owaredb::cli {
 
 namespace {
 
-class BoundLevels final : public LevelBuilder {
+template <int P> class BoundLevels final : public LevelBuilder {
   public:
+    using Game = BasicOwareGame<P>;
+
     explicit BoundLevels(const BuildSettings& settings)
-        : settings_(settings), db_(settings.dir, settings.rules) {}
+        : settings_(settings), db_(settings.dir, settings.rules, P), game_(settings.rules) {}
 
     const LevelDir& dir() const override { return db_; }
 
@@ -37,12 +41,12 @@ class BoundLevels final : public LevelBuilder {
     }
 
     void check(int n) const override {
-        check_disk(n, disk_bytes(n, 2, settings_.checkpoint_minutes >= 0, LevelMode::InMemory),
+        check_disk(n, disk_bytes(n, 2, settings_.checkpoint_minutes >= 0, LevelMode::InMemory, P),
                    settings_.dir);
     }
 
     void solve(int n, ProgressDisplay& display) override {
-        solved_ = solve_level_in_memory<BoundsSolver>(db_, n, levels_, settings_.threads,
+        solved_ = solve_level_in_memory<BoundsSolver>(game_, db_, n, levels_, settings_.threads,
                                                       settings_.checkpoint_minutes, display);
     }
 
@@ -59,9 +63,9 @@ class BoundLevels final : public LevelBuilder {
     std::string files_name() const override { return "bound files"; }
 
     std::string start_position(int k) override {
-        const int n = 12 * k;
+        const int n = 2 * P * k;
         const BoundPair b = bounds_equation(
-            db_.game(), n, Position::start(k), [&](int level, const Position& child) {
+            game_, n, BasicPosition<P>::start(k), [&](int level, const BasicPosition<P>& child) {
                 return bound_pair(levels_[size_t(level)].data(), rank(child));
             });
         char line[48];
@@ -75,7 +79,7 @@ class BoundLevels final : public LevelBuilder {
     // pairs (gM + gN = n).
     void keep(int n, ValueArray bounds, LevelRow& row) {
         uint64_t exact = 0;
-        for (uint64_t i = 0; i < level_size(n); ++i) {
+        for (uint64_t i = 0; i < db_.level_size(n); ++i) {
             const BoundPair b = bound_pair(bounds.data(), i);
             exact += b.gm + b.gn == n;
         }
@@ -85,6 +89,7 @@ class BoundLevels final : public LevelBuilder {
 
     BuildSettings settings_;
     BoundsDir db_;
+    Game game_;
     std::vector<ValueArray> levels_;
     SolvedLevel solved_;
 };
@@ -92,7 +97,14 @@ class BoundLevels final : public LevelBuilder {
 } // namespace
 
 std::unique_ptr<LevelBuilder> bound_levels(const BuildSettings& settings) {
-    return std::make_unique<BoundLevels>(settings);
+    return with_pits_per_side(settings.pits, [&](auto pits) -> std::unique_ptr<LevelBuilder> {
+        if constexpr (pits() > kMaxBoundsPitsPerSide)
+            throw std::invalid_argument("--bounds is for boards of up to " +
+                                        std::to_string(kMaxBoundsPitsPerSide) +
+                                        " pits a side (the bounds solver's move counter)");
+        else
+            return std::make_unique<BoundLevels<pits()>>(settings);
+    });
 }
 
 } // namespace owaredb::cli

@@ -20,14 +20,19 @@ struct BuildSettings {
     int threads = 0;
     /// Checkpoints inside a level this often (retro/checkpoint.hpp); -1: none.
     double checkpoint_minutes = 10;
+    /// The board: pits a side (value and bound levels take 1..8 and 1..6; the distributed
+    /// builder 6).
+    int pits = 6;
 };
 
 /// Value levels in this process, each in the mode `plan` gives; `compact`: capture-bounded
 /// files (in-memory levels only).
 std::unique_ptr<LevelBuilder> value_levels(const BuildSettings& settings, const ModePlan& plan,
                                            bool compact);
-/// Bound levels (gM, gN) in memory, beside any value files.
+/// Bound levels (gM, gN) in memory, beside any value files; boards of up to
+/// kMaxBoundsPitsPerSide pits a side (std::invalid_argument above).
 std::unique_ptr<LevelBuilder> bound_levels(const BuildSettings& settings);
+inline constexpr int kMaxBoundsPitsPerSide = 6;
 /// Value levels built by every rank of `job` together (each calls this, and run_levels,
 /// with the same arguments); `budget` is per rank. No checkpoints inside a level.
 std::unique_ptr<LevelBuilder> distributed_levels(const BuildSettings& settings, MpiJob& job,

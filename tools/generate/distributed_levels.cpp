@@ -125,7 +125,7 @@ class DistributedLevels final : public LevelBuilder {
     std::string files_name() const override { return "databases"; }
 
     std::string start_position(int k) override {
-        return start_value(db_, {}, k); // every level from its file
+        return start_value<6>(db_, {}, k); // every level from its file
     }
 
   private:

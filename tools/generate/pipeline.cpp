@@ -47,7 +47,7 @@ int run_levels(LevelBuilder& builder, const GameLevels& levels, const std::strin
                                      "'s files go; remove it or choose another --dir)");
         LevelRow row;
         row.n = n;
-        row.positions = level_size(n);
+        row.positions = builder.dir().level_size(n);
         reset_peak_rss();
         const auto t0 = Clock::now();
         const double cpu0 = cpu_seconds();
@@ -107,8 +107,9 @@ int run_levels(LevelBuilder& builder, const GameLevels& levels, const std::strin
                     levels.why_not(levels.skipped).c_str());
     std::printf("\nstart positions (k seeds in every pit, one ply over the %s):\n",
                 builder.files_name().c_str());
-    for (int k = 1; 12 * k <= max_seeds; ++k)
-        std::printf("  %d per pit (%2d seeds): %s under %s\n", k, 12 * k,
+    const int pits = 2 * builder.dir().pits();
+    for (int k = 1; pits * k <= max_seeds; ++k)
+        std::printf("  %d per pit (%2d seeds): %s under %s\n", k, pits * k,
                     builder.start_position(k).c_str(), builder.dir().rules().name.c_str());
     return 0;
 }

@@ -75,20 +75,20 @@ const char* mode_name(LevelMode mode) {
                                          : "distributed";
 }
 
-uint64_t in_memory_bytes(int n, int working, int stored) {
+uint64_t in_memory_bytes(int n, int working, int stored, int pits_per_side) {
     // The process itself, the compressor's buffers and the page cache of the files being
     // read come on top of the arrays: a fixed margin.
-    uint64_t bytes = level_size(n) * uint64_t(working) + (uint64_t(128) << 20);
-    for (int k = 0; k < n; ++k) bytes += level_size(k) * uint64_t(stored);
+    uint64_t bytes = level_size(pits_per_side, n) * uint64_t(working) + (uint64_t(128) << 20);
+    for (int k = 0; k < n; ++k) bytes += level_size(pits_per_side, k) * uint64_t(stored);
     return bytes;
 }
 
-uint64_t streamed_bytes(int n, uint64_t request_bytes) {
+uint64_t streamed_bytes(int n, uint64_t request_bytes, int pits_per_side) {
     // The process and its libraries take about 12 MB, the compressor's chunk of blocks up to
     // about 40 MB, and a block per thread and level is read (docs/results.md, Streamed
     // mode: 155 MiB peak at level 20 under --memory 160M). One process needs no request
     // buffers (request_bytes 0: it pushes exits from the smaller levels).
-    return level_size(n) + request_bytes + (uint64_t(56) << 20);
+    return level_size(pits_per_side, n) + request_bytes + (uint64_t(56) << 20);
 }
 
 uint64_t distributed_bytes(int n, int rank, int ranks, uint64_t request_bytes) {
@@ -138,36 +138,46 @@ void check_disk(int n, uint64_t bytes, const std::string& dir) {
                                  " are free: " + std::strerror(ENOSPC));
 }
 
-uint64_t disk_bytes(int n, int entries_per_position, bool checkpoints, LevelMode mode) {
+uint64_t disk_bytes(int n, int entries_per_position, bool checkpoints, LevelMode mode,
+                    int pits_per_side) {
     const uint64_t word_bytes = mode == LevelMode::InMemory ? 2 : 1;
-    return estimated_file_bytes(level_size(n) * uint64_t(entries_per_position)) +
-           (checkpoints ? word_bytes * level_size(n) : 0) +
-           (mode == LevelMode::Streamed ? level_size(n) : 0);
+    const uint64_t size = level_size(pits_per_side, n);
+    return estimated_file_bytes(size * uint64_t(entries_per_position)) +
+           (checkpoints ? word_bytes * size : 0) + (mode == LevelMode::Streamed ? size : 0);
 }
 
-ModePlan::ModePlan(const std::string& mode, MemoryBudget budget) : budget_(budget) {
+ModePlan::ModePlan(const std::string& mode, MemoryBudget budget, int pits_per_side)
+    : budget_(budget), pits_(pits_per_side) {
     if (mode == "in-memory" || mode == "streamed") {
         forced_ = true;
         forced_mode_ = mode == "in-memory" ? LevelMode::InMemory : LevelMode::Streamed;
     } else if (mode != "auto") {
         throw UsageError("--mode must be auto, in-memory or streamed, got '" + mode + "'");
     }
+    if (forced_mode_ == LevelMode::Streamed && !streams())
+        throw UsageError("a board of " + std::to_string(pits_) +
+                         " pits a side has no streamed mode (its byte a position holds up to 7 "
+                         "moves); use --mode in-memory or auto");
 }
 
 LevelMode ModePlan::mode(int n) const {
     if (forced_) return forced_mode_;
-    return budget_.bytes == 0 || in_memory_bytes(n, 2, 1) <= budget_.bytes ? LevelMode::InMemory
-                                                                           : LevelMode::Streamed;
+    return budget_.bytes == 0 || !streams() || in_memory_bytes(n, 2, 1, pits_) <= budget_.bytes
+               ? LevelMode::InMemory
+               : LevelMode::Streamed;
 }
 
 void ModePlan::check(int n) const {
     if (mode(n) == LevelMode::InMemory)
-        check_memory(n, in_memory_bytes(n, 2, 1),
+        check_memory(n, in_memory_bytes(n, 2, 1, pits_),
                      "in-memory mode (levels up to " + std::to_string(n - 1) + " are kept" +
-                         (forced_ ? "; --mode streamed needs less" : "") + ")",
+                         (forced_ && streams() ? "; --mode streamed needs less"
+                          : streams()          ? ""
+                                               : "; this board has no streamed mode") +
+                         ")",
                      budget_);
     else
-        check_memory(n, streamed_bytes(n, 0), "streamed mode", budget_);
+        check_memory(n, streamed_bytes(n, 0, pits_), "streamed mode", budget_);
 }
 
 } // namespace owaredb::cli

@@ -27,14 +27,14 @@ const char* mode_name(LevelMode mode); // "in-memory", "streamed", "distributed"
 
 /// Bytes of memory an in-memory build of level n needs: `working` bytes per position of
 /// D_n plus `stored` bytes per position of every smaller level, plus a fixed margin for
-/// the process, the compressor and the files being read.
-uint64_t in_memory_bytes(int n, int working, int stored);
+/// the process, the compressor and the files being read. On a board of `pits_per_side`.
+uint64_t in_memory_bytes(int n, int working, int stored, int pits_per_side = 6);
 
 /// Bytes of memory a streamed build of level n needs with `request_bytes` of first-pass
 /// request buffers (0 in one process; a distributed rank's, distributed_request_bytes()):
 /// 1 byte per position of D_n, the buffers, and a margin (the process, the compressor's
 /// chunk, one block per thread and level being read).
-uint64_t streamed_bytes(int n, uint64_t request_bytes);
+uint64_t streamed_bytes(int n, uint64_t request_bytes, int pits_per_side = 6);
 /// Bytes of memory rank `rank` of `ranks` needs for a distributed build of level n: its
 /// slice (1 byte a position), the request and message buffers and the margin, and on rank
 /// 0, which writes the level while fetching the other slices, the writer's window.
@@ -73,22 +73,31 @@ void check_disk(int n, uint64_t bytes, const std::string& dir);
 
 /// Disk that building level n writes in `mode`: its file (`entries_per_position` entries a
 /// position: tablebase's estimate), its checkpoint (the working words) unless checkpoints
-/// are off, and streamed its exit file (1 byte a position).
-uint64_t disk_bytes(int n, int entries_per_position, bool checkpoints, LevelMode mode);
+/// are off, and streamed its exit file (1 byte a position). On a board of `pits_per_side`.
+uint64_t disk_bytes(int n, int entries_per_position, bool checkpoints, LevelMode mode,
+                    int pits_per_side = 6);
 
 /// Which mode builds each value level (generate --mode): the forced one if given, else in
 /// memory while that fits the budget and streamed from the first level where it does not.
+/// A board of 8 pits a side has no streamed mode (the streamed engine's byte a position
+/// counts up to 7 moves): every level in memory.
 class ModePlan {
   public:
-    /// `mode`: "auto", "in-memory" or "streamed" (else UsageError).
-    ModePlan(const std::string& mode, MemoryBudget budget);
+    /// `mode`: "auto", "in-memory" or "streamed" (else UsageError; also for "streamed" on
+    /// a board without that mode).
+    ModePlan(const std::string& mode, MemoryBudget budget, int pits_per_side = 6);
     LevelMode mode(int n) const;
     bool forced() const { return forced_; }
+    /// Whether this board's levels can be streamed.
+    bool streams() const { return pits_ <= kMaxStreamedPitsPerSide; }
     /// Throws when level n does not fit in the mode it would be built in.
     void check(int n) const;
+    /// The largest board the streamed engine takes.
+    static constexpr int kMaxStreamedPitsPerSide = 7;
 
   private:
     MemoryBudget budget_;
+    int pits_ = 6;
     bool forced_ = false;
     LevelMode forced_mode_ = LevelMode::InMemory;
 };

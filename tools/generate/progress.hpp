@@ -52,13 +52,16 @@ class ProgressDisplay {
     // Work units for the ETA: a position of level n costs about (n + 10) units (measured:
     // positions/s fall by a quarter from n = 14 to n = 22), so the estimate does not grow
     // as the levels get larger.
-    static double work(int n) { return static_cast<double>(level_size(n)) * (n + 10); }
+    static double work(uint64_t level_size, int n) {
+        return static_cast<double>(level_size) * (n + 10);
+    }
 
     /// The work of the levels of `levels` that have no file in `db` yet.
     static double work_to_do(const LevelDir& db, const GameLevels& levels) {
         double work_left = 0;
         for (int n = 0; n <= levels.max_level; ++n)
-            if (levels.contains(n) && !std::filesystem::exists(db.path(n))) work_left += work(n);
+            if (levels.contains(n) && !std::filesystem::exists(db.path(n)))
+                work_left += work(db.level_size(n), n);
         return work_left;
     }
 
@@ -84,8 +87,8 @@ class ProgressDisplay {
         const double in_level = elapsed - level_start_;
         const double level_done = p.pass_fraction - level_from_;
         // Work done by this process (not what a checkpoint brought), and work left.
-        const double done = done_here_ + level_done * work(level_);
-        const double left = remaining_ - finished_ - p.pass_fraction * work(level_);
+        const double done = done_here_ + level_done * work(level_size_, level_);
+        const double left = remaining_ - finished_ - p.pass_fraction * work(level_size_, level_);
         std::string level_eta = "?", run_eta = "?";
         if (level_done > 0 && in_level > 1)
             level_eta = format_duration(in_level * (1 - p.pass_fraction) / level_done);
@@ -117,8 +120,8 @@ class ProgressDisplay {
         std::fflush(stderr);
     }
     void level_finished() {
-        finished_ += work(level_);
-        done_here_ += (1 - std::max(0.0, level_from_)) * work(level_);
+        finished_ += work(level_size_, level_);
+        done_here_ += (1 - std::max(0.0, level_from_)) * work(level_size_, level_);
         line_.clear();
     }
 
@@ -136,14 +139,16 @@ class ProgressDisplay {
 };
 
 /// The value of a child in a smaller level, for the start-position lines: from memory when
-/// the level is there (levels[0..]), else from its file.
-class ChildValues {
+/// the level is there (levels[0..]), else from its file. On a board of P pits a side.
+template <int P> class ChildValues {
   public:
     ChildValues(const DatabaseDir& db, const std::vector<ValueArray>& levels)
         : db_(db), levels_(levels) {}
-    int operator()(int level, const Position& child) {
+    int operator()(int level, const BasicPosition<P>& child) {
         if (level < int(levels_.size())) return levels_[level][rank(child)];
-        auto [it, added] = readers_.try_emplace(level, db_.path(level));
+        db::ReaderOptions options;
+        options.expect = db_.expectation(level);
+        auto [it, added] = readers_.try_emplace(level, db_.path(level), options);
         db::Result<int8_t> v = it->second.value(rank(child));
         if (!v.ok()) throw std::runtime_error(v.status().message());
         return *v;
@@ -155,12 +160,14 @@ class ChildValues {
     std::map<int, db::LevelReader> readers_;
 };
 
-/// "value +0": the value of the start position with k seeds in every pit, by one ply over
-/// levels from memory (`levels`, as many as are there) or else from their files.
-inline std::string start_value(const DatabaseDir& db, const std::vector<ValueArray>& levels,
-                               int k) {
-    ChildValues child_value(db, levels);
-    const int v = bellman_value(db.game(), 12 * k, Position::start(k), child_value);
+/// "value +0": the value of the start position with k seeds in every pit of a board of P
+/// pits a side (db's), by one ply over levels from memory (`levels`, as many as are there)
+/// or else from their files.
+template <int P>
+std::string start_value(const DatabaseDir& db, const std::vector<ValueArray>& levels, int k) {
+    ChildValues<P> child_value(db, levels);
+    const int v = bellman_value(BasicOwareGame<P>(db.rules()), 2 * P * k,
+                                BasicPosition<P>::start(k), child_value);
     char line[32];
     std::snprintf(line, sizeof line, "value %+d", v);
     return line;

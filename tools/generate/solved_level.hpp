@@ -56,23 +56,23 @@ inline std::optional<LevelCheckpoint> level_checkpoint(const LevelDir& db, int n
                                   uint64_t(std::max(0.0, cpu_seconds() - cpu_started) * 1000)};
     };
     return LevelCheckpoint(
-        db.path(n), db.meta(n), level_size(n), format, 60 * checkpoint_minutes,
+        db.path(n), db.meta(n), db.level_size(n), format, 60 * checkpoint_minutes,
         [&display, n](const std::string& what) { display.note(n, what); }, run_time);
 }
 
-/// Solves level n in memory with Solver<OwareGame> over the smaller `levels`, resuming from
-/// its checkpoint if there is one.
-template <template <class> class Solver>
-SolvedLevel solve_level_in_memory(const LevelDir& db, int n, const std::vector<ValueArray>& levels,
-                                  int threads, double checkpoint_minutes,
-                                  ProgressDisplay& display) {
+/// Solves level n of `game` (the board of `db`) in memory with Solver<Game> over the smaller
+/// `levels`, resuming from its checkpoint if there is one.
+template <template <class> class Solver, class Game>
+SolvedLevel solve_level_in_memory(const Game& game, const LevelDir& db, int n,
+                                  const std::vector<ValueArray>& levels, int threads,
+                                  double checkpoint_minutes, ProgressDisplay& display) {
     std::vector<const int8_t*> smaller;
     for (const auto& l : levels) smaller.push_back(l.data());
-    Solver<OwareGame> solver(db.game(), smaller, threads);
-    display.level_started(n, level_size(n), LevelMode::InMemory);
+    Solver<Game> solver(game, smaller, threads);
+    display.level_started(n, db.level_size(n), LevelMode::InMemory);
     SolvedLevel solved{
         ValueArray(),
-        level_checkpoint(db, n, Solver<OwareGame>::kCheckpointFormat, checkpoint_minutes, display),
+        level_checkpoint(db, n, Solver<Game>::kCheckpointFormat, checkpoint_minutes, display),
         nullptr};
     solved.entries = solver.solve(
         n, [&](const LevelProgress& p) { display.update(p); }, nullptr,

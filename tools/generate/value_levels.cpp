@@ -5,7 +5,9 @@
 // (retro/streamed_retrograde.hpp), from the first level whose in-memory build does not fit
 // --memory. Inside a level the sweep saves its working state at safe points
 // (tablebase/level_checkpoint.hpp), so a killed run resumes inside the level it was solving
-// and ends with the same files as an uninterrupted one.
+// and ends with the same files as an uninterrupted one. The builder is a template on the
+// board (P pits a side), chosen once from the settings; P = 8 has no streamed mode
+// (ModePlan).
 #include "generate/builders.hpp"
 #include "generate/solved_level.hpp"
 #include "retro/retrograde.hpp"
@@ -23,11 +25,13 @@ namespace owaredb::cli {
 
 namespace {
 
-class ValueLevels final : public LevelBuilder {
+template <int P> class ValueLevels final : public LevelBuilder {
   public:
+    using Game = BasicOwareGame<P>;
+
     ValueLevels(const BuildSettings& settings, const ModePlan& plan, bool compact)
-        : settings_(settings), plan_(plan), db_(settings.dir, settings.rules, compact),
-          compact_(compact) {}
+        : settings_(settings), plan_(plan), db_(settings.dir, settings.rules, compact, P),
+          game_(settings.rules), compact_(compact) {}
 
     const LevelDir& dir() const override { return db_; }
 
@@ -65,7 +69,7 @@ class ValueLevels final : public LevelBuilder {
     }
 
     void check(int n) const override {
-        check_disk(n, disk_bytes(n, 1, settings_.checkpoint_minutes >= 0, plan_.mode(n)),
+        check_disk(n, disk_bytes(n, 1, settings_.checkpoint_minutes >= 0, plan_.mode(n), P),
                    settings_.dir);
         if (compact_ && streaming_)
             throw std::runtime_error("level " + std::to_string(n) +
@@ -77,7 +81,7 @@ class ValueLevels final : public LevelBuilder {
         solved_ =
             streaming_
                 ? solve_streamed(n, display)
-                : solve_level_in_memory<RetrogradeSolver>(db_, n, levels_, settings_.threads,
+                : solve_level_in_memory<RetrogradeSolver>(game_, db_, n, levels_, settings_.threads,
                                                           settings_.checkpoint_minutes, display);
     }
 
@@ -98,31 +102,36 @@ class ValueLevels final : public LevelBuilder {
     }
     std::string files_name() const override { return "databases"; }
 
-    std::string start_position(int k) override { return start_value(db_, levels_, k); }
+    std::string start_position(int k) override { return start_value<P>(db_, levels_, k); }
 
   private:
     // Level n streamed: the smaller levels are read from their files (each once, in order:
     // the engine pushes their values to their capture parents), the exits go to the scratch
     // file beside the level's.
     SolvedLevel solve_streamed(int n, ProgressDisplay& display) {
-        FileSmallerLevels smaller(db_, n, settings_.threads);
-        SolvedLevel solved{ValueArray(),
-                           level_checkpoint(db_, n,
-                                            StreamedRetrogradeSolver<OwareGame>::kCheckpointFormat,
-                                            settings_.checkpoint_minutes, display),
-                           std::make_unique<ExitFile>(ExitFile::beside(db_.path(n)))};
-        StreamedRetrogradeSolver<OwareGame> solver(db_.game(), smaller, *solved.exits,
-                                                   settings_.threads);
-        display.level_started(n, level_size(n), LevelMode::Streamed);
-        solved.entries = solver.solve(
-            n, [&](const LevelProgress& p) { display.update(p); }, nullptr,
-            solved.checkpoint ? &*solved.checkpoint : nullptr);
-        return solved;
+        if constexpr (Game::kMaxMoves > 7) {
+            throw std::logic_error("a board of " + std::to_string(P) +
+                                   " pits a side has no streamed mode"); // ModePlan says so
+        } else {
+            FileSmallerLevels smaller(db_, n, settings_.threads);
+            SolvedLevel solved{ValueArray(),
+                               level_checkpoint(db_, n,
+                                                StreamedRetrogradeSolver<Game>::kCheckpointFormat,
+                                                settings_.checkpoint_minutes, display),
+                               std::make_unique<ExitFile>(ExitFile::beside(db_.path(n)))};
+            StreamedRetrogradeSolver<Game> solver(game_, smaller, *solved.exits, settings_.threads);
+            display.level_started(n, db_.level_size(n), LevelMode::Streamed);
+            solved.entries = solver.solve(
+                n, [&](const LevelProgress& p) { display.update(p); }, nullptr,
+                solved.checkpoint ? &*solved.checkpoint : nullptr);
+            return solved;
+        }
     }
 
     BuildSettings settings_;
     const ModePlan& plan_;
     DatabaseDir db_;
+    Game game_;
     bool compact_;
     // The levels in memory: all of them while in-memory mode lasts, none from the first
     // streamed level on.
@@ -135,7 +144,9 @@ class ValueLevels final : public LevelBuilder {
 
 std::unique_ptr<LevelBuilder> value_levels(const BuildSettings& settings, const ModePlan& plan,
                                            bool compact) {
-    return std::make_unique<ValueLevels>(settings, plan, compact);
+    return with_pits_per_side(settings.pits, [&](auto pits) -> std::unique_ptr<LevelBuilder> {
+        return std::make_unique<ValueLevels<pits()>>(settings, plan, compact);
+    });
 }
 
 } // namespace owaredb::cli
