@@ -368,7 +368,7 @@ template <int P> struct Engine final : BoardEngine {
     // no generate of that game will ever build it.
     ProbeError value_read_error(const db::Status& error, int n) const {
         ProbeError e = board_error(from_db(error));
-        if (e.status != ProbeStatus::NotAvailable || P != 6) return e;
+        if (e.status != ProbeStatus::NotAvailable) return e;
         const DirectoryContents contents = directory_contents(dir);
         const bool published = contents.format == DirectoryFormat::Published;
         std::vector<int> present;
@@ -378,13 +378,14 @@ template <int P> struct Engine final : BoardEngine {
             for (int k = 0; k <= kMaxSeeds; ++k)
                 if (std::filesystem::exists(files->path(k))) present.push_back(k);
         if (present.empty()) return e;
-        const GameLevels game = GameLevels::of_directory(present);
+        const GameLevels game = GameLevels::of_directory(present, P);
         if (game.skipped == n)
             e.message +=
                 " (level " + std::to_string(n) + " is " + game.why_not(n) +
                 ", whose levels these files hold" +
                 (published ? std::string(")")
-                           : "; owaredb generate --max-seeds " + std::to_string(n) + " builds it)");
+                           : "; owaredb generate" + (P == 6 ? "" : " --pits " + std::to_string(P)) +
+                                 " --max-seeds " + std::to_string(n) + " builds it)");
         return e;
     }
 
