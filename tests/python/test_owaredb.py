@@ -572,6 +572,7 @@ class OtherBoards(unittest.TestCase):
 
     def test_the_board_is_the_directorys(self):
         self.assertEqual(self.tb.pits_per_side, 4)
+        self.assertEqual(repr(self.tb), "owaredb.Tablebase(%r, 'abapa', pits_per_side=4)" % self.dir4)
         self.assertEqual(owaredb.Tablebase(self.dir4, "abapa", pits_per_side=4).pits_per_side, 4)
         self.assertEqual(owaredb.Tablebase(self.dir3, "awari").pits_per_side, 3)
         self.assertEqual(owaredb.Tablebase(DB, "abapa").pits_per_side, 6)

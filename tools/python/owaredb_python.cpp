@@ -798,7 +798,11 @@ Malformed arrays (not (N, 2P), not integers) raise ValueError / TypeError in bot
         .def_property_readonly("pits_per_side", &PyTablebase::pits_per_side,
                                "the board: pits a side (positions are twice as many counts)")
         .def("__repr__", [](const PyTablebase& tb) {
+            // The board is said when it is not the standard one.
+            const std::string board = tb.pits_per_side() == 6
+                                          ? std::string()
+                                          : ", pits_per_side=" + std::to_string(tb.pits_per_side());
             return "owaredb.Tablebase(" + py::repr(py::str(tb.directory())).cast<std::string>() +
-                   ", '" + tb.rules() + "')" + (tb.closed() ? " (closed)" : "");
+                   ", '" + tb.rules() + "'" + board + ")" + (tb.closed() ? " (closed)" : "");
         });
 }

@@ -151,7 +151,8 @@ template <class T> class [[nodiscard]] ProbeResult {
 
 // The answers are the same on every board but for the type of the positions they hold:
 // Pits for the standard board (MoveInfo, PositionInfo, ...), BoardPits for any board
-// (BoardMoveInfo, BoardPositionInfo, ...). Pits of 1..P: P = 6 on the standard board.
+// (BoardMoveInfo, BoardPositionInfo, ...). Moves are numbered 1..P, 1..6 on the standard
+// board.
 
 /// One legal move and what it is worth to the side playing it.
 template <class PitCounts> struct BasicMoveInfo {
