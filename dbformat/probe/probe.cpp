@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -349,7 +350,7 @@ template <int P> struct Engine final : BoardEngine {
     // cannot pass the check as one position and be looked up as another (more than 48
     // seeds).
     std::optional<ProbeError> check(const uint8_t* caller, Pos& out) const {
-        std::copy(caller, caller + 2 * P, out.pits.begin());
+        std::memcpy(out.pits.data(), caller, 2 * P); // a constant size: no call
         if (!files)
             return ProbeError{ProbeStatus::InvalidRules, "unknown rules '" + rules_name +
                                                              "' (expected " +
@@ -765,21 +766,22 @@ struct Tablebase::Impl {
 
     template <int P> Engine<P>& on() const { return static_cast<Engine<P>&>(*engine); }
 
-    // Why a position of `count` pit counts cannot be asked (a board that is none, a size
-    // not the board's), or nothing.
-    std::optional<ProbeError> board_check(std::size_t count) const {
-        if (board_error) return board_error;
-        if (count == std::size_t(2 * pits)) return std::nullopt;
-        return ProbeError{ProbeStatus::InvalidPosition,
-                          "a position of " + std::to_string(count) +
-                              " pit counts asked of a tablebase of " + board_words(pits) +
-                              ": a position has 2 numbers a pit of each side"};
+    // Whether a position of `count` pit counts can be asked: the board is one, and the
+    // count is its. Inline, on the path of every query; board_problem says why not.
+    bool board_ok(std::size_t count) const {
+        return count == std::size_t(2 * pits) && !board_error;
+    }
+    [[gnu::cold]] ProbeError board_problem(std::size_t count) const {
+        if (board_error) return *board_error;
+        return ProbeError{ProbeStatus::InvalidPosition, "a position of " + std::to_string(count) +
+                                                            " pit counts asked of a tablebase of " +
+                                                            board_words(pits)};
     }
 
-    // f(engine, position) on this board's engine, the position checked first (checked
-    // size: board_check), its answer as what a query of pit counts returns.
+    // f(engine, position) on this board's engine, the position checked first (its size:
+    // board_ok), its answer as what a query of pit counts returns.
     template <class R, class F> R with_board(std::span<const uint8_t> caller, F&& f) const {
-        if (auto e = board_check(caller.size())) return *e;
+        if (!board_ok(caller.size())) return board_problem(caller.size());
         return with_pits_per_side(pits, [&](auto board) -> R {
             constexpr int P = decltype(board)::value;
             Engine<P>& e = on<P>();
@@ -792,7 +794,7 @@ struct Tablebase::Impl {
     template <class F>
     auto with_standard(const Pits& caller, F&& f) const
         -> decltype(f(std::declval<Engine<6>&>(), std::declval<Position&>())) {
-        if (auto e = board_check(caller.size())) return *e;
+        if (!board_ok(kPits)) return board_problem(kPits);
         Engine<6>& e = on<6>();
         Position p;
         if (auto error = e.check(caller.data(), p)) return *error;
@@ -903,8 +905,9 @@ void Tablebase::values(std::span<const Pits> positions, std::span<ProbeResult<in
                            "batch: positions and results differ in size"};
         return;
     }
-    if (auto e = impl_->board_check(kPits)) {
-        for (auto& r : results) r = *e;
+    if (!impl_->board_ok(kPits)) {
+        const ProbeError e = impl_->board_problem(kPits);
+        for (auto& r : results) r = e;
         return;
     }
     impl_->on<6>().values(
