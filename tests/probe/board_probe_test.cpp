@@ -336,3 +336,23 @@ TEST_CASE("on the standard board the pit-count functions answer as the Pits ones
     }
     fs::remove_all(dir);
 }
+
+TEST_CASE("a missing level that a game of another board leaves out says so") {
+    // Levels 0..4 and 6 of a 3-pit board: a game of 1 seed a pit (6 seeds), which never
+    // has 5 seeds on the board.
+    const BoardFixture<3>& f = three();
+    const fs::path game =
+        fs::temp_directory_path() / ("owaredb-board-game-" + std::to_string(::getpid()));
+    fs::remove_all(game);
+    DatabaseDir files(game, f.rules, false, 3);
+    for (int n : {0, 1, 2, 3, 4, 6}) files.save(n, f.levels[n], 1, {});
+    Tablebase tb(game, "abapa", 3);
+    const BasicPosition<3> five = unrank<3>(5, 0);
+    ProbeResult<int> r = tb.value(pits_of(five));
+    CHECK(r.status() == ProbeStatus::NotAvailable);
+    CHECK(r.message().find("not part of a game of 1 seeds per pit") != std::string::npos);
+    CHECK(r.message().find("owaredb generate --pits 3 --max-seeds 5 builds it") !=
+          std::string::npos);
+    CHECK(tb.value(pits_of(unrank<3>(6, 0))).ok());
+    fs::remove_all(game);
+}
