@@ -1,12 +1,14 @@
 // owaredb stats: per level, the number of positions and how many have each value; with
 // --bounds, from the bound files, how many are exact (gM + gN = n) and how many have each
-// gM and each gN.
+// gM and each gN. Our files may be of any board of P pits a side (--pits, default the
+// directory's); Romein & Bal's published ones are of the standard board.
 #include "cli/json.hpp"
 #include "cli/options.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
 #include "level_modes.hpp"
 #include "oware/ranking.hpp"
+#include "retro/binomial.hpp"
 #include "stored_levels.hpp"
 #include "tablebase/all_configurations.hpp"
 #include "tablebase/bounds_dir.hpp"
@@ -32,7 +34,9 @@ struct LevelCounts {
     std::map<int, uint64_t> values;
 };
 
-void print_json(const std::string& rules, const std::vector<LevelCounts>& levels) {
+// The board, where it is not the standard one: JSON gets "pits":P after "rules", text
+// ", P pits a side" after the rules' name (a 6-pit directory's output is as it always was).
+void print_json(const std::string& rules, int pits, const std::vector<LevelCounts>& levels) {
     Json array = Json::array();
     for (const LevelCounts& l : levels) {
         Json values = Json::object();
@@ -41,11 +45,19 @@ void print_json(const std::string& rules, const std::vector<LevelCounts>& levels
             {"seeds", l.seeds}, {"positions", l.positions}, {"values", std::move(values)}};
         array.push_back(std::move(level));
     }
-    print_json_line({{"rules", rules}, {"levels", std::move(array)}});
+    if (pits == 6)
+        print_json_line({{"rules", rules}, {"levels", std::move(array)}});
+    else
+        print_json_line({{"rules", rules}, {"pits", pits}, {"levels", std::move(array)}});
 }
 
-void print_text(const std::string& rules, const std::vector<LevelCounts>& levels) {
-    std::cout << "rules " << rules << "\n";
+std::string board_suffix(int pits) {
+    return pits == 6 ? ""
+                     : ", " + std::to_string(pits) + (pits == 1 ? " pit" : " pits") + " a side";
+}
+
+void print_text(const std::string& rules, int pits, const std::vector<LevelCounts>& levels) {
+    std::cout << "rules " << rules << board_suffix(pits) << "\n";
     for (const LevelCounts& l : levels) {
         std::cout << "level " << l.seeds << ": " << l.positions << " positions\n ";
         for (auto [v, c] : l.values) std::cout << " " << v << ":" << c;
@@ -75,7 +87,7 @@ int bounds_stats(const BoundsDir& db, bool json, int threads) {
             throw std::runtime_error(st.message());
         Counts c;
         c.seeds = n;
-        c.positions = level_size(n);
+        c.positions = db.level_size(n);
         std::array<uint64_t, kMaxSeeds + 1> gm{}, gn{};
         for (uint64_t i = 0; i < c.positions; ++i) {
             const BoundPair b = bound_pair(bounds.data(), i);
@@ -105,10 +117,16 @@ int bounds_stats(const BoundsDir& db, bool json, int threads) {
                              {"exact", l.exact},
                              {"gM", histogram(l.gm)},
                              {"gN", histogram(l.gn)}});
-        print_json_line({{"rules", db.rules().name}, {"kind", "bounds"}, {"levels", array}});
+        if (db.pits() == 6)
+            print_json_line({{"rules", db.rules().name}, {"kind", "bounds"}, {"levels", array}});
+        else
+            print_json_line({{"rules", db.rules().name},
+                             {"pits", db.pits()},
+                             {"kind", "bounds"},
+                             {"levels", array}});
         return 0;
     }
-    std::cout << "rules " << db.rules().name << ", bounds (gM, gN)\n";
+    std::cout << "rules " << db.rules().name << board_suffix(db.pits()) << ", bounds (gM, gN)\n";
     for (const Counts& l : levels) {
         char share[32];
         std::snprintf(share, sizeof share, "%.2f",
@@ -132,11 +150,13 @@ int cmd_stats(const Args& args) {
     std::string mode, memory;
     po::options_description opts("options");
     add_database_options(opts, options);
+    add_pits_option(opts, options);
     add_threads_option(opts, threads);
     opts.add_options()("json", po::bool_switch(&json), "print JSON")(
         "all-configurations", po::bool_switch(&all),
-        "count every distribution of n seeds, C(n+11,11), valuing those outside the "
-        "databases by one ply of search (as Lincke's databases index them)")(
+        "count every distribution of n seeds, C(n+11,11) (C(n+2P-1,2P-1) on P pits a side), "
+        "valuing those outside the databases by one ply of search (as Lincke's databases "
+        "index them)")(
         "bounds", po::bool_switch(&bounds),
         "read the bound files (owaredb generate --bounds) instead of the value files: per "
         "level the exact positions (gM + gN = n) and the counts of each gM and gN");
@@ -146,10 +166,10 @@ int cmd_stats(const Args& args) {
                            mode, memory);
     po::variables_map vm;
     if (!parse_args(args,
-                    "usage: owaredb stats [--dir DIR] [--rules R] [--json]\n"
-                    "       owaredb stats --all-configurations [--dir DIR] [--rules R] [--json] "
-                    "[--mode auto|in-memory|streamed] [--memory SIZE]\n"
-                    "       owaredb stats --bounds [--dir DIR] [--rules R] [--json]",
+                    "usage: owaredb stats [--dir DIR] [--rules R] [--pits P] [--json]\n"
+                    "       owaredb stats --all-configurations [--dir DIR] [--rules R] [--pits P] "
+                    "[--json] [--mode auto|in-memory|streamed] [--memory SIZE]\n"
+                    "       owaredb stats --bounds [--dir DIR] [--rules R] [--pits P] [--json]",
                     opts, {}, vm))
         return 0;
     if (!all && (!vm["mode"].defaulted() || vm.count("memory")))
@@ -158,13 +178,17 @@ int cmd_stats(const Args& args) {
     require_directory(options.dir, "(see owaredb generate)");
     const std::string& dir = options.dir;
     const bool published = directory_format(options) == DirectoryFormat::Published;
-    DatabaseDir db(dir, resolve_rules(options)); // awari for a published directory
+    const int pits = resolve_pits(options);
+    if (published) require_published_board(dir, pits);
+    // awari for a published directory
+    DatabaseDir db(dir, resolve_rules(options), false, pits);
     const std::string& rules_name = db.rules().name;
+    plan.set_board(pits, streamed_bellman_bytes_per_position(pits));
     if (bounds) {
         if (all) throw UsageError("--all-configurations applies to value files, not --bounds");
         if (published)
             throw UsageError("'" + dir + "' holds Romein & Bal's published values, no bound files");
-        return bounds_stats(BoundsDir(dir, db.rules()), json, threads);
+        return bounds_stats(BoundsDir(dir, db.rules(), pits), json, threads);
     }
     const PublishedDir published_dir(dir);
     const std::unique_ptr<StoredLevels> stored =
@@ -179,7 +203,7 @@ int cmd_stats(const Args& args) {
         if (stored->has(n)) present.push_back(n);
     const int top = present.empty() ? -1 : present.back();
     const GameLevels game =
-        present.empty() ? GameLevels::up_to(-1) : GameLevels::of_directory(present);
+        present.empty() ? GameLevels::up_to(-1, pits) : GameLevels::of_directory(present, pits);
     for (int n = 0; n < top; ++n)
         if (!stored->has(n) && n != game.skipped) missing.push_back(n);
     if (game.skipped >= 0)
@@ -192,9 +216,10 @@ int cmd_stats(const Args& args) {
                                  (missing.size() == 1 ? " is" : " are") + " missing in '" + dir +
                                  "' (levels up to " + std::to_string(top) + " are there)";
         if (all)
-            throw std::runtime_error(what + ": --all-configurations needs every level 0.." +
-                                     std::to_string(top) + " (owaredb generate --max-seeds " +
-                                     std::to_string(top) + " builds them)");
+            throw std::runtime_error(
+                what + ": --all-configurations needs every level 0.." + std::to_string(top) +
+                " (owaredb generate --max-seeds " + std::to_string(top) +
+                (pits == 6 ? "" : " --pits " + std::to_string(pits)) + " builds them)");
         std::fprintf(stderr, "owaredb stats: note: %s\n", what.c_str());
     }
     std::vector<LevelCounts> levels;
@@ -220,7 +245,7 @@ int cmd_stats(const Args& args) {
     for (int n = 0; n <= kMaxSeeds; ++n) {
         if (!stored->has(n)) continue;
         const bool capture_bounded = stored->capture_bounded(n);
-        LevelCounts counts{n, level_size(n), {}};
+        LevelCounts counts{n, stored->level_size(n), {}};
         // --all-configurations of a level too large for levels 0..n in memory: streamed
         // from the files (which must then be exact: a capture-bounded file is completed in
         // memory only).
@@ -241,23 +266,28 @@ int cmd_stats(const Args& args) {
             if (streamed) {
                 const std::unique_ptr<SmallerLevelValues> files = stored->streamed(n);
                 StreamedLevelProgress progress(n);
-                add_counts(counts.values, streamed_outside_value_counts(
-                                              db.game(), n, *files, threads, plan.batch_positions(),
-                                              std::ref(progress)));
+                add_counts(counts.values, with_oware_game(db.rules(), pits, [&](const auto& game) {
+                               return streamed_outside_value_counts(game, n, *files, threads,
+                                                                    plan.batch_positions(),
+                                                                    std::ref(progress));
+                           }));
                 progress.clear();
             } else {
-                add_counts(counts.values, outside_value_counts(db.game(), n, loaded, threads));
+                add_counts(counts.values, with_oware_game(db.rules(), pits, [&](const auto& game) {
+                               return outside_value_counts(game, n, loaded, threads);
+                           }));
             }
-            counts.positions = binomial(n + 11, 11);
+            // Every distribution of n seeds over the 2P pits.
+            counts.positions = binomial(n + 2 * pits - 1, 2 * pits - 1);
         }
         levels.push_back(std::move(counts));
     }
     if (levels.empty())
         throw std::runtime_error("no " + rules_name + " level files in '" + dir + "'");
     if (json)
-        print_json(db.rules().name, levels);
+        print_json(db.rules().name, pits, levels);
     else
-        print_text(db.rules().name, levels);
+        print_text(db.rules().name, pits, levels);
     return 0;
 }
 

@@ -19,6 +19,10 @@
 // the moves of a batch of positions are sorted and their values read from the files in
 // order, tablebase/bellman_check.hpp), which needs memory for its batch only. auto: in
 // memory while levels 0..n fit --memory, streamed from the first level that does not.
+//
+// Our files may be of any board of P pits a side (--pits, default the directory's; a
+// directory holds one board): the checks run on BasicOwareGame<P>, chosen once per check
+// (with_oware_game). Romein & Bal's published files are of the standard board only.
 #include "cli/options.hpp"
 #include "cli/system_stats.hpp"
 #include "commands.hpp"
@@ -27,6 +31,7 @@
 #include "mpi_job.hpp"
 #include "oware/ranking.hpp"
 #include "owaredb/probe.hpp"
+#include "retro/bellman.hpp"
 #include "stored_levels.hpp"
 #include "tablebase/bellman_check.hpp"
 #include "tablebase/bounds_dir.hpp"
@@ -36,12 +41,14 @@
 #include "tablebase/streamed_files.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 namespace owaredb::cli {
 
@@ -128,12 +135,13 @@ template <class FirstIn> uint64_t first_mismatch_of_level(uint64_t size, FirstIn
 // a failure, not a pass. Returns the number of levels found consistent, or -1 on any
 // failure.
 // The level a game of k seeds per pit never reaches (GameLevels: levels 0..12k-2 and 12k
-// there, 12k-1 missing) is no gap: `skip(n)` is told of it instead.
+// there, 12k-1 missing; 2Pk and 2Pk-1 on a board of `pits` pits a side) is no gap:
+// `skip(n)` is told of it instead.
 template <class Check, class Skip>
-int check_consistency(const Checksums& files, const char* what, int up_to, Check&& check,
+int check_consistency(const Checksums& files, const char* what, int up_to, int pits, Check&& check,
                       Skip&& skip) {
     int checked = 0, n = 0;
-    const GameLevels game = GameLevels::of_directory(files.intact);
+    const GameLevels game = GameLevels::of_directory(files.intact, pits);
     for (; n <= std::min(up_to, kMaxSeeds); ++n) {
         if (n == game.skipped) {
             std::printf("%s %2d: %s, not built; no level needs it\n", what, n,
@@ -170,7 +178,7 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
     std::fflush(stdout);
     std::vector<ValueArray> levels;
     const int checked = check_consistency(
-        files, "bound level", kMaxSeeds,
+        files, "bound level", kMaxSeeds, db.pits(),
         [&](int n) {
             ValueArray bounds;
             if (db::Status s = db.load(n, bounds, threads); !s.ok()) {
@@ -178,19 +186,22 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
                 return false;
             }
             levels.push_back(std::move(bounds));
-            const uint64_t bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
-                return first_bounds_mismatch(db.game(), n, levels, threads, range);
+            const uint64_t size = db.level_size(n);
+            const uint64_t bad = first_mismatch_of_level(size, [&](IndexRange range) {
+                return with_oware_game(db.rules(), db.pits(), [&](const auto& game) {
+                    return first_bounds_mismatch(game, n, levels, threads, range);
+                });
             });
-            if (bad < level_size(n)) {
+            if (bad < size) {
                 const BoundPair b = bound_pair(levels[n].data(), bad);
                 std::printf("MISMATCH bounds level %d index %llu (%s): stored gM %d gN %d, but its "
                             "moves give different bounds\n",
-                            n, (unsigned long long)bad, to_string(unrank(n, bad)).c_str(), b.gm,
-                            b.gn);
+                            n, (unsigned long long)bad, position_text(db.pits(), n, bad).c_str(),
+                            b.gm, b.gn);
                 return false;
             }
             std::printf("bounds level %2d: %llu pairs consistent with their moves\n", n,
-                        (unsigned long long)level_size(n));
+                        (unsigned long long)size);
             return true;
         },
         [&](int) { levels.emplace_back(); }); // keeps levels[k] = level k
@@ -206,19 +217,23 @@ bool check_value_level(int n, const StoredLevels& source, int threads, LevelMode
                        std::vector<ValueArray>& levels) {
     const bool streamed = plan.streamed(n);
     const auto started = std::chrono::steady_clock::now();
-    uint64_t bad = level_size(n);
+    const uint64_t size = source.level_size(n);
+    uint64_t bad = size;
     int stored = 0;
     try {
         if (streamed) {
             std::vector<ValueArray>().swap(levels); // levels above are streamed too
             const std::unique_ptr<SmallerLevelValues> values = source.streamed(n);
             StreamedLevelProgress progress(n);
-            bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
-                return first_streamed_bellman_mismatch(source.game(), n, *values, threads, range,
-                                                       plan.batch_positions(), std::ref(progress));
+            bad = first_mismatch_of_level(size, [&](IndexRange range) {
+                return with_oware_game(source.rules(), source.pits(), [&](const auto& game) {
+                    return first_streamed_bellman_mismatch(game, n, *values, threads, range,
+                                                           plan.batch_positions(),
+                                                           std::ref(progress));
+                });
             });
             progress.clear();
-            if (bad < level_size(n)) {
+            if (bad < size) {
                 int8_t v = 0;
                 values->read(n, std::span(&bad, 1), std::span(&v, 1));
                 stored = v;
@@ -228,24 +243,26 @@ bool check_value_level(int n, const StoredLevels& source, int threads, LevelMode
             if (db::Status s = source.load(n, values, levels); !s.ok())
                 throw std::runtime_error(s.message());
             levels.push_back(std::move(values));
-            bad = first_mismatch_of_level(level_size(n), [&](IndexRange range) {
-                return first_bellman_mismatch(source.game(), n, levels, threads, range);
+            bad = first_mismatch_of_level(size, [&](IndexRange range) {
+                return with_oware_game(source.rules(), source.pits(), [&](const auto& game) {
+                    return first_bellman_mismatch(game, n, levels, threads, range);
+                });
             });
-            if (bad < level_size(n)) stored = levels[n][bad];
+            if (bad < size) stored = levels[n][bad];
         }
     } catch (const std::runtime_error& e) { // a file that cannot be read as it should
         std::printf("DAMAGED %s\n", e.what());
         return false;
     }
-    if (bad < level_size(n)) {
+    if (bad < size) {
         std::printf("MISMATCH level %d index %llu%s (%s): stored %d, but its moves give a "
                     "different value\n",
                     n, (unsigned long long)bad, source.where(n, bad).c_str(),
-                    to_string(unrank(n, bad)).c_str(), stored);
+                    position_text(source.pits(), n, bad).c_str(), stored);
         return false;
     }
-    std::printf("level %2d: %llu values consistent (%s, %.1f s)\n", n,
-                (unsigned long long)level_size(n), streamed ? "streamed" : "in memory",
+    std::printf("level %2d: %llu values consistent (%s, %.1f s)\n", n, (unsigned long long)size,
+                streamed ? "streamed" : "in memory",
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     return true;
 }
@@ -255,7 +272,7 @@ bool check_value_levels(const Checksums& files, const StoredLevels& source, int 
                         LevelModePlan& plan) {
     std::vector<ValueArray> levels;
     const int checked = check_consistency(
-        files, "level", up_to,
+        files, "level", up_to, source.pits(),
         [&](int n) { return check_value_level(n, source, threads, plan, levels); },
         [&](int k) {
             if (levels.size() == size_t(k)) levels.emplace_back(); // keeps levels[k] = level k
@@ -300,7 +317,7 @@ bool verify_published(const PublishedDir& dir, int threads, int up_to, LevelMode
 }
 
 bool has_bound_files(const DatabaseDir& db) {
-    const BoundsDir bounds(db.dir(), db.rules());
+    const BoundsDir bounds(db.dir(), db.rules(), db.pits());
     for (int n = 0; n <= kMaxSeeds; ++n)
         if (std::filesystem::exists(bounds.path(n))) return true;
     return false;
@@ -326,6 +343,38 @@ void print_start_values(const std::string& dir, const std::string& rules, int up
     }
 }
 
+// The same on a board of P != 6 pits a side (2Pk seeds), which the probe library does not
+// read: the start position (every pit full, so outside the databases) valued by one ply
+// of search over its children, read from the files that passed the check.
+void print_board_start_values(const DatabaseDir& db, int up_to) {
+    with_oware_game(db.rules(), db.pits(), [&](const auto& game) {
+        using State = typename std::decay_t<decltype(game)>::State;
+        const int board = 2 * db.pits();
+        for (int k = 1; board * k <= std::min(up_to, kMaxSeeds); ++k) {
+            const int n = board * k;
+            if (!std::filesystem::exists(db.path(n))) continue;
+            const char* plural = k == 1 ? "" : "s";
+            int v = 0;
+            try {
+                const FileSmallerLevels files(db, n, 1, true); // and level n: the quiet moves
+                v = bellman_value(game, n, State::start(k), [&](int level, const State& child) {
+                    const std::array<uint64_t, 1> index{game.rank(child)};
+                    std::array<int8_t, 1> value{};
+                    files.read(level, index, value);
+                    return int(value[0]);
+                });
+            } catch (const std::runtime_error& e) {
+                std::printf("start position, %d seed%s per pit: %s\n", k, plural, e.what());
+                continue;
+            }
+            const char* result = v > 0 ? "win" : v < 0 ? "loss" : "draw";
+            std::printf("start position, %d seed%s per pit (%d seeds, %d pit%s a side): value %+d "
+                        "for the first player, a %s\n",
+                        k, plural, n, db.pits(), db.pits() == 1 ? "" : "s", v, result);
+        }
+    });
+}
+
 } // namespace
 
 int cmd_verify(const Args& args) {
@@ -334,6 +383,7 @@ int cmd_verify(const Args& args) {
     std::string mode, memory;
     po::options_description opts("options");
     add_database_options(opts, options);
+    add_pits_option(opts, options);
     add_threads_option(opts, threads);
     opts.add_options()("values-up-to", po::value(&values_up_to)->default_value(kMaxSeeds),
                        "check the values of levels 0..N against their moves; levels above N get "
@@ -341,7 +391,7 @@ int cmd_verify(const Args& args) {
     add_level_mode_options(opts, "check each level's values", mode, memory);
     po::variables_map vm;
     if (!parse_args(args,
-                    "usage: owaredb verify [--dir DIR] [--rules R] [--threads T] "
+                    "usage: owaredb verify [--dir DIR] [--rules R] [--pits P] [--threads T] "
                     "[--values-up-to N] [--mode auto|in-memory|streamed] [--memory SIZE]",
                     opts, {}, vm))
         return 0;
@@ -352,7 +402,10 @@ int cmd_verify(const Args& args) {
     if (rank() != 0 && !std::freopen("/dev/null", "w", stdout))
         throw std::runtime_error("cannot silence the standard output of rank " +
                                  std::to_string(rank()));
-    if (directory_format(options) == DirectoryFormat::Published) {
+    const bool published_format = directory_format(options) == DirectoryFormat::Published;
+    const int pits = resolve_pits(options);
+    if (published_format) {
+        require_published_board(options.dir, pits);
         const PublishedDir published(options.dir);
         const bool ok = verify_published(published, threads, values_up_to, plan);
         if (ok)
@@ -361,7 +414,11 @@ int cmd_verify(const Args& args) {
         std::printf("%s\n", ok ? "verify: OK" : "verify: FAILED");
         return ok ? 0 : 1;
     }
-    DatabaseDir db(options.dir, resolve_rules(options));
+    DatabaseDir db(options.dir, resolve_rules(options), false, pits);
+    plan.set_board(pits, streamed_check_bytes_per_position(pits));
+    if (pits != 6)
+        std::printf("board: %d pit%s a side (%s-%s-NN.owdb)\n", pits, pits == 1 ? "" : "s",
+                    db.rules().name.c_str(), board_tag(pits).c_str());
     bool value_files = false;
     for (int n = 0; n <= kMaxSeeds && !value_files; ++n)
         value_files = std::filesystem::exists(db.path(n));
@@ -370,11 +427,14 @@ int cmd_verify(const Args& args) {
     bool bound_files = false;
     const bool values_ok =
         value_files || !has_bound_files(db) ? verify_values(db, threads, values_up_to, plan) : true;
-    const bool bounds_ok = verify_bounds(BoundsDir(options.dir, db.rules()), threads, bound_files);
+    const bool bounds_ok =
+        verify_bounds(BoundsDir(options.dir, db.rules(), pits), threads, bound_files);
     const bool ok = values_ok && bounds_ok;
-    if (ok && value_files)
+    if (ok && value_files && pits == 6)
         print_start_values(options.dir, db.rules().name, values_up_to,
                            [&](int n) { return std::filesystem::exists(db.path(n)); });
+    else if (ok && value_files && rank() == 0)
+        print_board_start_values(db, values_up_to);
     std::printf("%s\n", ok ? "verify: OK" : "verify: FAILED");
     return ok ? 0 : 1;
 }

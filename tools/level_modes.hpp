@@ -49,6 +49,13 @@ class LevelModePlan {
         else if (mode != "auto")
             throw UsageError("--mode must be auto, in-memory or streamed, got '" + mode + "'");
     }
+    /// The levels are of a board of `pits` pits a side (6 until told otherwise) and a
+    /// streamed batch takes `bytes_per_position` a position there (more moves, more
+    /// requests). Call before the first streamed().
+    void set_board(int pits, uint64_t bytes_per_position) {
+        pits_ = pits;
+        bytes_per_position_ = bytes_per_position;
+    }
     /// Whether level n is streamed. In auto mode, once a level is streamed so are all above
     /// it (they are larger).
     bool streamed(int n) {
@@ -56,8 +63,8 @@ class LevelModePlan {
         if (!streaming_ && budget_ != 0 && in_memory_bytes(n) > budget_) streaming_ = true;
         return streaming_;
     }
-    /// Bytes levels 0..n in memory take, with a margin.
-    static uint64_t in_memory_bytes(int n) { return cli::in_memory_bytes(n, 1, 1); }
+    /// Bytes levels 0..n of the board in memory take, with a margin.
+    uint64_t in_memory_bytes(int n) const { return cli::in_memory_bytes(n, 1, 1, pits_); }
     /// Positions per streamed batch: what the budget leaves beside a margin (64 MiB), at
     /// least 64 Ki; 4 Mi without a budget.
     uint64_t batch_positions() const {
@@ -71,6 +78,7 @@ class LevelModePlan {
     enum class Forced { None, InMemory, Streamed } forced_ = Forced::None;
     uint64_t budget_;
     uint64_t bytes_per_position_;
+    int pits_ = 6;
     bool streaming_ = false;
 };
 

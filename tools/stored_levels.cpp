@@ -1,5 +1,6 @@
 #include "stored_levels.hpp"
 
+#include "cli/command.hpp"
 #include "dbformat/raw_level.hpp"
 #include "oware/ranking.hpp"
 #include "tablebase/streamed_files.hpp"
@@ -13,7 +14,8 @@ namespace {
 class OurLevels final : public StoredLevels {
   public:
     OurLevels(const DatabaseDir& db, int threads) : db_(db), threads_(threads) {}
-    const OwareGame& game() const override { return db_.game(); }
+    const Rules& rules() const override { return db_.rules(); }
+    int pits() const override { return db_.pits(); }
     std::filesystem::path path(int n) const override { return db_.path(n); }
     db::Status load(int n, ValueArray& out, const std::vector<ValueArray>& smaller) const override {
         return db_.load(n, out, threads_, smaller);
@@ -47,8 +49,9 @@ class OurLevels final : public StoredLevels {
 class PublishedLevelFiles final : public StoredLevels {
   public:
     PublishedLevelFiles(const PublishedDir& dir, int threads)
-        : dir_(dir), game_(Rules::awari()), threads_(threads) {}
-    const OwareGame& game() const override { return game_; }
+        : dir_(dir), rules_(Rules::awari()), threads_(threads) {}
+    const Rules& rules() const override { return rules_; }
+    int pits() const override { return 6; } // their files are of the standard board
     std::filesystem::path path(int n) const override { return dir_.path(n); }
     db::Status load(int n, ValueArray& out, const std::vector<ValueArray>&) const override {
         return dir_.load(n, out, threads_);
@@ -71,11 +74,24 @@ class PublishedLevelFiles final : public StoredLevels {
 
   private:
     const PublishedDir& dir_;
-    OwareGame game_;
+    Rules rules_;
     int threads_;
 };
 
 } // namespace
+
+std::string position_text(int pits, int n, uint64_t index) {
+    return with_pits_per_side(
+        pits, [&](auto p) { return to_string(unrank<decltype(p)::value>(n, index)); });
+}
+
+void require_published_board(const std::string& dir, int pits) {
+    if (pits != 6)
+        throw UsageError("directory '" + dir +
+                         "' holds Romein & Bal's published files, which are of the board of 6 "
+                         "pits a side, not " +
+                         std::to_string(pits));
+}
 
 std::unique_ptr<StoredLevels> our_stored_levels(const DatabaseDir& db, int threads) {
     return std::make_unique<OurLevels>(db, threads);

@@ -1,11 +1,14 @@
 // A directory's value levels as the commands that read stored levels whole see them
 // (verify's value check, stats): owaredb's level files or Romein & Bal's published ones
 // (tablebase/directory_format.hpp) behind one interface, so that each command is written
-// once for both formats.
+// once for both formats. Our files may be of any board (P pits a side, 1..8); the code
+// that needs the game's rules for a board (the checks, one-ply values) gets it through
+// with_oware_game, once per use, from pits() and rules().
 #pragma once
 
 #include "dbformat/reader.hpp"
 #include "oware/oware_game.hpp"
+#include "oware/ranking.hpp"
 #include "retro/streamed_sources.hpp"
 #include "retro/value_array.hpp"
 #include "tablebase/database_dir.hpp"
@@ -22,7 +25,12 @@ class StoredLevels {
   public:
     virtual ~StoredLevels() = default;
 
-    virtual const OwareGame& game() const = 0;
+    /// The rule set of the levels.
+    virtual const Rules& rules() const = 0;
+    /// The board: pits a side (6 for Romein & Bal's files).
+    virtual int pits() const = 0;
+    /// Positions of level n on this board.
+    uint64_t level_size(int n) const { return owaredb::level_size(pits(), n); }
     /// The file that holds level n (it may not exist).
     virtual std::filesystem::path path(int n) const = 0;
     /// Whether level n's file is there (not whether it is valid).
@@ -47,7 +55,23 @@ class StoredLevels {
     virtual std::string where(int n, uint64_t index) const = 0;
 };
 
-/// Our level files of `db`, read with `threads` threads.
+/// Calls f(game) with game = BasicOwareGame<P>(rules) for the board of `pits` pits a side
+/// (1..8, with_pits_per_side; std::invalid_argument otherwise) and returns what f returns:
+/// the one place where verify and stats go from a directory's board to the templates.
+template <class F> auto with_oware_game(const Rules& rules, int pits, F&& f) {
+    return with_pits_per_side(pits,
+                              [&](auto p) { return f(BasicOwareGame<decltype(p)::value>(rules)); });
+}
+
+/// The text form (2P numbers) of the position of rank `index` in level n of a board of
+/// `pits` pits a side.
+std::string position_text(int pits, int n, uint64_t index);
+
+/// UsageError unless `pits` is 6: Romein & Bal's published files in `dir` are of the
+/// standard board (a --pits P for them is a mistake, said as such).
+void require_published_board(const std::string& dir, int pits);
+
+/// Our level files of `db` (of its board), read with `threads` threads.
 std::unique_ptr<StoredLevels> our_stored_levels(const DatabaseDir& db, int threads);
 /// Romein & Bal's files of `dir` (awari), read with `threads` threads.
 std::unique_ptr<StoredLevels> published_stored_levels(const PublishedDir& dir, int threads);

@@ -19,17 +19,18 @@ constexpr uint64_t kChunk = 1 << 14;
 
 } // namespace
 
-ValueCounts outside_value_counts(const OwareGame& game, int n,
+template <int P>
+ValueCounts outside_value_counts(const BasicOwareGame<P>& game, int n,
                                  const std::vector<ValueArray>& levels, int threads) {
     ValueCounts counts{};
     std::mutex merge;
-    parallel::for_chunks(threads, 0, outside_size(n), kChunk, [&](uint64_t begin, uint64_t end) {
+    parallel::for_chunks(threads, 0, outside_size<P>(n), kChunk, [&](uint64_t begin, uint64_t end) {
         ValueCounts local{};
         for (uint64_t i = begin; i < end; ++i) {
-            const int v =
-                bellman_value(game, n, unrank_outside(n, i), [&](int level, const Position& child) {
-                    return int(levels[size_t(level)][game.rank(child)]);
-                });
+            const int v = bellman_value(game, n, unrank_outside<P>(n, i),
+                                        [&](int level, const BasicPosition<P>& child) {
+                                            return int(levels[size_t(level)][game.rank(child)]);
+                                        });
             ++local[size_t(v + kMaxSeeds)];
         }
         const std::lock_guard lock(merge);
@@ -38,22 +39,32 @@ ValueCounts outside_value_counts(const OwareGame& game, int n,
     return counts;
 }
 
+template <int P>
 ValueCounts
-streamed_outside_value_counts(const OwareGame& game, int n, const SmallerLevelValues& files,
+streamed_outside_value_counts(const BasicOwareGame<P>& game, int n, const SmallerLevelValues& files,
                               int threads, uint64_t batch_positions,
                               const std::function<void(uint64_t done, uint64_t total)>& progress) {
     ValueCounts counts{};
-    const uint64_t total = outside_size(n);
+    const uint64_t total = outside_size<P>(n);
     batch_positions = std::max<uint64_t>(batch_positions, 1);
-    StreamedBellman bellman(game, n, files, threads, batch_positions);
+    BasicStreamedBellman<P> bellman(game, n, files, threads, batch_positions);
     for (uint64_t begin = 0; begin < total; begin += batch_positions) {
         const uint64_t size = std::min(batch_positions, total - begin);
-        for (int8_t v :
-             bellman.values(size, [&](uint64_t slot) { return unrank_outside(n, begin + slot); }))
+        for (int8_t v : bellman.values(
+                 size, [&](uint64_t slot) { return unrank_outside<P>(n, begin + slot); }))
             ++counts[size_t(v + kMaxSeeds)];
         if (progress) progress(begin + size, total);
     }
     return counts;
 }
+
+#define OWAREDB_INSTANTIATE(P)                                                                     \
+    template ValueCounts outside_value_counts(const BasicOwareGame<P>&, int,                       \
+                                              const std::vector<ValueArray>&, int);                \
+    template ValueCounts streamed_outside_value_counts(                                            \
+        const BasicOwareGame<P>&, int, const SmallerLevelValues&, int, uint64_t,                   \
+        const std::function<void(uint64_t, uint64_t)>&);
+OWAREDB_FOR_EACH_PITS_PER_SIDE(OWAREDB_INSTANTIATE)
+#undef OWAREDB_INSTANTIATE
 
 } // namespace owaredb

@@ -14,15 +14,17 @@
 
 namespace owaredb {
 
-uint64_t first_bellman_mismatch(const OwareGame& game, int n, const std::vector<ValueArray>& levels,
-                                int threads, IndexRange range) {
+template <int P>
+uint64_t first_bellman_mismatch(const BasicOwareGame<P>& game, int n,
+                                const std::vector<ValueArray>& levels, int threads,
+                                IndexRange range) {
     const uint64_t size = game.level_size(n);
     return first_mismatch(
         std::min(range.begin, size), std::min(range.end, size), size, threads, [&](uint64_t i) {
-            const int v =
-                bellman_value(game, n, game.unrank(n, i), [&](int level, const Position& c) {
-                    return int(levels[level][game.rank(c)]);
-                });
+            const int v = bellman_value(game, n, game.unrank(n, i),
+                                        [&](int level, const BasicPosition<P>& c) {
+                                            return int(levels[level][game.rank(c)]);
+                                        });
             return v != levels[n][i];
         });
 }
@@ -53,15 +55,17 @@ uint64_t first_difference(const SmallerLevelValues& files, int n, int threads, u
 
 } // namespace
 
+template <int P>
 uint64_t first_streamed_bellman_mismatch(
-    const OwareGame& game, int n, const SmallerLevelValues& files, int threads, IndexRange range,
-    uint64_t batch_positions, const std::function<void(uint64_t done, uint64_t total)>& progress) {
+    const BasicOwareGame<P>& game, int n, const SmallerLevelValues& files, int threads,
+    IndexRange range, uint64_t batch_positions,
+    const std::function<void(uint64_t done, uint64_t total)>& progress) {
     const uint64_t size = game.level_size(n);
     const uint64_t first = std::min(range.begin, size);
     const uint64_t end = std::max(first, std::min(range.end, size));
     threads = std::max(1, threads);
     batch_positions = std::max<uint64_t>(batch_positions, 1);
-    StreamedBellman bellman(game, n, files, threads, batch_positions);
+    BasicStreamedBellman<P> bellman(game, n, files, threads, batch_positions);
     for (uint64_t begin = first; begin < end; begin += batch_positions) {
         const uint64_t last = std::min(end, begin + batch_positions);
         const std::span<const int8_t> best = bellman.values(
@@ -72,5 +76,14 @@ uint64_t first_streamed_bellman_mismatch(
     }
     return size;
 }
+
+#define OWAREDB_INSTANTIATE(P)                                                                     \
+    template uint64_t first_bellman_mismatch(const BasicOwareGame<P>&, int,                        \
+                                             const std::vector<ValueArray>&, int, IndexRange);     \
+    template uint64_t first_streamed_bellman_mismatch(                                             \
+        const BasicOwareGame<P>&, int, const SmallerLevelValues&, int, IndexRange, uint64_t,       \
+        const std::function<void(uint64_t, uint64_t)>&);
+OWAREDB_FOR_EACH_PITS_PER_SIDE(OWAREDB_INSTANTIATE)
+#undef OWAREDB_INSTANTIATE
 
 } // namespace owaredb

@@ -17,13 +17,19 @@ namespace owaredb {
 /// The index of the first position of level n in `range` whose value in levels[n] differs
 /// from its Bellman value (retro/bellman.hpp) over the exact values levels[0..n], or
 /// level_size(n) when every value there agrees. Parallel over `threads`; the answer does
-/// not depend on them.
-uint64_t first_bellman_mismatch(const OwareGame& game, int n, const std::vector<ValueArray>& levels,
-                                int threads, IndexRange range = {});
+/// not depend on them. For a board of P pits a side, 1..8 (as the functions below).
+template <int P>
+uint64_t first_bellman_mismatch(const BasicOwareGame<P>& game, int n,
+                                const std::vector<ValueArray>& levels, int threads,
+                                IndexRange range = {});
 
-/// Bytes a streamed check (below) takes per position of its batch: its Bellman value's
-/// (StreamedBellman) and the stored value.
-inline constexpr uint64_t kStreamedCheckBytesPerPosition = kStreamedBellmanBytesPerPosition + 1;
+/// Bytes a streamed check (below) takes per position of its batch on a board of P pits a
+/// side: its Bellman value's (StreamedBellman) and the stored value.
+constexpr uint64_t streamed_check_bytes_per_position(int pits_per_side) {
+    return streamed_bellman_bytes_per_position(pits_per_side) + 1;
+}
+/// The same on the standard board.
+inline constexpr uint64_t kStreamedCheckBytesPerPosition = streamed_check_bytes_per_position(6);
 
 /// The same answer as first_bellman_mismatch, with no level in memory: `files` gives the
 /// values of level n and of the levels its captures reach (FileSmallerLevels with level n
@@ -33,9 +39,10 @@ inline constexpr uint64_t kStreamedCheckBytesPerPosition = kStreamedBellmanBytes
 /// level's size; time: every batch reads (most of) level n once, so larger batches are
 /// cheaper. `progress(done, total)`, if given, is called on the calling thread after each
 /// batch with the positions of the range checked so far.
+template <int P>
 uint64_t first_streamed_bellman_mismatch(
-    const OwareGame& game, int n, const SmallerLevelValues& files, int threads, IndexRange range,
-    uint64_t batch_positions,
+    const BasicOwareGame<P>& game, int n, const SmallerLevelValues& files, int threads,
+    IndexRange range, uint64_t batch_positions,
     const std::function<void(uint64_t done, uint64_t total)>& progress = {});
 
 } // namespace owaredb

@@ -31,18 +31,26 @@ db::WriteReport BoundsDir::save(int n, const ValueArray& bounds, int threads) co
     return write_level(n, meta(n), bounds.span(), threads);
 }
 
-uint64_t first_bounds_mismatch(const OwareGame& game, int n, const std::vector<ValueArray>& levels,
-                               int threads, IndexRange range) {
+template <int P>
+uint64_t first_bounds_mismatch(const BasicOwareGame<P>& game, int n,
+                               const std::vector<ValueArray>& levels, int threads,
+                               IndexRange range) {
     const uint64_t size = game.level_size(n);
     return first_mismatch(
         std::min(range.begin, size), std::min(range.end, size), size, threads, [&](uint64_t i) {
-            const BoundPair e =
-                bounds_equation(game, n, game.unrank(n, i), [&](int level, const Position& c) {
+            const BoundPair e = bounds_equation(
+                game, n, game.unrank(n, i), [&](int level, const BasicPosition<P>& c) {
                     return bound_pair(levels[level].data(), game.rank(c));
                 });
             const BoundPair stored = bound_pair(levels[n].data(), i);
             return e.gm != stored.gm || e.gn != stored.gn;
         });
 }
+
+#define OWAREDB_INSTANTIATE(P)                                                                     \
+    template uint64_t first_bounds_mismatch(const BasicOwareGame<P>&, int,                         \
+                                            const std::vector<ValueArray>&, int, IndexRange);
+OWAREDB_FOR_EACH_PITS_PER_SIDE(OWAREDB_INSTANTIATE)
+#undef OWAREDB_INSTANTIATE
 
 } // namespace owaredb

@@ -38,8 +38,11 @@ class BoundsDir : public LevelDir {
 /// equations (retro/bounds.hpp, bounds_equation) over the stored levels[0..n], or
 /// level_size(n) when all agree (among the positions of `range`). A necessary condition
 /// only: every fixed point of the equations passes it, not just the least one that gM and
-/// gN are.
-uint64_t first_bounds_mismatch(const OwareGame& game, int n, const std::vector<ValueArray>& levels,
-                               int threads, IndexRange range = {});
+/// gN are. For a board of P pits a side, 1..8 (the bounds solver builds P <= 6; the check
+/// reads any).
+template <int P>
+uint64_t first_bounds_mismatch(const BasicOwareGame<P>& game, int n,
+                               const std::vector<ValueArray>& levels, int threads,
+                               IndexRange range = {});
 
 } // namespace owaredb

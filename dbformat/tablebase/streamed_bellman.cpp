@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <climits>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace owaredb {
@@ -23,20 +24,26 @@ constexpr int8_t kNoMoveYet = INT8_MIN;
 
 } // namespace
 
-struct StreamedBellman::Batch {
+template <int P> struct BasicStreamedBellman<P>::Batch {
     static constexpr size_t kPartitions = 16; // a thread, at least
-    // Requests a partition holds at most, about (6 moves a position): small sorts, in cache.
+    // Requests a partition holds at most, about (P moves a position): small sorts, in cache.
     static constexpr uint64_t kPartitionRequests = uint64_t(1) << 18;
     static constexpr uint64_t kChunk = 1 << 14;
 
-    Batch(const OwareGame& game, int n, const SmallerLevelValues& files, int threads,
+    Batch(const BasicOwareGame<P>& game, int n, const SmallerLevelValues& files, int threads,
           uint64_t batch_positions)
         : game(game), n(n), files(files), threads(std::max(1, threads)),
           capacity(std::max<uint64_t>(batch_positions, 1)),
           partitions(std::max<size_t>(size_t(this->threads) * kPartitions,
-                                      size_t(capacity * 6 / kPartitionRequests))),
+                                      size_t(capacity * P / kPartitionRequests))),
           parts(size_t(this->threads), std::vector<std::vector<Request>>(partitions)),
           level_offset(size_t(n) + 1) {
+        // A request keeps a child's index in kRequestLevelShift bits: the levels a capture
+        // reaches are smaller than level n, so n's size bounds them all.
+        if (game.level_size(n) > uint64_t(1) << kRequestLevelShift)
+            throw std::length_error("StreamedBellman: level " + std::to_string(n) + " has " +
+                                    std::to_string(game.level_size(n)) +
+                                    " positions, over the 2^40 a request can name");
         for (int k = 0; k <= n; ++k) {
             level_offset[size_t(k)] = total;
             total += game.level_size(k);
@@ -60,9 +67,9 @@ struct StreamedBellman::Batch {
                 failure.guard([&] {
                     for (uint64_t slot = c * kChunk; slot < std::min(size, (c + 1) * kChunk);
                          ++slot) {
-                        const Position p = position(slot);
+                        const BasicPosition<P> p = position(slot);
                         const int moves =
-                            game.for_each_move(p, [&](int captured, const Position& child) {
+                            game.for_each_move(p, [&](int captured, const BasicPosition<P>& child) {
                                 const int level = n - captured;
                                 const uint64_t index = game.rank(child);
                                 mine[partition_of(level, index)].push_back(
@@ -98,7 +105,7 @@ struct StreamedBellman::Batch {
         failure.rethrow();
     }
 
-    const OwareGame& game;
+    const BasicOwareGame<P>& game;
     const int n;
     const SmallerLevelValues& files;
     const int threads;
@@ -110,13 +117,16 @@ struct StreamedBellman::Batch {
     std::vector<int8_t> best;                             // of the batch's positions
 };
 
-StreamedBellman::StreamedBellman(const OwareGame& game, int n, const SmallerLevelValues& files,
-                                 int threads, uint64_t batch_positions)
+template <int P>
+BasicStreamedBellman<P>::BasicStreamedBellman(const BasicOwareGame<P>& game, int n,
+                                              const SmallerLevelValues& files, int threads,
+                                              uint64_t batch_positions)
     : batch_(std::make_unique<Batch>(game, n, files, threads, batch_positions)) {}
 
-StreamedBellman::~StreamedBellman() = default;
+template <int P> BasicStreamedBellman<P>::~BasicStreamedBellman() = default;
 
-std::span<const int8_t> StreamedBellman::values(uint64_t size, const PositionAt& position) {
+template <int P>
+std::span<const int8_t> BasicStreamedBellman<P>::values(uint64_t size, const PositionAt& position) {
     Batch& b = *batch_;
     if (size > b.capacity)
         throw std::logic_error("StreamedBellman: a batch of " + std::to_string(size) +
@@ -126,5 +136,9 @@ std::span<const int8_t> StreamedBellman::values(uint64_t size, const PositionAt&
     b.resolve();
     return {b.best.data(), b.best.size()};
 }
+
+#define OWAREDB_INSTANTIATE(P) template class BasicStreamedBellman<P>;
+OWAREDB_FOR_EACH_PITS_PER_SIDE(OWAREDB_INSTANTIATE)
+#undef OWAREDB_INSTANTIATE
 
 } // namespace owaredb

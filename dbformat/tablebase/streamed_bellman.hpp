@@ -15,9 +15,13 @@
 
 namespace owaredb {
 
-/// Bytes a batch takes per position: a request of 16 bytes per move (at most 6), twice
-/// while they are gathered, and the best value.
-inline constexpr uint64_t kStreamedBellmanBytesPerPosition = 2 * 16 * 6 + 1;
+/// Bytes a batch takes per position on a board of P pits a side: a request of 16 bytes
+/// per move (at most P), twice while they are gathered, and the best value.
+constexpr uint64_t streamed_bellman_bytes_per_position(int pits_per_side) {
+    return 2 * 16 * uint64_t(pits_per_side) + 1;
+}
+/// The same on the standard board (6 moves at most).
+inline constexpr uint64_t kStreamedBellmanBytesPerPosition = streamed_bellman_bytes_per_position(6);
 
 /// Values batches of positions of level n from `files`, which give the values of level n
 /// (the quiet moves' children) and of the levels its captures reach (FileSmallerLevels
@@ -26,14 +30,17 @@ inline constexpr uint64_t kStreamedBellmanBytesPerPosition = 2 * 16 * 6 + 1;
 /// and read in that order, so that each block of a file is decoded about once a batch.
 /// Time: every batch reads (most of) level n once, so larger batches are cheaper. The
 /// buffers live from batch to batch. Not thread-safe itself: it runs `threads` threads.
-class StreamedBellman {
+/// For a board of P pits a side (1..8; instantiated for each in the .cpp file), level n
+/// of at most 2^40 positions (the request key's index field, retro/streamed_sources.hpp;
+/// std::length_error otherwise).
+template <int P> class BasicStreamedBellman {
   public:
     /// The position of the batch's slot i (0 <= i < its size); called from several threads.
-    using PositionAt = std::function<Position(uint64_t slot)>;
+    using PositionAt = std::function<BasicPosition<P>(uint64_t slot)>;
 
-    StreamedBellman(const OwareGame& game, int n, const SmallerLevelValues& files, int threads,
-                    uint64_t batch_positions);
-    ~StreamedBellman();
+    BasicStreamedBellman(const BasicOwareGame<P>& game, int n, const SmallerLevelValues& files,
+                         int threads, uint64_t batch_positions);
+    ~BasicStreamedBellman();
 
     /// The Bellman value (retro/bellman.hpp) of position(i) for each i < size, which is at
     /// most the batch_positions given; valid until the next call. Throws what `files`
@@ -44,5 +51,8 @@ class StreamedBellman {
     struct Batch;
     std::unique_ptr<Batch> batch_;
 };
+
+/// The standard board's.
+using StreamedBellman = BasicStreamedBellman<6>;
 
 } // namespace owaredb

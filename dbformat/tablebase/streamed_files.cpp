@@ -21,7 +21,7 @@ namespace owaredb {
 FileSmallerLevels::FileSmallerLevels(const DatabaseDir& db, int n, int threads, bool and_level_n)
     : threads_(std::max(1, threads)) {
     for (int k = 0; k <= n; ++k) {
-        if (!streamed_source_holds(n, k, and_level_n)) {
+        if (!streamed_source_holds(n, k, and_level_n, db.pits())) {
             readers_.emplace_back();
             continue;
         }

@@ -23,11 +23,11 @@ class DatabaseDir;
 /// one block at a time per thread and level (LevelReader::read_sorted): the memory they
 /// take is a few blocks per thread.
 /// Whether a streamed source for level n holds level k: the levels a capture from n
-/// reaches (n - kMaxCapture .. n - kMinCapture), and level n itself with `and_level_n`.
+/// reaches (n - kMaxCapture .. n - kMinCapture; on a board of P pits a side a capture
+/// takes up to 3P seeds), and level n itself with `and_level_n`.
 /// FileSmallerLevels and PublishedLevels (published_dir.hpp) open exactly these.
-inline bool streamed_source_holds(int n, int k, bool and_level_n) {
-    return k == n ? and_level_n
-                  : n - k >= OwareGame::kMinCapture && n - k <= OwareGame::kMaxCapture;
+inline bool streamed_source_holds(int n, int k, bool and_level_n, int pits_per_side = 6) {
+    return k == n ? and_level_n : n - k >= kMinCapture && n - k <= 3 * pits_per_side;
 }
 
 class FileSmallerLevels final : public SmallerLevelValues {

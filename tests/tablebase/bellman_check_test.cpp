@@ -1,13 +1,21 @@
 // The consistency check of `owaredb verify` (tablebase/bellman_check.hpp): the streamed
 // check, which reads every value through sorted batches, finds exactly what the in-memory
-// check finds, on correct levels and on levels with wrong values planted in them.
+// check finds, on correct levels and on levels with wrong values planted in them. On
+// boards of P != 6 pits a side both checks are held against a reference check whose moves
+// come from tests/retro/reference_oware.hpp (rules written again, sharing no code with
+// solver/oware), on levels in memory and in files.
+#include "../retro/reference_oware.hpp"
 #include "oware/oware_game.hpp"
 #include "quick.hpp"
 #include "retro/solve_in_memory.hpp"
 #include "tablebase/bellman_check.hpp"
+#include "tablebase/database_dir.hpp"
+#include "tablebase/streamed_files.hpp"
+#include "temp_dir.hpp"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
@@ -134,4 +142,121 @@ TEST_CASE("streamed consistency check: an unreadable level file is an error, not
             CHECK_THROWS_WITH_AS(first_streamed_bellman_mismatch(
                                      game, 8, FailingFiles(files, failing), threads, {}, 1000),
                                  "level file unreadable", std::runtime_error);
+}
+
+namespace {
+
+// The reference check: the first index of level n whose stored value differs from the
+// best over the reference's moves of (captured - stored value of the child), or the
+// reference's terminal value; the children are found in `levels` by their rank. It shares
+// the ranking with the check under test, and nothing else.
+template <int P>
+uint64_t reference_first_mismatch(const Rules& rules, int n,
+                                  const std::vector<ValueArray>& levels) {
+    for (uint64_t i = 0; i < level_size<P>(n); ++i) {
+        const BasicPosition<P> p = unrank<P>(n, i);
+        const test::Board board(p.pits.begin(), p.pits.end());
+        const auto moves = test::reference_moves(rules, board);
+        int v = test::reference_terminal(board);
+        if (!moves.empty()) {
+            v = -1000;
+            for (const auto& m : moves) {
+                BasicPosition<P> child;
+                for (int pit = 0; pit < 2 * P; ++pit)
+                    child.pits[size_t(pit)] = static_cast<uint8_t>(m.child[size_t(pit)]);
+                v = std::max(v, m.captured - levels[size_t(n - m.captured)][rank(child)]);
+            }
+        }
+        if (v != levels[size_t(n)][i]) return i;
+    }
+    return level_size<P>(n);
+}
+
+// Correct levels pass both checks (and the reference's); a wrong value planted in level n
+// (at several indices), or in a level a capture reaches, is found by both at the index the
+// reference finds.
+template <int P> void check_board(const Rules& rules, int max_n) {
+    CAPTURE(P);
+    CAPTURE(rules.name);
+    const BasicOwareGame<P> game(rules);
+    auto levels = solve_in_memory(game, max_n, 2);
+    for (int n = 0; n <= max_n; ++n) {
+        CAPTURE(n);
+        const uint64_t size = game.level_size(n);
+        REQUIRE(reference_first_mismatch<P>(rules, n, levels) == size);
+        CHECK(first_bellman_mismatch(game, n, levels, 2) == size);
+        CHECK(first_streamed_bellman_mismatch(game, n, as_files(levels, n), 2, {}, 100) == size);
+    }
+    const int n = max_n;
+    const uint64_t size = game.level_size(n);
+    const auto files = as_files(levels, n);
+    for (uint64_t at : {uint64_t(0), size / 2 + 3, size - 1}) {
+        CAPTURE(at);
+        const int8_t kept = levels[size_t(n)][at];
+        levels[size_t(n)][at] = static_cast<int8_t>(kept == 0 ? 1 : -kept);
+        const uint64_t expected = reference_first_mismatch<P>(rules, n, levels);
+        CHECK(expected <= at); // the planted value, or a parent of it before it
+        CHECK(first_bellman_mismatch(game, n, levels, 2) == expected);
+        for (uint64_t batch : {uint64_t(97), size})
+            CHECK(first_streamed_bellman_mismatch(game, n, files, 2, {}, batch) == expected);
+        levels[size_t(n)][at] = kept;
+    }
+    // The child of the level's first capture made very bad for its mover (below any
+    // value): the capture becomes its parent's best move, so the parent fails.
+    int smaller = -1;
+    uint64_t child = 0;
+    for (uint64_t i = 0; i < size && smaller < 0; ++i)
+        game.for_each_move(game.unrank(n, i), [&](int captured, const BasicPosition<P>& c) {
+            if (captured > 0 && smaller < 0) smaller = n - captured, child = game.rank(c);
+        });
+    REQUIRE(smaller >= 0);
+    const int8_t kept = levels[size_t(smaller)][child];
+    levels[size_t(smaller)][child] = -60;
+    const uint64_t expected = reference_first_mismatch<P>(rules, n, levels);
+    CHECK(expected < size);
+    CHECK(first_bellman_mismatch(game, n, levels, 2) == expected);
+    CHECK(first_streamed_bellman_mismatch(game, n, files, 2, {}, 1000) == expected);
+    levels[size_t(smaller)][child] = kept;
+}
+
+} // namespace
+
+TEST_CASE("consistency check on boards of 2, 3, 4 and 8 pits a side: passes on correct "
+          "levels, finds a planted wrong value where the reference does") {
+    const bool quick = test::quick();
+    for (const Rules& rules : {Rules::abapa(), Rules::awari()}) {
+        check_board<2>(rules, quick ? 8 : 11);
+        check_board<3>(rules, quick ? 6 : 8);
+        check_board<4>(rules, quick ? 5 : 7);
+        check_board<8>(rules, 4); // eight moves a position: more requests than on 6 pits
+    }
+}
+
+TEST_CASE("streamed consistency check of a 4-pit board read from its level files") {
+    const test::TempDir dir;
+    const int max_n = test::quick() ? 6 : 7;
+    for (const Rules& rules : {Rules::abapa(), Rules::awari()}) {
+        CAPTURE(rules.name);
+        const BasicOwareGame<4> game(rules);
+        auto levels = solve_in_memory(game, max_n, 2);
+        const DatabaseDir db(dir.path(), rules, false, 4);
+        for (int n = 0; n <= max_n; ++n) db.save(n, levels[size_t(n)], 1, {});
+        for (int n = 0; n <= max_n; ++n) {
+            CAPTURE(n);
+            const FileSmallerLevels files(db, n, 2, true);
+            CHECK(first_streamed_bellman_mismatch(game, n, files, 2, {}, 500) ==
+                  game.level_size(n));
+        }
+        // A wrong value written into the top level's file: found where the reference finds it.
+        const int n = max_n;
+        const uint64_t at = game.level_size(n) / 3;
+        levels[size_t(n)][at] = static_cast<int8_t>(levels[size_t(n)][at] == 0 ? 2 : 0);
+        db.save(n, levels[size_t(n)], 1, {});
+        const uint64_t expected = reference_first_mismatch<4>(rules, n, levels);
+        CHECK(expected <= at);
+        const FileSmallerLevels files(db, n, 2, true);
+        CHECK(first_streamed_bellman_mismatch(game, n, files, 2, {}, 500) == expected);
+        CHECK(first_streamed_bellman_mismatch(game, n, files, 1, {}, game.level_size(n)) ==
+              expected);
+    }
 }

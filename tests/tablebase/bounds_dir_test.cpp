@@ -179,3 +179,20 @@ TEST_CASE("bound files and value files are distinct kinds and live side by side"
     bad[3] = -1;
     CHECK_THROWS_AS(db::write_level(dir.path / "bad.owdb", meta, bad), std::invalid_argument);
 }
+
+TEST_CASE("verify's bounds check on a 3-pit board: solved pairs pass, a changed pair is found") {
+    const int max_n = test::quick() ? 7 : 9;
+    for (const Rules& rules : {Rules::abapa(), Rules::awari()}) {
+        CAPTURE(rules.name);
+        const BasicOwareGame<3> game(rules);
+        auto levels = solve_bounds_in_memory(game, max_n, 2);
+        for (int n = 0; n <= max_n; ++n) {
+            CAPTURE(n);
+            REQUIRE(levels[n].size() == 2 * level_size<3>(n));
+            CHECK(first_bounds_mismatch(game, n, levels, 2) == level_size<3>(n));
+        }
+        const uint64_t at = level_size<3>(max_n) / 2;
+        levels[max_n][2 * at + 1] = static_cast<int8_t>(levels[max_n][2 * at + 1] ^ 1);
+        CHECK(first_bounds_mismatch(game, max_n, levels, 2) <= at);
+    }
+}
