@@ -106,6 +106,7 @@ int cmd_probe(const Args& given) {
     bool json = false, pv = false, batch = false;
     po::options_description opts("options");
     add_database_options(opts, db);
+    add_pits_option(opts, db);
     opts.add_options()("json", po::bool_switch(&json), "print JSON (JSON Lines with --batch)")(
         "pv", po::bool_switch(&pv), "also print the line of perfect play to the end")(
         "batch", po::bool_switch(&batch), "read positions from standard input, one per line")(
@@ -116,7 +117,8 @@ int cmd_probe(const Args& given) {
     add_position_argument(opts, pos, position_words);
     po::variables_map vm;
     if (!parse_args(args,
-                    "usage: owaredb probe [--dir DIR] [--rules R] [--json] [--pv] \"<position>\"\n"
+                    "usage: owaredb probe [--dir DIR] [--rules R] [--pits P] [--json] [--pv] "
+                    "\"<position>\"\n"
                     "       owaredb probe --scores A B [--json] \"<position>\"   (A, B: seeds "
                     "captured so far by the side to move and by its opponent; needs bound "
                     "files)\n"
@@ -126,14 +128,17 @@ int cmd_probe(const Args& given) {
     TablebaseOptions options;
     options.cache_bytes = parse_cache_mb(cache_mb);
     require_directory(db.dir, "(see owaredb generate)");
-    Tablebase tb(db.dir, resolve_rules(db).name, options);
+    // Positions are of the directory's board (or --pits'): 2P pit counts.
+    const int pits = resolve_pits(db);
+    Tablebase tb(db.dir, resolve_rules(db).name, pits, options);
     const AnswerFormat format = json ? AnswerFormat::Json : AnswerFormat::Text;
     if (batch) {
         if (vm.count("position")) throw UsageError("--batch reads positions from standard input");
         if (scores) throw UsageError("--scores answers one position, not --batch");
         return run_batch(tb, format, pv);
     }
-    if (!vm.count("position")) throw UsageError("missing the position (12 pit counts)");
+    if (!vm.count("position"))
+        throw UsageError("missing the position (" + std::to_string(2 * pits) + " pit counts)");
     const std::string position_text = cli::position_text(position_words);
     std::string out;
     ProbeError error;

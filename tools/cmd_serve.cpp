@@ -3,7 +3,9 @@
 //   GET  /api/probe?rules=R&position=P[&pv=1]  the answer of `owaredb probe --json [--pv]`
 //   POST /api/batch?rules=R[&pv=1]             a body of positions, one per line: JSON
 //                                               Lines, as `owaredb probe --batch --json`
-//   GET  /api/info                              rule sets, levels present, limits
+//   GET  /api/info                              rule sets, the board, levels present, limits
+// One directory holds one board (P pits a side, 6 unless its files say otherwise, or
+// --pits): positions are 2P numbers, and the page draws P pits a side.
 // This file holds the routes; HTTP itself (sockets, framing, limits, timeouts) is the
 // transport's, serve_http.hpp, on Boost.Beast. Every answer is made by the function
 // `owaredb probe` answers with (append_answer, tools/probe_format), so the API answers byte
@@ -129,12 +131,13 @@ std::vector<std::string> preset_names() {
 // shared by every request (a Tablebase is thread-safe).
 class Oracle {
   public:
-    Oracle(std::string dir, std::string default_rules, std::size_t cache_bytes)
+    Oracle(std::string dir, std::string default_rules, int pits_per_side, std::size_t cache_bytes)
         : dir_(std::move(dir)), shown_dir_(shown_dir(dir_)),
-          default_rules_(std::move(default_rules)) {
+          default_rules_(std::move(default_rules)), pits_per_side_(pits_per_side) {
         TablebaseOptions options;
         options.cache_bytes = cache_bytes;
-        for (std::string& name : preset_names()) tables_.emplace_back(dir_, name, options);
+        for (std::string& name : preset_names())
+            tables_.emplace_back(dir_, name, pits_per_side_, options);
     }
 
     // Answers the routes; each leaves a complete response in `res`.
@@ -155,6 +158,7 @@ class Oracle {
     std::string dir_;
     std::string shown_dir_; // what the answers say instead of dir_ (shown_dir)
     std::string default_rules_;
+    int pits_per_side_; // the board: one a directory
     std::vector<Tablebase> tables_;
 };
 
@@ -194,7 +198,9 @@ void Oracle::probe(const Request& req, Response& res) const {
     const std::optional<bool> pv = flag(req, "pv", res);
     if (!pv) return;
     if (!req.has_param("position"))
-        return send_error(res, 400, "missing the position parameter (12 pit counts)",
+        return send_error(res, 400,
+                          "missing the position parameter (" + std::to_string(2 * pits_per_side_) +
+                              " pit counts)",
                           "invalid_position");
     const std::string text = req.param("position");
     // The very function `owaredb probe --json` answers with.
@@ -253,13 +259,26 @@ void Oracle::info(Response& res) const {
     doc["default"] = default_rules_;
     doc["dir"] = shown_dir_;
     Json levels = Json::object();
+    int top = -1; // the largest level present, of either rule set
     for (const Tablebase& tb : tables_) {
         Json present = Json::array();
         for (int n = 0; n <= kMaxSeeds; ++n)
-            if (tb.level_available(n)) present.push_back(n);
+            if (tb.level_available(n)) {
+                present.push_back(n);
+                top = std::max(top, n);
+            }
         levels[tb.rules()] = std::move(present);
     }
     doc["levels"] = std::move(levels);
+    // The board, and the seeds a pit of the page's first position holds: 4 on the standard
+    // board (the game, 48 seeds, played into the databases); on another board the largest
+    // game the levels present cover (k per pit: 2Pk seeds), else 4, at most 48 seeds.
+    const int pits = 2 * pits_per_side_;
+    const int most = kMaxSeeds / pits;
+    doc["pits_per_side"] = pits_per_side_;
+    doc["seeds_per_pit"] = pits_per_side_ == 6 ? 4
+                           : top >= pits       ? std::min(top / pits, most)
+                                               : std::min(4, most);
     doc["limits"] = {{"body_bytes", kMaxBodyBytes},
                      {"batch_lines", kMaxBatchLines},
                      {"batch_pv_lines", kMaxBatchPvLines},
@@ -359,6 +378,7 @@ void reserve_descriptors(std::size_t connections) {
 
 int cmd_serve(const Args& args) {
     std::string dir, rules_name, host;
+    DatabaseOptions db; // --pits (db.pits; the board: db.dir's, else 6)
     int port = 8080;
     // Event loops: a slow request (a 1,000-line batch with pv, 0.17 s) holds up only the
     // connections of its loop. 8 on 2 cores: 38,000-43,000 /api/probe requests/s, against
@@ -386,16 +406,18 @@ int cmd_serve(const Args& args) {
         "cors", po::value(&cors),
         "let pages of this origin (https://example.org, or * for any) call the API from a "
         "browser: Access-Control-Allow-Origin on every answer, preflight OPTIONS answered");
+    add_pits_option(opts, db);
     po::variables_map vm;
     if (!parse_args(
             args,
-            "usage: owaredb serve [--dir DIR] [--rules R] [--host 127.0.0.1] [--port 8080] "
-            "[--cors ORIGIN]\n"
+            "usage: owaredb serve [--dir DIR] [--rules R] [--pits P] [--host 127.0.0.1] "
+            "[--port 8080] [--cors ORIGIN]\n"
             "Serves a page showing every move's value (http://HOST:PORT/) and a JSON API:\n"
             "  GET  /api/probe?rules=R&position=P[&pv=1]  as owaredb probe --json [--pv]\n"
             "  POST /api/batch?rules=R[&pv=1]             a text/plain body, a position a\n"
             "       line: JSON Lines as owaredb probe --batch --json [--pv]\n"
-            "  GET  /api/info                             rule sets, levels present, limits",
+            "  GET  /api/info                             rule sets, the board, levels present,\n"
+            "       limits",
             opts, {}, vm))
         return 0;
     if (!rules_name.empty()) rules_from_name(rules_name); // validates the name
@@ -421,7 +443,10 @@ int cmd_serve(const Args& args) {
             rules_name = "abapa"; // both rule sets: both are served
         }
     }
-    const Oracle oracle(dir, rules_name, cache_bytes);
+    // The directory's board (one a directory), or --pits when it agrees with the files.
+    db.dir = dir;
+    const int pits_per_side = resolve_pits(db);
+    const Oracle oracle(dir, rules_name, pits_per_side, cache_bytes);
     http::ServerOptions options;
     options.host = host;
     options.port = port;
@@ -447,6 +472,8 @@ int cmd_serve(const Args& args) {
     http::Server server(std::move(options)); // throws when it cannot listen
     std::cout << "owaredb serve: http://" << url_host(host) << ":" << server.port()
               << "/ (databases in " << dir << ", rules " << Rules::preset_names()
+              << (pits_per_side == 6 ? std::string()
+                                     : ", " + std::to_string(pits_per_side) + " pits a side")
               << "; Ctrl-C stops)" << std::endl;
     const int signal = server.run();
     std::cout << "owaredb serve: stopped (" << (signal == SIGINT ? "SIGINT" : "SIGTERM") << ")"

@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <sstream>
 
 namespace owaredb::cli {
@@ -20,15 +21,22 @@ using json::kIntChars;
 using json::put;
 using json::put_int;
 
-std::string pits_text(const Pits& p) {
-    Position pos;
-    pos.pits = p;
-    return to_string(pos);
+// The text form of 2P pit counts (to_string of a position).
+template <class A> std::string pits_text(const A& pits) {
+    std::string s;
+    for (std::size_t i = 0; i < pits.size(); ++i) {
+        if (i) s += ' ';
+        s += std::to_string(pits[i]);
+    }
+    return s;
 }
 
-constexpr std::size_t kPitsChars = 12 * (kIntChars + 1);
+// An upper bound of the characters put_pits writes for `pits`.
+template <class A> std::size_t pits_chars(const A& pits) {
+    return pits.size() * (kIntChars + 1);
+}
 
-char* put_pits(char* p, const Pits& pits) {
+template <class A> char* put_pits(char* p, const A& pits) {
     for (std::size_t i = 0; i < pits.size(); ++i) {
         if (i) *p++ = ' ';
         p = put_int(p, pits[i]);
@@ -98,9 +106,14 @@ const char* verdict(const Bounds& b, const Scores& s) {
     return "decided by repetition";
 }
 
-void append_answer_json(std::string& out, std::string_view rules, const Pits& pits,
-                        const PositionInfo& info, const PrincipalVariation* pv,
-                        const BoundsInfo* bounds) {
+namespace {
+
+// append_answer_json for positions of any board (A: their pit counts, Pits or BoardPits).
+template <class Counts, class A>
+void answer_json(std::string& out, std::string_view rules, const Counts& pits,
+                 const BasicPositionInfo<A>& info, const BasicPrincipalVariation<A>* pv,
+                 const BasicBoundsInfo<A>* bounds) {
+    const std::size_t kPitsChars = pits_chars(pits);
     // An upper bound of the answer's length: the keys and punctuation of the answer take
     // at most 96 characters (81), of a move 32 (31), of the line's ends 48 (40), of one of
     // its steps 48 (46); every number at most kIntChars.
@@ -126,7 +139,7 @@ void append_answer_json(std::string& out, std::string_view rules, const Pits& pi
     }
     p = put(p, ",\"moves\":[");
     for (std::size_t i = 0; i < info.moves.size(); ++i) {
-        const MoveInfo& m = info.moves[i];
+        const BasicMoveInfo<A>& m = info.moves[i];
         if (i) *p++ = ',';
         *p++ = '{';
         p = put_move_fields(p, m.pit, m.captured, m.value);
@@ -146,7 +159,7 @@ void append_answer_json(std::string& out, std::string_view rules, const Pits& pi
     if (pv) {
         p = put(p, ",\"pv\":[");
         for (std::size_t i = 0; i < pv->steps.size(); ++i) {
-            const PvStep& s = pv->steps[i];
+            const BasicPvStep<A>& s = pv->steps[i];
             if (i) *p++ = ',';
             p = put(p, "{\"position\":\"");
             p = put_pits(p, s.position);
@@ -163,10 +176,10 @@ void append_answer_json(std::string& out, std::string_view rules, const Pits& pi
     json::commit(out, p);
 }
 
-void append_answer_text(std::string& out, const Pits& pits, const PositionInfo& info,
-                        const PrincipalVariation* pv, const BoundsInfo* bounds) {
-    Position pos;
-    pos.pits = pits;
+// append_answer_text for a position of P pits a side, its answers' positions of type A.
+template <int P, class A>
+void answer_text(std::string& out, const BasicPosition<P>& pos, const BasicPositionInfo<A>& info,
+                 const BasicPrincipalVariation<A>* pv, const BasicBoundsInfo<A>* bounds) {
     std::ostringstream o;
     o << to_board(pos) << "seeds " << info.seeds << ", value " << std::showpos << info.value
       << std::noshowpos << " for the side to move\n";
@@ -178,7 +191,7 @@ void append_answer_text(std::string& out, const Pits& pits, const PositionInfo& 
     }
     o << "moves (value for the mover = captured - value of the child):\n";
     for (std::size_t i = 0; i < info.moves.size(); ++i) {
-        const MoveInfo& m = info.moves[i];
+        const BasicMoveInfo<A>& m = info.moves[i];
         o << "  " << m.pit << ": captures " << m.captured << ", value " << std::showpos << m.value
           << std::noshowpos;
         if (bounds && i < bounds->moves.size())
@@ -191,7 +204,7 @@ void append_answer_text(std::string& out, const Pits& pits, const PositionInfo& 
     if (pv) {
         o << "principal variation:\n";
         for (std::size_t i = 0; i < pv->steps.size(); ++i) {
-            const PvStep& s = pv->steps[i];
+            const BasicPvStep<A>& s = pv->steps[i];
             o << "  " << i + 1 << ". [" << pits_text(s.position) << "] value " << std::showpos
               << s.value << std::noshowpos << ": move " << s.pit;
             if (s.captured) o << " captures " << s.captured;
@@ -200,6 +213,30 @@ void append_answer_text(std::string& out, const Pits& pits, const PositionInfo& 
         o << "  end: " << to_string(pv->end) << " at [" << pits_text(pv->final_position) << "]\n";
     }
     out += o.str();
+}
+
+// What a query of a position of P pits a side is asked with: its Pits on the standard
+// board (whose answers hold Pits, as they always did), its pit counts on any other.
+template <int P> auto query_pits(const BasicPosition<P>& p) {
+    if constexpr (P == 6)
+        return p.pits;
+    else
+        return std::span<const uint8_t>(p.pits);
+}
+
+} // namespace
+
+void append_answer_json(std::string& out, std::string_view rules, const Pits& pits,
+                        const PositionInfo& info, const PrincipalVariation* pv,
+                        const BoundsInfo* bounds) {
+    answer_json(out, rules, pits, info, pv, bounds);
+}
+
+void append_answer_text(std::string& out, const Pits& pits, const PositionInfo& info,
+                        const PrincipalVariation* pv, const BoundsInfo* bounds) {
+    Position pos;
+    pos.pits = pits;
+    answer_text(out, pos, info, pv, bounds);
 }
 
 bool append_batch_answer(const Tablebase& tb, std::string_view line, std::uint64_t number,
@@ -257,8 +294,9 @@ std::string shell_word(std::string_view text) {
 }
 
 // The fields of a missing level's error object after "rules" (see append_error_json).
+template <int P>
 void append_missing_fields(std::string& out, const Tablebase& tb, std::string_view dir,
-                           const Position& position) {
+                           const BasicPosition<P>& position) {
     const int seeds = position.seeds();
     out += ",\"seeds\":" + std::to_string(seeds) + ",\"missing_levels\":[";
     bool first = true;
@@ -272,16 +310,17 @@ void append_missing_fields(std::string& out, const Tablebase& tb, std::string_vi
     // it fits and streamed beyond; how big the largest one is tells whether that is minutes
     // or days (docs/results.md, Beyond 28).
     out += "],\"generate\":\"";
-    json::append_escaped(out, "owaredb generate --rules " + tb.rules() + " --max-seeds " +
+    json::append_escaped(out, "owaredb generate --rules " + tb.rules() +
+                                  (P == 6 ? "" : " --pits " + std::to_string(P)) + " --max-seeds " +
                                   std::to_string(seeds) + " --dir " +
                                   shell_word(dir.empty() ? tb.directory().string() : dir));
-    out += "\",\"positions\":" + std::to_string(level_size(seeds)) + ",\"moves\":[";
+    out += "\",\"positions\":" + std::to_string(level_size<P>(seeds)) + ",\"moves\":[";
     // The legal moves, each valued when its child's levels are there (a capture may lead
     // to a level that is): a front end can still show them and let the game go on.
     const std::optional<Rules> rules = Rules::by_name(tb.rules());
     if (rules) {
         first = true;
-        for (const Move& m : legal_moves(*rules, position)) {
+        for (const BasicMove<P>& m : legal_moves(*rules, position)) {
             if (!first) out += ',';
             first = false;
             out += "{\"move\":" + std::to_string(m.pit + 1) +
@@ -294,7 +333,7 @@ void append_missing_fields(std::string& out, const Tablebase& tb, std::string_vi
                 out += '}';
                 continue;
             }
-            const ProbeResult<int> child = tb.value(m.child.pits);
+            const ProbeResult<int> child = tb.value(query_pits(m.child));
             if (child) out += ",\"value\":" + std::to_string(m.captured - child.value());
             out += '}';
         }
@@ -304,8 +343,30 @@ void append_missing_fields(std::string& out, const Tablebase& tb, std::string_vi
 
 } // namespace
 
-void append_error_json(std::string& out, const Tablebase& tb, std::string_view dir,
-                       std::string_view input, const ProbeError& error, const std::uint64_t* line) {
+namespace {
+
+// The position `text` gives on a board of P pits a side; the parser's message, or on a
+// board other than the standard one, when the count is not the board's, one naming both.
+template <int P> BasicParseResult<P> parse_on_board(std::string_view text) {
+    BasicParseResult<P> parsed = parse_position<P>(text);
+    if (parsed.ok || P == 6) return parsed;
+    int count = 0;
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t start = text.find_first_not_of(" ,\t\n\r", i);
+        if (start == std::string_view::npos) break;
+        ++count;
+        i = std::min(text.find_first_of(" ,\t\n\r", start), text.size());
+    }
+    if (count != 2 * P)
+        parsed.error = "expected " + std::to_string(2 * P) + " pit counts (a board of " +
+                       std::to_string(P) + " pits a side, as the databases), got " +
+                       std::to_string(count);
+    return parsed;
+}
+
+template <int P>
+void error_json(std::string& out, const Tablebase& tb, std::string_view dir, std::string_view input,
+                const ProbeError& error, const std::uint64_t* line) {
     out += '{';
     if (line) {
         out += "\"line\":";
@@ -324,7 +385,7 @@ void append_error_json(std::string& out, const Tablebase& tb, std::string_view d
     out += "\",\"position\":";
     // A line too long is not read, so not parsed either.
     const bool read = input.size() <= kMaxBatchLine;
-    const ParseResult parsed = read ? parse_position(input) : ParseResult{};
+    const BasicParseResult<P> parsed = read ? parse_on_board<P>(input) : BasicParseResult<P>{};
     if (read && parsed.ok)
         out += "\"" + to_string(parsed.position) + "\"";
     else
@@ -337,22 +398,36 @@ void append_error_json(std::string& out, const Tablebase& tb, std::string_view d
     out += '}';
 }
 
+// f(std::integral_constant<int, P>) for the Tablebase's board (the standard one for a
+// Tablebase whose board is none: its queries say why).
+template <class F> decltype(auto) on_board(const Tablebase& tb, F&& f) {
+    return with_pits_per_side(tb.pits_per_side() ? tb.pits_per_side() : 6, std::forward<F>(f));
+}
+
+} // namespace
+
+void append_error_json(std::string& out, const Tablebase& tb, std::string_view dir,
+                       std::string_view input, const ProbeError& error, const std::uint64_t* line) {
+    on_board(tb, [&](auto board) {
+        error_json<decltype(board)::value>(out, tb, dir, input, error, line);
+    });
+}
+
 namespace {
 
 // The answer from the bound files alone (--scores without value files).
+template <int P, class A>
 void append_bounds_only(std::string& out, AnswerFormat format, std::string_view rules,
-                        const Pits& pits, const BoundsInfo& b, const Scores& s) {
+                        const BasicPosition<P>& pos, const BasicBoundsInfo<A>& b, const Scores& s) {
     if (format == AnswerFormat::Json) {
         out += "{\"rules\":\"";
         out += rules;
-        Position pos;
-        pos.pits = pits;
         out += "\",\"position\":\"" + to_string(pos) +
                "\",\"seeds\":" + std::to_string(b.bounds.seeds) +
                ",\"gM\":" + std::to_string(b.bounds.gM) + ",\"gN\":" + std::to_string(b.bounds.gN) +
                ",\"exact\":" + (b.bounds.exact ? "true" : "false") + ",\"moves\":[";
         for (std::size_t i = 0; i < b.moves.size(); ++i) {
-            const MoveBounds& m = b.moves[i];
+            const BasicMoveBounds<A>& m = b.moves[i];
             out += (i ? ",{" : "{") + std::string("\"move\":") + std::to_string(m.pit) +
                    ",\"captured\":" + std::to_string(m.captured) +
                    ",\"gM\":" + std::to_string(m.gM) + ",\"gN\":" + std::to_string(m.gN) + "}";
@@ -363,28 +438,33 @@ void append_bounds_only(std::string& out, AnswerFormat format, std::string_view 
         out += "}";
         return;
     }
-    Position pos;
-    pos.pits = pits;
     out += to_board(pos) + "seeds " + std::to_string(b.bounds.seeds) + ", bounds " +
            bounds_line(b.bounds) + "\n";
     if (b.terminal) out += "no legal move: the game is over\n";
-    for (const MoveBounds& m : b.moves)
+    for (const BasicMoveBounds<A>& m : b.moves)
         out += "  " + std::to_string(m.pit) + ": captures " + std::to_string(m.captured) + ", gM " +
                std::to_string(m.gM) + ", gN " + std::to_string(m.gN) + "\n";
     append_scores_text(out, b.bounds, s);
 }
 
-} // namespace
+// The answer type T of a ProbeResult<T>.
+template <class R> struct AnswerType;
+template <class T> struct AnswerType<ProbeResult<T>> { using type = T; };
+template <class R> using AnswerOf = typename AnswerType<R>::type;
 
-bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat format, bool pv,
-                   std::string& out, ProbeError& error, const Scores* scores,
-                   std::string_view dir) {
-    ParseResult parsed = parse_position(position);
+// append_answer on a board of P pits a side.
+template <int P>
+bool answer(const Tablebase& tb, std::string_view position, AnswerFormat format, bool pv,
+            std::string& out, ProbeError& error, const Scores* scores, std::string_view dir) {
+    const BasicParseResult<P> parsed = parse_on_board<P>(position);
     if (!parsed.ok) {
         error = {ProbeStatus::InvalidPosition, "invalid position: " + parsed.error};
         return false;
     }
-    const Pits& pits = parsed.position.pits;
+    const auto pits = query_pits(parsed.position);
+    using BoundsInfo = AnswerOf<decltype(tb.analyse_bounds(pits))>;
+    using PositionInfo = AnswerOf<decltype(tb.analyse(pits))>;
+    using PrincipalVariation = AnswerOf<decltype(tb.principal_variation(pits))>;
     // The bounds, when the bound files are there (required with scores). Without a bound
     // file of this level nothing is asked, so answers without bound files cost the same.
     ProbeResult<BoundsInfo> bounds =
@@ -415,7 +495,7 @@ bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat 
     }
     ProbeResult<PositionInfo> info = tb.analyse(pits);
     if (!info && scores && info.status() == ProbeStatus::NotAvailable) {
-        append_bounds_only(out, format, tb.rules(), pits, *b, *scores);
+        append_bounds_only(out, format, tb.rules(), parsed.position, *b, *scores);
         return true;
     }
     if (!info) {
@@ -430,14 +510,14 @@ bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat 
     }
     const PrincipalVariation* steps = line && *line ? &line->value() : nullptr;
     if (format == AnswerFormat::Json) {
-        append_answer_json(out, tb.rules(), pits, *info, steps, b);
+        answer_json(out, tb.rules(), parsed.position.pits, *info, steps, b);
         if (scores) {
             out.pop_back(); // the closing brace
             append_scores_json(out, b->bounds, *scores);
             out += '}';
         }
     } else {
-        append_answer_text(out, pits, *info, steps, b);
+        answer_text(out, parsed.position, *info, steps, b);
         if (scores) append_scores_text(out, b->bounds, *scores);
     }
     // What is known is printed; then where the line stops and why (a missing level).
@@ -453,6 +533,16 @@ bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat 
         }
     }
     return true;
+}
+
+} // namespace
+
+bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat format, bool pv,
+                   std::string& out, ProbeError& error, const Scores* scores,
+                   std::string_view dir) {
+    return on_board(tb, [&](auto board) {
+        return answer<decltype(board)::value>(tb, position, format, pv, out, error, scores, dir);
+    });
 }
 
 } // namespace owaredb::cli

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <span>
 #include <vector>
 
 struct owaredb_tablebase {
@@ -41,22 +42,61 @@ owaredb::Pits to_pits(const uint8_t* pits) {
     return p;
 }
 
+// A position of the handle's board, 2P pit counts.
+std::span<const uint8_t> board_pits(const owaredb_tablebase* tb, const uint8_t* pits) {
+    return {pits, 2 * std::size_t(tb->tb.pits_per_side())};
+}
+
+// The handle's board: the standard one is asked through the Pits API (its answers as they
+// are), any other through the pit-count API.
+bool standard(const owaredb_tablebase* tb) {
+    return tb->tb.pits_per_side() == 6;
+}
+
+// analyse() on the handle's board: the moves (pit, captured, value) into moves[], their
+// number into *count, the value into *value.
+template <class Info>
+owaredb_status write_moves(const owaredb::ProbeResult<Info>& r, owaredb_move* moves, int* count,
+                           int* value, char* message, size_t message_size) {
+    if (!r) {
+        copy_message(r.message(), message, message_size);
+        return to_c(r.status());
+    }
+    *count = static_cast<int>(r->moves.size());
+    for (size_t i = 0; i < r->moves.size(); ++i)
+        moves[i] = {r->moves[i].pit, r->moves[i].captured, r->moves[i].value};
+    *value = r->value;
+    return OWAREDB_OK;
+}
+
 } // namespace
 
 extern "C" {
 
 owaredb_status owaredb_open(const char* dir, const char* rules, size_t cache_bytes,
                             owaredb_tablebase** out) {
+    return owaredb_open_board(dir, rules, 6, cache_bytes, out);
+}
+
+owaredb_status owaredb_open_board(const char* dir, const char* rules, int pits_per_side,
+                                  size_t cache_bytes, owaredb_tablebase** out) {
     if (!dir || !rules || !out) return OWAREDB_INVALID_POSITION;
     if (!owaredb::Rules::by_name(rules)) return OWAREDB_INVALID_RULES;
     owaredb::TablebaseOptions options;
     options.cache_bytes = cache_bytes; // 0: the default, as Tablebase reads it
     try {
-        *out = new owaredb_tablebase{owaredb::Tablebase(dir, rules, options)};
+        owaredb::Tablebase tb(dir, rules, pits_per_side, options);
+        // Not a board (or, for 0, a directory of several): nothing to open.
+        if (tb.pits_per_side() == 0) return OWAREDB_INVALID_POSITION;
+        *out = new owaredb_tablebase{std::move(tb)};
         return OWAREDB_OK;
     } catch (const std::bad_alloc&) {
         return OWAREDB_IO_ERROR;
     }
+}
+
+int owaredb_pits_per_side(const owaredb_tablebase* tb) {
+    return tb ? tb->tb.pits_per_side() : 0;
 }
 
 void owaredb_close(owaredb_tablebase* tb) {
@@ -66,7 +106,7 @@ void owaredb_close(owaredb_tablebase* tb) {
 owaredb_status owaredb_value(const owaredb_tablebase* tb, const uint8_t pits[12], int* value,
                              char* message, size_t message_size) {
     if (!tb || !pits || !value) return OWAREDB_INVALID_POSITION;
-    auto r = tb->tb.value(to_pits(pits));
+    auto r = standard(tb) ? tb->tb.value(to_pits(pits)) : tb->tb.value(board_pits(tb, pits));
     if (!r) {
         copy_message(r.message(), message, message_size);
         return to_c(r.status());
@@ -79,16 +119,11 @@ owaredb_status owaredb_moves(const owaredb_tablebase* tb, const uint8_t pits[12]
                              owaredb_move moves[6], int* count, int* value, char* message,
                              size_t message_size) {
     if (!tb || !pits || !moves || !count || !value) return OWAREDB_INVALID_POSITION;
-    auto r = tb->tb.analyse(to_pits(pits));
-    if (!r) {
-        copy_message(r.message(), message, message_size);
-        return to_c(r.status());
-    }
-    *count = static_cast<int>(r->moves.size());
-    for (size_t i = 0; i < r->moves.size(); ++i)
-        moves[i] = {r->moves[i].pit, r->moves[i].captured, r->moves[i].value};
-    *value = r->value;
-    return OWAREDB_OK;
+    if (standard(tb))
+        return write_moves(tb->tb.analyse(to_pits(pits)), moves, count, value, message,
+                           message_size);
+    return write_moves(tb->tb.analyse(board_pits(tb, pits)), moves, count, value, message,
+                       message_size);
 }
 
 owaredb_status owaredb_values(const owaredb_tablebase* tb, const uint8_t* positions, size_t n,
@@ -97,14 +132,20 @@ owaredb_status owaredb_values(const owaredb_tablebase* tb, const uint8_t* positi
     owaredb_status first = OWAREDB_OK;
     // Through the C++ batch call, a chunk at a time (its lookups overlap).
     constexpr size_t kChunk = 256;
+    const size_t width = 2 * size_t(tb->tb.pits_per_side());
     std::vector<owaredb::Pits> chunk;
     std::vector<owaredb::ProbeResult<int>> results;
     for (size_t start = 0; start < n; start += kChunk) {
         const size_t count = std::min(kChunk, n - start);
-        chunk.clear();
-        for (size_t i = 0; i < count; ++i) chunk.push_back(to_pits(positions + 12 * (start + i)));
         results.assign(count, owaredb::ProbeResult<int>(0));
-        tb->tb.values(chunk, results);
+        if (standard(tb)) {
+            chunk.clear();
+            for (size_t i = 0; i < count; ++i)
+                chunk.push_back(to_pits(positions + 12 * (start + i)));
+            tb->tb.values(chunk, results);
+        } else {
+            tb->tb.values(std::span(positions + width * start, width * count), results);
+        }
         for (size_t i = 0; i < count; ++i) {
             const auto& r = results[i];
             statuses[start + i] = to_c(r.status());
@@ -118,7 +159,7 @@ owaredb_status owaredb_values(const owaredb_tablebase* tb, const uint8_t* positi
 owaredb_status owaredb_bounds(const owaredb_tablebase* tb, const uint8_t pits[12], int* gm, int* gn,
                               int* exact, char* message, size_t message_size) {
     if (!tb || !pits || !gm || !gn || !exact) return OWAREDB_INVALID_POSITION;
-    auto r = tb->tb.bounds(to_pits(pits));
+    auto r = standard(tb) ? tb->tb.bounds(to_pits(pits)) : tb->tb.bounds(board_pits(tb, pits));
     if (!r) {
         copy_message(r.message(), message, message_size);
         return to_c(r.status());

@@ -9,7 +9,8 @@
 // `owaredb generate` commands; the opening and "New game"), links that cannot be (refused,
 // not clamped), moves coloured by their result under the score with the bound files'
 // certainty, a click on the line of perfect play, the game record (its link, pasted back),
-// and the phone layout (no sideways scrolling).
+// the phone layout (no sideways scrolling), and a directory of a board of 4 pits a side
+// (#28: the board drawn with 4 pits, its first position, best moves played, its refusals).
 import { chromium } from 'playwright-core';
 import { basename, join } from 'node:path';
 import { check, generate, launchChromium, owaredb, probeJson, removeDir, startServer, summary, tempDir } from './common.mjs';
@@ -94,8 +95,9 @@ async function settle(page, position, turn, state = 'ready') {
   return shown(page);
 }
 
-// The page against `owaredb probe --json` of the position it shows.
-function compare(what, s, cli) {
+// The page against `owaredb probe --json` of the position it shows, on a board of P pits a
+// side (6 unless said).
+function compare(what, s, cli, P = 6) {
   check(`${what}: the position`, s.position === cli.position, `${s.position} vs ${cli.position}`);
   const want = cli.moves.map((m) => ({ move: m.move, captured: m.captured, value: m.value, best: cli.best.includes(m.move) }));
   check(`${what}: every move's value and the best moves equal owaredb probe --json`, JSON.stringify(s.rows) === JSON.stringify(want),
@@ -104,12 +106,13 @@ function compare(what, s, cli) {
   for (const m of cli.moves) chips[`${s.turn}-${m.move - 1}`] = (cli.best.includes(m.move) ? '\u2605' : '') + signed(m.value);
   check(`${what}: the values on the board`, JSON.stringify(Object.entries(s.chips).sort()) === JSON.stringify(Object.entries(chips).sort()),
     `${JSON.stringify(s.chips)} vs ${JSON.stringify(chips)}`);
-  // The side to move owns pits 0..5 of the position; each side's row in its sowing order.
+  // The side to move owns pits 0..5 (0..P-1) of the position; each side's row in its sowing
+  // order, and no other pit drawn.
   const p = cli.position.split(' ').map(Number);
-  const mine = p.slice(0, 6);
-  const theirs = p.slice(6);
-  let ok = true;
-  for (let i = 0; i < 6; ++i) {
+  const mine = p.slice(0, P);
+  const theirs = p.slice(P);
+  let ok = Object.keys(s.pits).length === 2 * P;
+  for (let i = 0; i < P; ++i) {
     ok &&= s.pits[`${s.turn}-${i}`] === mine[i];
     ok &&= s.pits[`${other(s.turn)}-${i}`] === theirs[i];
   }
@@ -380,6 +383,51 @@ try {
     await page.click('#load-record');
     s = await settle(page, null, null, 'error');
     check('a record that is not moves is refused', /'S7' is not a move/.test(s.message), s.message);
+  }
+
+  // 14. A directory of a board of 4 pits a side (#28): the page starts from its first
+  // position (1 a pit: 8 seeds, the game its levels 0..11 cover), draws 4 pits a side, and
+  // plays best moves as `owaredb probe` on that directory says.
+  {
+    const p4 = join(dir, 'p4');
+    owaredb(bin, ['generate', '--pits', '4', '--rules', 'abapa', '--max-seeds', '11', '--dir', p4, '--threads', '2']);
+    const board = await startServer(bin, ['--dir', p4]);
+    const probe4 = (position) => probeJson(bin, p4, 'abapa', position, true);
+    const page4 = await browser.context.newPage();
+    page4.on('pageerror', (e) => errors.push(`4-pit page error: ${e.message}`));
+    await page4.goto(board.url);
+    let t = await settle(page4, '1 1 1 1 1 1 1 1', 'south');
+    let c = probe4(t.position);
+    compare('4 pits: the first position', t, c, 4);
+    check('4 pits: a new game, nothing captured', t.stores.south === 0 && t.stores.north === 0, JSON.stringify(t.stores));
+    const taken = { south: 0, north: 0 };
+    let ply = 0;
+    for (; ply < 6 && !t.over; ++ply) {
+      const mover = t.turn;
+      const step = c.pv[0];
+      await page4.click('#best');
+      taken[mover] += step.captured;
+      t = await settle(page4, nextOf(c), other(mover));
+      c = probe4(t.position);
+      compare(`4 pits: ply ${ply + 1} (${mover} played ${step.move})`, t, c, 4);
+      check(`4 pits: ply ${ply + 1}: the stores`, t.stores.south === taken.south && t.stores.north === taken.north,
+        `${JSON.stringify(t.stores)} vs ${JSON.stringify(taken)}`);
+    }
+    check('4 pits: seeds are conserved (board + stores = 8)',
+      t.position.split(' ').map(Number).reduce((a, b) => a + b) + t.stores.south + t.stores.north === 8);
+    await page4.screenshot({ path: join(work, 'browser-test-4-pits.png') });
+    await page4.goto(`${board.url}?position=${encodeURIComponent('1 1 1 1 1 1 1 1 1 1 1 1')}`);
+    t = await settle(page4, null, null, 'error');
+    check('4 pits: a link of 12 counts is refused', /invalid position '1 1 1 1 1 1 1 1 1 1 1 1': 8 counts, at most 8 seeds/.test(t.message), t.message);
+    await page4.goto(board.url);
+    await settle(page4, '1 1 1 1 1 1 1 1', 'south');
+    await page4.fill('#record', 'S5');
+    await page4.click('#load-record');
+    t = await settle(page4, null, null, 'error');
+    check('4 pits: a move past the fourth pit is refused', /'S5' is not a move \(S1..S4, N1..N4, or 1..4\)/.test(t.message), t.message);
+    await page4.close();
+    const r = await board.stop('SIGTERM');
+    check('the 4-pit server stops cleanly', r.code === 0, JSON.stringify(r));
   }
 
   await page.close();

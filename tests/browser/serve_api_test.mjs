@@ -329,6 +329,43 @@ try {
     await third.stop('SIGTERM');
   }
   {
+    // A directory of a board of 4 pits a side (#28): /api/info says so, with the first
+    // position's seeds (the largest game its levels cover: 1 a pit, 8 seeds); the API takes
+    // 8 numbers and answers as `owaredb probe` does on that directory; 12 are refused naming
+    // both counts; --pits against the files is a usage error.
+    const p4 = `${dir}/p4`;
+    owaredb(bin, ['generate', '--pits', '4', '--rules', 'abapa', '--max-seeds', '11', '--dir', p4, '--threads', '2']);
+    const board = await startServer(bin, ['--dir', p4]);
+    const bbase = board.url.replace(/\/$/, '');
+    const binfo = JSON.parse((await get(bbase, '/api/info')).body);
+    check('a 4-pit directory: /api/info gives the board and its first position', binfo.pits_per_side === 4 &&
+      binfo.seeds_per_pit === 1 && binfo.levels.abapa.length === 12 && binfo.levels.awari.length === 0, JSON.stringify(binfo));
+    for (const position of ['1 1 1 1 1 1 1 1', '3 3 3 0 0 2 0 0', '0 0 0 0 1 0 0 2', '2 0 1 0 0 1 0 0']) {
+      for (const pv of [false, true]) {
+        const got = await get(bbase, `/api/probe?position=${encodeURIComponent(position)}${pv ? '&pv=1' : ''}`);
+        const want = owaredb(bin, ['probe', '--dir', p4, '--json', ...(pv ? ['--pv'] : []), position]);
+        check(`a 4-pit directory answers [${position}]${pv ? ' pv' : ''} as owaredb probe`, got.status === 200 && got.body === want,
+          `\n got ${got.body}\nwant ${want}`);
+        const answer = JSON.parse(got.body);
+        check(`[${position}]: moves 1..4, children of 8 pits`, answer.moves.every((m) => m.move >= 1 && m.move <= 4) &&
+          (!pv || answer.pv.every((s) => s.position.split(' ').length === 8)), got.body);
+      }
+    }
+    const batchInput = '1 1 1 1 1 1 1 1\n4 4 4 4 4 4 4 4 4 4 4 4\n3 3 3 0 0 2 0 0\n';
+    const res = await fetch(`${bbase}/api/batch`, { method: 'POST', body: batchInput, headers: { 'content-type': 'text/plain' } });
+    const want = owaredb(bin, ['probe', '--dir', p4, '--batch', '--json'], batchInput, [1]).split(p4).join(basename(p4));
+    check('a 4-pit directory: batch equals owaredb probe --batch', (await res.text()) === want);
+    const wrong = await get(bbase, '/api/probe?position=4+4+4+4+4+4+4+4+4+4+4+4');
+    check('a 4-pit directory: 12 numbers are 400 naming both counts', wrong.status === 400 &&
+      /expected 8 pit counts \(a board of 4 pits a side, as the databases\), got 12/.test(wrong.body), wrong.body);
+    const missing = JSON.parse((await get(bbase, '/api/probe?position=2+2+2+2+2+2+0+0')).body);
+    check('a 4-pit directory: a missing level\'s command builds that board', missing.generate ===
+      `owaredb generate --rules abapa --pits 4 --max-seeds 12 --dir ${basename(p4)}`, JSON.stringify(missing));
+    await board.stop('SIGTERM');
+    const r = spawnSync(bin, ['serve', '--dir', p4, '--pits', '6', '--port', '0'], { encoding: 'utf8', timeout: 10000 });
+    check('--pits 6 on a 4-pit directory is a usage error', r.status === 2 && /4 pits a side/.test(r.stderr), `${r.status} ${r.stderr}`);
+  }
+  {
     const r = spawnSync(bin, ['serve', '--dir', `${dir}/nope`], { encoding: 'utf8', timeout: 10000 });
     check('a missing directory is a usage error', r.status === 2 && /no database directory/.test(r.stderr), r.stderr);
     const r2 = spawnSync(bin, ['serve', '--dir', dir, '--rules', 'nope'], { encoding: 'utf8', timeout: 10000 });

@@ -20,8 +20,8 @@ if [[ -n "$internal" ]]; then
   echo "$internal"
   exit 1
 fi
-for api in owaredb_open owaredb_value owaredb_values owaredb_version 'owaredb::Tablebase::value(' \
-  'owaredb::version()'; do
+for api in owaredb_open owaredb_value owaredb_values owaredb_version owaredb_open_board \
+  'owaredb::Tablebase::value(' 'owaredb::Tablebase::pits_per_side()' 'owaredb::version()'; do
   grep -qF "$api" <<<"$symbols" || { echo "missing API symbol: $api"; exit 1; }
 done
 if [[ -n "$header" ]]; then

@@ -41,14 +41,16 @@ def tearDownModule():
     shutil.rmtree(tmp, ignore_errors=True)
 
 
-def random_positions(rng, count, min_seeds=0, max_seeds=MAX_SEEDS, stored_only=False):
+def random_positions(rng, count, min_seeds=0, max_seeds=MAX_SEEDS, stored_only=False,
+                     pits_per_side=6):
     """`count` positions of min_seeds..max_seeds seeds, each seed in a uniformly random pit
     (both positions stored in the databases and ones valued by one ply of search)."""
     out = []
+    pits = 2 * pits_per_side
     while len(out) < count:
         n = int(rng.integers(min_seeds, max_seeds + 1))
-        p = rng.multinomial(n, [1 / 12] * 12)
-        if stored_only and min(p[6:]) != 0:
+        p = rng.multinomial(n, [1 / pits] * pits)
+        if stored_only and min(p[pits_per_side:]) != 0:
             continue
         out.append(p)
     return np.array(out, dtype=np.uint8)
@@ -547,6 +549,126 @@ class BoundsQueries(unittest.TestCase):
     def test_missing_bound_files(self):
         with self.assertRaises(owaredb.NotAvailable):
             owaredb.Tablebase(DB, "abapa").bounds([1] * 12)
+
+
+class OtherBoards(unittest.TestCase):
+    """Boards of P != 6 pits a side (#28): positions of 2P numbers, the board the
+    directory's (or pits_per_side), against `owaredb probe` on the same directory and
+    against a one-ply recomputation from the module's own values."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir4 = os.path.join(tmp, "p4")
+        cls.dir3 = os.path.join(tmp, "p3")
+        subprocess.run([CLI, "generate", "--pits", "4", "--rules", "abapa", "--max-seeds", "10",
+                        "--dir", cls.dir4, "--threads", "2"], capture_output=True, check=True)
+        for extra in ([], ["--bounds"]):
+            subprocess.run([CLI, "generate", "--pits", "3", "--rules", "awari", "--max-seeds",
+                            "8", "--dir", cls.dir3, "--threads", "2", *extra],
+                           capture_output=True, check=True)
+        cls.tb = owaredb.Tablebase(cls.dir4, "abapa")
+        cls.positions = random_positions(np.random.default_rng(28), 1500, pits_per_side=4)
+        cls.answers = cli_batch(cls.positions, db=cls.dir4)
+
+    def test_the_board_is_the_directorys(self):
+        self.assertEqual(self.tb.pits_per_side, 4)
+        self.assertEqual(repr(self.tb), "owaredb.Tablebase(%r, 'abapa', pits_per_side=4)" % self.dir4)
+        self.assertEqual(owaredb.Tablebase(self.dir4, "abapa", pits_per_side=4).pits_per_side, 4)
+        self.assertEqual(owaredb.Tablebase(self.dir3, "awari").pits_per_side, 3)
+        self.assertEqual(owaredb.Tablebase(DB, "abapa").pits_per_side, 6)
+        self.assertEqual(self.tb.available_levels(), list(range(11)))
+
+    def test_against_cli(self):
+        for p, a in zip(self.positions, self.answers):
+            with self.subTest(position=a["position"]):
+                self.assertEqual(self.tb.value(p), a["value"])
+                info = self.tb.analyse(list(p))
+                self.assertEqual((info.value, info.seeds, info.terminal),
+                                 (a["value"], a["seeds"], a.get("terminal", False)))
+                self.assertEqual([(m.pit, m.captured, m.value) for m in info.moves],
+                                 [(m["move"], m["captured"], m["value"]) for m in a["moves"]])
+                self.assertEqual(info.best, a["best"])
+        self.assertEqual(self.tb.value(" ".join(map(str, self.positions[0]))),
+                         self.answers[0]["value"])
+
+    def test_moves_by_one_ply(self):
+        # Each move's value is captured - the value of its child, looked up on its own; the
+        # position's value is the best of them.
+        for p in self.positions[:400]:
+            info = self.tb.analyse(p)
+            for m in info.moves:
+                self.assertEqual(len(m.child), 8)
+                self.assertTrue(1 <= m.pit <= 4)
+                self.assertEqual(sum(m.child), int(sum(p)) - m.captured)
+                self.assertEqual(m.value, m.captured - self.tb.value(m.child))
+            if info.moves:
+                self.assertEqual(info.value, max(m.value for m in info.moves))
+                self.assertEqual(info.best,
+                                 [m.pit for m in info.moves if m.value == info.value])
+
+    def test_values_batch(self):
+        expected = np.array([a["value"] for a in self.answers])
+        for dtype in (np.uint8, np.int64, np.int16):
+            np.testing.assert_array_equal(self.tb.values(self.positions.astype(dtype)), expected)
+        np.testing.assert_array_equal(self.tb.values(np.asfortranarray(self.positions)), expected)
+        np.testing.assert_array_equal(self.tb.values(self.positions, threads=2), expected)
+        bad = self.positions.copy().astype(np.int64)
+        bad[5, 2] = 49
+        values, status = self.tb.values(bad, errors="status")
+        self.assertEqual(status[5], owaredb.Status.INVALID_POSITION)
+        self.assertEqual(int(status.sum()), int(owaredb.Status.INVALID_POSITION))
+        with self.assertRaises(ValueError) as cm:
+            self.tb.values(np.zeros((3, 12), dtype=np.uint8))
+        self.assertIn("(N, 8)", str(cm.exception))
+
+    def test_principal_variation(self):
+        chosen = self.positions[:200]
+        for p, a in zip(chosen, cli_batch(chosen, pv=True, db=self.dir4)):
+            pv = self.tb.pv(p)
+            self.assertEqual([(s.position, s.pit, s.captured, s.value) for s in pv.steps],
+                             [(pits_of(s["position"]), s["move"], s["captured"], s["value"])
+                              for s in a["pv"]])
+            self.assertEqual((pv.end, pv.final_position),
+                             (a["pv_end"], pits_of(a["final_position"])))
+
+    def test_bounds(self):
+        tb = owaredb.Tablebase(self.dir3, "awari")
+        positions = random_positions(np.random.default_rng(3), 300, max_seeds=8, pits_per_side=3)
+        for p, want in zip(positions, cli_batch(positions, rules="awari", db=self.dir3)):
+            b = tb.bounds(p)
+            self.assertEqual((b.seeds, b.gM, b.gN), (want["seeds"], want["gM"], want["gN"]))
+            self.assertEqual([(m.pit, m.gM, m.gN) for m in tb.analyse_bounds(p).moves],
+                             [(m["move"], m["gM"], m["gN"]) for m in want["moves"]])
+
+    def test_wrong_board(self):
+        with self.assertRaises(owaredb.InvalidPosition) as cm:
+            self.tb.value([1] * 12)
+        self.assertIn("8 pits on this board of 4 pits a side, this one has 12", str(cm.exception))
+        with self.assertRaises(owaredb.InvalidPosition) as cm:
+            owaredb.Tablebase(self.dir4, "abapa", pits_per_side=9)
+        self.assertIn("1..8 pits a side, not 9", str(cm.exception))
+        six = owaredb.Tablebase(self.dir4, "abapa", pits_per_side=6)
+        with self.assertRaises(owaredb.InvalidPosition) as cm:
+            six.value([1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0])
+        self.assertIn("are for 4 pits a side (8 pit counts), not 6 pits a side (12 pit counts)",
+                      str(cm.exception))
+        two = os.path.join(tmp, "two-boards")
+        os.makedirs(two)
+        shutil.copy(os.path.join(self.dir4, "abapa-p4-00.owdb"), two)
+        shutil.copy(os.path.join(self.dir3, "awari-p3-00.owdb"), two)
+        with self.assertRaises(owaredb.InvalidPosition) as cm:
+            owaredb.Tablebase(two, "abapa")
+        self.assertIn("several boards (3 and 4", str(cm.exception))
+        self.assertEqual(owaredb.Tablebase(two, "abapa", pits_per_side=4).value([0] * 8), 0)
+
+    def test_missing_level(self):
+        with self.assertRaises(owaredb.NotAvailable) as cm:
+            self.tb.value([2, 2, 2, 2, 2, 2, 0, 0])
+        e = cm.exception
+        self.assertEqual(e.position, (2, 2, 2, 2, 2, 2, 0, 0))
+        self.assertEqual(e.missing_levels, [11, 12])
+        self.assertEqual(e.generate, "owaredb generate --rules abapa --pits 4 --max-seeds 12 "
+                         "--dir " + self.dir4)
 
 
 class Threads(unittest.TestCase):

@@ -17,6 +17,7 @@
 #include <exception>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -30,10 +31,19 @@ namespace {
 static_assert(sizeof(Pits) == 12 && alignof(Pits) == 1,
               "a C-contiguous (N, 12) uint8 array is read as Pits[N] in place");
 
+// A position from Python: 2P pit counts for the Tablebase's board of P pits a side.
+using Counts = BoardPits;
+
 constexpr int kStatusCount = static_cast<int>(ProbeStatus::IoError) + 1;
-// A position that the library rejects as InvalidPosition without any I/O (49 seeds): the
-// stand-in for malformed rows of a batch, and the probe that detects unknown rules early.
-constexpr Pits kTooManySeeds{48, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+// A position of 2P pit counts that the library rejects as InvalidPosition without any I/O
+// (49 seeds): the probe that detects unknown rules early (and the stand-in for malformed
+// rows of a batch).
+Counts too_many_seeds(int pits_per_side) {
+    Counts pits(2 * pits_per_side, 0);
+    pits[0] = 48;
+    pits[1] = 1;
+    return pits;
+}
 
 // The exception classes, by ProbeStatus (index 0: owaredb.Error). Created once at import
 // and kept for the life of the process.
@@ -43,13 +53,13 @@ PyObject* g_exceptions[kStatusCount] = {};
 struct ProbeFailure : std::exception {
     ProbeStatus status;
     std::string message;
-    std::optional<Pits> position;
+    std::optional<Counts> position;
     std::optional<std::size_t> index; ///< row of a values() batch
     // The rest of the one error object (README, Errors), set by with_context.
     std::string rules;
     std::optional<std::vector<int>> missing_levels; ///< a missing level: every one 0..seeds
     std::string generate;                           ///< the command that builds them
-    ProbeFailure(ProbeStatus s, std::string m, std::optional<Pits> p = {},
+    ProbeFailure(ProbeStatus s, std::string m, std::optional<Counts> p = {},
                  std::optional<std::size_t> i = {})
         : status(s), message(std::move(m)), position(p), index(i) {}
     const char* what() const noexcept override { return message.c_str(); }
@@ -73,12 +83,14 @@ ProbeFailure with_context(const Tablebase& tb, ProbeFailure f) {
     f.missing_levels = std::move(missing);
     const std::string dir =
         py::module_::import("shlex").attr("quote")(tb.directory().string()).cast<std::string>();
-    f.generate = "owaredb generate --rules " + tb.rules() + " --max-seeds " +
+    const int board = tb.pits_per_side();
+    f.generate = "owaredb generate --rules " + tb.rules() +
+                 (board == 6 ? "" : " --pits " + std::to_string(board)) + " --max-seeds " +
                  std::to_string(seeds) + " --dir " + dir;
     return f;
 }
 
-std::string pits_text(const Pits& p) {
+template <class A> std::string pits_text(const A& p) {
     std::string s;
     for (std::size_t i = 0; i < p.size(); ++i) {
         if (i) s += ' ';
@@ -88,13 +100,13 @@ std::string pits_text(const Pits& p) {
 }
 
 // The Python repr of the position's tuple, e.g. "(4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4)".
-std::string pits_repr(const Pits& p) {
+template <class A> std::string pits_repr(const A& p) {
     std::string s = "(";
     for (std::size_t i = 0; i < p.size(); ++i) s += (i ? ", " : "") + std::to_string(p[i]);
     return s + ")";
 }
 
-py::tuple pits_tuple(const Pits& p) {
+template <class A> py::tuple pits_tuple(const A& p) {
     py::tuple t(p.size());
     for (std::size_t i = 0; i < p.size(); ++i) t[i] = py::int_(p[i]);
     return t;
@@ -127,19 +139,26 @@ py::list words_of(py::handle text) {
     return items;
 }
 
-// A position from Python: any sequence of 12 integers (list, tuple, 1-D numpy array, ...),
-// or a string of 12 whitespace-separated numbers as the command line takes it.
-Pits to_pits(py::handle obj) {
-    if (PyUnicode_Check(obj.ptr())) return to_pits(words_of(obj));
+// A position from Python for a board of `board` pits a side: any sequence of 2P integers
+// (list, tuple, 1-D numpy array, ...), or a string of 2P whitespace-separated numbers as the
+// command line takes it.
+Counts to_pits(py::handle obj, int board) {
+    if (PyUnicode_Check(obj.ptr())) return to_pits(words_of(obj), board);
     PyObject* o = obj.ptr();
+    const std::string count = std::to_string(2 * board);
     if (PyBytes_Check(o) || PyByteArray_Check(o) || !PySequence_Check(o))
-        throw py::type_error("a position is a sequence of 12 pit counts or a string of them, "
-                             "not " +
+        throw py::type_error("a position is a sequence of " + count +
+                             " pit counts or a string of them, not " +
                              std::string(Py_TYPE(o)->tp_name));
     const Py_ssize_t n = PySequence_Size(o);
     if (n < 0) throw py::error_already_set();
-    if (n != 12) invalid_given(obj, "a position has 12 pits, this one has " + std::to_string(n));
-    Pits pits{};
+    if (n != 2 * board)
+        invalid_given(
+            obj, "a position has " + count + " pits" +
+                     (board == 6 ? std::string()
+                                 : " on this board of " + std::to_string(board) + " pits a side") +
+                     ", this one has " + std::to_string(n));
+    Counts pits(n);
     for (Py_ssize_t k = 0; k < n; ++k) {
         py::object item = py::reinterpret_steal<py::object>(PySequence_GetItem(o, k));
         if (!item) throw py::error_already_set();
@@ -161,7 +180,7 @@ Pits to_pits(py::handle obj) {
     return pits;
 }
 
-template <class T> T unwrap(const Tablebase& tb, const ProbeResult<T>& r, const Pits& pits) {
+template <class T> T unwrap(const Tablebase& tb, const ProbeResult<T>& r, const Counts& pits) {
     if (!r) throw with_context(tb, ProbeFailure(r.status(), r.message(), pits));
     return r.value();
 }
@@ -173,7 +192,8 @@ template <class T> T unwrap(const Tablebase& tb, const ProbeResult<T>& r, const 
 class PyTablebase {
   public:
     explicit PyTablebase(std::shared_ptr<const Tablebase> tb)
-        : tb_(std::move(tb)), directory_(tb_->directory().string()), rules_(tb_->rules()) {}
+        : tb_(std::move(tb)), directory_(tb_->directory().string()), rules_(tb_->rules()),
+          pits_per_side_(tb_->pits_per_side()) {}
     std::shared_ptr<const Tablebase> get() const {
         if (!tb_) throw py::value_error("the Tablebase is closed");
         return tb_;
@@ -182,21 +202,23 @@ class PyTablebase {
     bool closed() const { return !tb_; }
     const std::string& directory() const { return directory_; }
     const std::string& rules() const { return rules_; }
+    int pits_per_side() const { return pits_per_side_; }
 
   private:
     std::shared_ptr<const Tablebase> tb_;
     std::string directory_, rules_;
+    int pits_per_side_;
 };
 
-// ---- values(): an (N, 12) integer array in, an int8 array out ----
+// ---- values(): an (N, 2P) integer array in, an int8 array out ----
 
-// Reads row r of an (N, 12) array of integer type T with any strides into Pits; false if a
-// count is negative or above 48 (then `bad_pit` and `bad_count` say which).
+// Reads row r of an (N, width) array of integer type T with any strides into out[0, width);
+// false if a count is negative or above 48 (then `bad_pit` and `bad_count` say which).
 template <class T>
-bool load_row(const char* data, py::ssize_t s0, py::ssize_t s1, std::size_t r, Pits& out,
-              int& bad_pit, std::string& bad_count) {
+bool load_row(const char* data, py::ssize_t s0, py::ssize_t s1, std::size_t r, int width,
+              uint8_t* out, int& bad_pit, std::string& bad_count) {
     const char* row = data + static_cast<py::ssize_t>(r) * s0;
-    for (int k = 0; k < 12; ++k) {
+    for (int k = 0; k < width; ++k) {
         T v;
         std::memcpy(&v, row + k * s1, sizeof v);
         bool bad = v > T(48);
@@ -211,7 +233,7 @@ bool load_row(const char* data, py::ssize_t s0, py::ssize_t s1, std::size_t r, P
     return true;
 }
 
-using RowLoader = bool (*)(const char*, py::ssize_t, py::ssize_t, std::size_t, Pits&, int&,
+using RowLoader = bool (*)(const char*, py::ssize_t, py::ssize_t, std::size_t, int, uint8_t*, int&,
                            std::string&);
 
 RowLoader loader_for(char kind, py::ssize_t itemsize) {
@@ -242,7 +264,7 @@ struct BatchError {
     std::size_t index = 0;
     ProbeStatus status = ProbeStatus::Ok;
     std::string message;
-    std::optional<Pits> position; ///< none for a malformed row
+    std::optional<Counts> position; ///< none for a malformed row
 };
 
 // One worker's share of a batch: rows [begin, end). Runs without the GIL.
@@ -250,7 +272,8 @@ struct BatchJob {
     const Tablebase* tb;
     const char* data;
     py::ssize_t s0, s1;
-    RowLoader loader; ///< nullptr: the rows are Pits in place (C-contiguous uint8)
+    RowLoader loader; ///< nullptr: the rows are read in place (C-contiguous uint8)
+    int width;        ///< pit counts a row: 2P
     int8_t* values;
     uint8_t* status; ///< nullptr: stop at the first error (errors="raise")
     std::size_t begin, end;
@@ -258,29 +281,37 @@ struct BatchJob {
 
     void run() {
         constexpr std::size_t kChunk = 4096;
-        std::vector<Pits> pits(loader ? kChunk : 0);
+        const std::size_t w = static_cast<std::size_t>(width);
+        std::vector<uint8_t> pits(loader ? kChunk * w : 0);
         std::vector<char> malformed(kChunk);
         std::vector<ProbeResult<int>> results(kChunk, ProbeResult<int>(0));
         for (std::size_t at = begin; at < end; at += kChunk) {
             const std::size_t n = std::min(kChunk, end - at);
-            std::span<const Pits> in;
+            const uint8_t* in;
             bool any_malformed = false;
             int bad_pit = 0;
             std::string bad_count;
             if (loader) {
                 for (std::size_t i = 0; i < n; ++i) {
-                    malformed[i] = !loader(data, s0, s1, at + i, pits[i], bad_pit, bad_count);
+                    uint8_t* row = pits.data() + w * i;
+                    malformed[i] = !loader(data, s0, s1, at + i, width, row, bad_pit, bad_count);
                     if (malformed[i]) {
-                        pits[i] = kTooManySeeds;
+                        // A stand-in the library refuses without I/O: 49 seeds.
+                        std::fill(row, row + w, uint8_t(0));
+                        row[0] = 48;
+                        row[1] = 1;
                         any_malformed = true;
                     }
                 }
-                in = std::span<const Pits>(pits.data(), n);
+                in = pits.data();
             } else {
-                in = std::span<const Pits>(reinterpret_cast<const Pits*>(data) + at, n);
+                in = reinterpret_cast<const uint8_t*>(data) + w * at;
             }
             std::span<ProbeResult<int>> out(results.data(), n);
-            tb->values(in, out);
+            if (width == int(sizeof(Pits))) // the standard board: its batch of Pits, as always
+                tb->values(std::span<const Pits>(reinterpret_cast<const Pits*>(in), n), out);
+            else
+                tb->values(std::span<const uint8_t>(in, w * n), out);
             for (std::size_t i = 0; i < n; ++i) {
                 const ProbeResult<int>& r = out[i];
                 if (r.ok() && !(any_malformed && malformed[i])) {
@@ -300,13 +331,13 @@ struct BatchJob {
                 e.status = s;
                 if (any_malformed && malformed[i]) {
                     // Re-read the row for the message (the loader stops at the first bad pit).
-                    Pits scratch;
-                    loader(data, s0, s1, at + i, scratch, bad_pit, bad_count);
+                    std::vector<uint8_t> scratch(w);
+                    loader(data, s0, s1, at + i, width, scratch.data(), bad_pit, bad_count);
                     e.message = "pit " + std::to_string(bad_pit) + " holds " + bad_count +
                                 " seeds, " +
                                 (bad_count.starts_with('-') ? "a negative count" : "more than 48");
                 } else {
-                    e.position = in[i];
+                    e.position = Counts(in + w * i, in + w * (i + 1));
                     e.message = r.message();
                 }
                 first_error = std::move(e);
@@ -328,9 +359,11 @@ py::object batch_values(const Tablebase& tb, py::object positions, const std::st
     py::array arr = py::isinstance<py::array>(positions)
                         ? py::reinterpret_borrow<py::array>(positions)
                         : py::array(np.attr("asarray")(positions));
-    if (arr.ndim() != 2 || arr.shape(1) != 12) {
+    const int width = 2 * tb.pits_per_side();
+    if (arr.ndim() != 2 || arr.shape(1) != width) {
         std::string shape = py::str(py::tuple(arr.attr("shape"))).cast<std::string>();
-        throw py::value_error("values() takes an (N, 12) array of pit counts, not shape " + shape);
+        throw py::value_error("values() takes an (N, " + std::to_string(width) +
+                              ") array of pit counts, not shape " + shape);
     }
     const char kind = arr.dtype().kind();
     if (kind != 'i' && kind != 'u')
@@ -345,7 +378,7 @@ py::object batch_values(const Tablebase& tb, py::object positions, const std::st
     if (want_status) status = py::array_t<uint8_t>(static_cast<py::ssize_t>(n));
 
     const bool in_place = kind == 'u' && arr.itemsize() == 1 && arr.strides(1) == 1 &&
-                          (n <= 1 || arr.strides(0) == 12);
+                          (n <= 1 || arr.strides(0) == width);
     RowLoader loader = in_place ? nullptr : loader_for(kind, arr.itemsize());
     if (!in_place && !loader)
         throw py::type_error("values() takes an integer array of 1, 2, 4 or 8 bytes");
@@ -356,7 +389,7 @@ py::object batch_values(const Tablebase& tb, py::object positions, const std::st
     std::vector<BatchJob> jobs;
     for (std::size_t w = 0; w < workers; ++w)
         jobs.push_back(BatchJob{&tb, static_cast<const char*>(arr.data()), arr.strides(0),
-                                arr.strides(1), loader, values.mutable_data(),
+                                arr.strides(1), loader, width, values.mutable_data(),
                                 want_status ? status.mutable_data() : nullptr, n * w / workers,
                                 n * (w + 1) / workers, std::nullopt});
     std::exception_ptr failure; // std::bad_alloc, or a thread that could not start
@@ -405,7 +438,7 @@ PyObject* new_exception(py::module_& m, const char* name, const char* doc, PyObj
     return cls;
 }
 
-std::string repr_move(const MoveInfo& mv) {
+std::string repr_move(const BoardMoveInfo& mv) {
     return "Move(pit=" + std::to_string(mv.pit) + ", captured=" + std::to_string(mv.captured) +
            ", value=" + std::to_string(mv.value) + ", child=" + pits_repr(mv.child) + ")";
 }
@@ -427,7 +460,9 @@ PYBIND11_MODULE(owaredb, m) {
     tb.close()                          # or: with owaredb.Tablebase(...) as tb: ...
     owaredb.__version__                 # the library's version, e.g. "0.1.0"
 
-Positions are 12 pit counts, pits 0..5 for the side to move, in sowing order. Values are
+Positions are 12 pit counts, pits 0..5 for the side to move, in sowing order (2P counts,
+pits 0..P-1 the mover's, on a board of P pits a side: Tablebase(..., pits_per_side=P), by
+default the board of the directory's files). Values are
 (seeds the side to move will still capture) - (seeds the opponent will), endless play 0.
 Errors raise subclasses of owaredb.Error (NotAvailable, Corrupt, IoError, InvalidPosition,
 InvalidRules); InvalidPosition and InvalidRules are also ValueErrors. An error carries the
@@ -475,8 +510,9 @@ fields of the CLI's and the HTTP API's error object: .code ("not_available", ...
     sub(ProbeStatus::NotAvailable, "NotAvailable",
         "The level file a query needs does not exist (generate it).", nullptr);
     sub(ProbeStatus::InvalidPosition, "InvalidPosition",
-        "Not a position: not 12 pits, a count that is not an integer or negative, or more "
-        "than 48 seeds. Also a ValueError.",
+        "Not a position: not 12 pits (2P on a board of P pits a side), a count that is not an "
+        "integer or negative, or more than 48 seeds; or a board that is none. Also a "
+        "ValueError.",
         PyExc_ValueError);
     sub(ProbeStatus::InvalidRules, "InvalidRules", "Unknown rule-set name. Also a ValueError.",
         PyExc_ValueError);
@@ -513,22 +549,25 @@ fields of the CLI's and the HTTP API's error object: .code ("not_available", ...
         }
     });
 
-    py::class_<MoveInfo>(m, "Move", "One legal move and what it is worth to the side playing it.")
-        .def_readonly("pit", &MoveInfo::pit, "1..6, from the mover's left")
-        .def_readonly("captured", &MoveInfo::captured, "seeds this move captures")
-        .def_readonly("value", &MoveInfo::value, "captured - value of the child for its mover")
+    py::class_<BoardMoveInfo>(m, "Move",
+                              "One legal move and what it is worth to the side playing it.")
+        .def_readonly("pit", &BoardMoveInfo::pit,
+                      "1..P (1..6 on the standard board), from the mover's left")
+        .def_readonly("captured", &BoardMoveInfo::captured, "seeds this move captures")
+        .def_readonly("value", &BoardMoveInfo::value, "captured - value of the child for its mover")
         .def_property_readonly(
-            "child", [](const MoveInfo& mv) { return pits_tuple(mv.child); },
+            "child", [](const BoardMoveInfo& mv) { return pits_tuple(mv.child); },
             "the position after the move, opponent to move (rotated)")
         .def("__repr__", repr_move);
 
-    py::class_<PositionInfo>(m, "Analysis", "Value, every legal move with its value, best moves.")
-        .def_readonly("seeds", &PositionInfo::seeds)
-        .def_readonly("value", &PositionInfo::value, "value for the side to move")
-        .def_readonly("terminal", &PositionInfo::terminal, "no legal move: the game is over")
-        .def_readonly("moves", &PositionInfo::moves, "every legal move (Move), in pit order")
-        .def_readonly("best", &PositionInfo::best, "pits (1..6) of the moves worth `value`")
-        .def("__repr__", [](const PositionInfo& a) {
+    py::class_<BoardPositionInfo>(m, "Analysis",
+                                  "Value, every legal move with its value, best moves.")
+        .def_readonly("seeds", &BoardPositionInfo::seeds)
+        .def_readonly("value", &BoardPositionInfo::value, "value for the side to move")
+        .def_readonly("terminal", &BoardPositionInfo::terminal, "no legal move: the game is over")
+        .def_readonly("moves", &BoardPositionInfo::moves, "every legal move (Move), in pit order")
+        .def_readonly("best", &BoardPositionInfo::best, "pits (1..P) of the moves worth `value`")
+        .def("__repr__", [](const BoardPositionInfo& a) {
             std::string s = "Analysis(seeds=" + std::to_string(a.seeds) +
                             ", value=" + std::to_string(a.value) +
                             ", terminal=" + (a.terminal ? "True" : "False") + ", moves=[";
@@ -540,40 +579,40 @@ fields of the CLI's and the HTTP API's error object: .code ("not_available", ...
             return s + "])";
         });
 
-    py::class_<PvStep>(m, "PvStep", "One ply of a principal variation.")
+    py::class_<BoardPvStep>(m, "PvStep", "One ply of a principal variation.")
         .def_property_readonly(
-            "position", [](const PvStep& s) { return pits_tuple(s.position); },
+            "position", [](const BoardPvStep& s) { return pits_tuple(s.position); },
             "before the move, side to move first")
-        .def_readonly("pit", &PvStep::pit, "1..6")
-        .def_readonly("captured", &PvStep::captured)
-        .def_readonly("value", &PvStep::value, "value of `position` for its mover")
-        .def("__repr__", [](const PvStep& s) {
+        .def_readonly("pit", &BoardPvStep::pit, "1..P")
+        .def_readonly("captured", &BoardPvStep::captured)
+        .def_readonly("value", &BoardPvStep::value, "value of `position` for its mover")
+        .def("__repr__", [](const BoardPvStep& s) {
             return "PvStep(position=" + pits_repr(s.position) + ", pit=" + std::to_string(s.pit) +
                    ", captured=" + std::to_string(s.captured) +
                    ", value=" + std::to_string(s.value) + ")";
         });
 
-    py::class_<PrincipalVariation>(m, "PrincipalVariation",
-                                   "A line of perfect play to the end of the game.")
-        .def_readonly("steps", &PrincipalVariation::steps, "the plies (PvStep)")
+    py::class_<BoardPrincipalVariation>(m, "PrincipalVariation",
+                                        "A line of perfect play to the end of the game.")
+        .def_readonly("steps", &BoardPrincipalVariation::steps, "the plies (BoardPvStep)")
         .def_property_readonly(
-            "end", [](const PrincipalVariation& pv) { return std::string(to_string(pv.end)); },
+            "end", [](const BoardPrincipalVariation& pv) { return std::string(to_string(pv.end)); },
             "'game over', 'endless play', 'ply limit' or 'repetition'")
         .def_property_readonly(
             "final_position",
-            [](const PrincipalVariation& pv) { return pits_tuple(pv.final_position); })
-        .def_readonly("final_value", &PrincipalVariation::final_value,
+            [](const BoardPrincipalVariation& pv) { return pits_tuple(pv.final_position); })
+        .def_readonly("final_value", &BoardPrincipalVariation::final_value,
                       "terminal value of final_position for its mover ('game over')")
         .def_property_readonly(
             "moves",
-            [](const PrincipalVariation& pv) {
+            [](const BoardPrincipalVariation& pv) {
                 py::list l;
-                for (const PvStep& s : pv.steps) l.append(s.pit);
+                for (const BoardPvStep& s : pv.steps) l.append(s.pit);
                 return l;
             },
-            "the pits played, 1..6")
-        .def("__len__", [](const PrincipalVariation& pv) { return pv.steps.size(); })
-        .def("__repr__", [](const PrincipalVariation& pv) {
+            "the pits played, 1..P")
+        .def("__len__", [](const BoardPrincipalVariation& pv) { return pv.steps.size(); })
+        .def("__repr__", [](const BoardPrincipalVariation& pv) {
             std::string s = "PrincipalVariation(moves=[";
             for (std::size_t i = 0; i < pv.steps.size(); ++i)
                 s += (i ? ", " : "") + std::to_string(pv.steps[i].pit);
@@ -594,25 +633,27 @@ fields of the CLI's and the HTTP API's error object: .code ("not_available", ...
                    ", gN=" + std::to_string(b.gN) + ", exact=" + (b.exact ? "True" : "False") + ")";
         });
 
-    py::class_<MoveBounds>(m, "MoveBounds", "One legal move and the bounds it guarantees.")
-        .def_readonly("pit", &MoveBounds::pit, "1..6, from the mover's left")
-        .def_readonly("captured", &MoveBounds::captured, "seeds this move captures")
-        .def_readonly("gM", &MoveBounds::gM, "what the mover can force after it")
-        .def_readonly("gN", &MoveBounds::gN, "what the opponent can force after it")
+    py::class_<BoardMoveBounds>(m, "MoveBounds", "One legal move and the bounds it guarantees.")
+        .def_readonly("pit", &BoardMoveBounds::pit,
+                      "1..P (1..6 on the standard board), from the mover's left")
+        .def_readonly("captured", &BoardMoveBounds::captured, "seeds this move captures")
+        .def_readonly("gM", &BoardMoveBounds::gM, "what the mover can force after it")
+        .def_readonly("gN", &BoardMoveBounds::gN, "what the opponent can force after it")
         .def_property_readonly(
-            "child", [](const MoveBounds& mv) { return pits_tuple(mv.child); },
+            "child", [](const BoardMoveBounds& mv) { return pits_tuple(mv.child); },
             "the position after the move, opponent to move (rotated)")
-        .def("__repr__", [](const MoveBounds& mv) {
+        .def("__repr__", [](const BoardMoveBounds& mv) {
             return "MoveBounds(pit=" + std::to_string(mv.pit) +
                    ", captured=" + std::to_string(mv.captured) + ", gM=" + std::to_string(mv.gM) +
                    ", gN=" + std::to_string(mv.gN) + ", child=" + pits_repr(mv.child) + ")";
         });
 
-    py::class_<BoundsInfo>(m, "BoundsAnalysis", "The bounds of a position and of every move.")
-        .def_readonly("bounds", &BoundsInfo::bounds, "the position's Bounds")
-        .def_readonly("terminal", &BoundsInfo::terminal, "no legal move: the game is over")
-        .def_readonly("moves", &BoundsInfo::moves, "every legal move (MoveBounds), in pit order")
-        .def("__repr__", [](const BoundsInfo& b) {
+    py::class_<BoardBoundsInfo>(m, "BoundsAnalysis", "The bounds of a position and of every move.")
+        .def_readonly("bounds", &BoardBoundsInfo::bounds, "the position's Bounds")
+        .def_readonly("terminal", &BoardBoundsInfo::terminal, "no legal move: the game is over")
+        .def_readonly("moves", &BoardBoundsInfo::moves,
+                      "every legal move (BoardMoveBounds), in pit order")
+        .def("__repr__", [](const BoardBoundsInfo& b) {
             std::string s = "BoundsAnalysis(bounds=Bounds(seeds=" + std::to_string(b.bounds.seeds) +
                             ", gM=" + std::to_string(b.bounds.gM) +
                             ", gN=" + std::to_string(b.bounds.gN) +
@@ -625,14 +666,16 @@ fields of the CLI's and the HTTP API's error object: .code ("not_available", ...
 
     // One query of the library on a position from Python: the GIL is released while the
     // library works, an error raises (with_context).
+    // Positions are of the Tablebase's board, asked through the functions taking pit counts
+    // (whose answers, Board..., are the Python classes above, on every board).
     auto query = [](auto call) {
         return [call](const PyTablebase& self, py::object position) {
             const std::shared_ptr<const Tablebase> tb = self.get();
-            const Pits pits = to_pits(position);
-            std::optional<decltype(call(*tb, pits))> r;
+            const Counts pits = to_pits(position, self.pits_per_side());
+            std::optional<decltype(call(*tb, std::span<const uint8_t>(pits)))> r;
             {
                 py::gil_scoped_release release;
-                r.emplace(call(*tb, pits));
+                r.emplace(call(*tb, std::span<const uint8_t>(pits)));
             }
             return unwrap(*tb, *r, pits);
         };
@@ -640,57 +683,70 @@ fields of the CLI's and the HTTP API's error object: .code ("not_available", ...
 
     py::class_<PyTablebase>(m, "Tablebase", R"(The databases of one rule set in one directory.
 
-Tablebase(dir, rules="abapa", cache_bytes=256 MiB), cache_bytes=0 meaning the default (as in
-the C and C++ APIs). Level files are opened on first use;
-an unknown rules name raises InvalidRules here. Thread-safe: every query releases the GIL,
+Tablebase(dir, rules="abapa", cache_bytes=256 MiB, pits_per_side=0), cache_bytes=0 meaning
+the default (as in the C and C++ APIs). pits_per_side is the board, 1..8 pits a side; 0, the
+default, takes the board of the level files in dir (6 when it holds none): positions are
+then 2P pit counts. Level files are opened on first use;
+an unknown rules name raises InvalidRules here, a board that is none InvalidPosition. Thread-safe: every query releases the GIL,
 so threads can probe one Tablebase in parallel. close() (or the end of a `with` block) lets
 go of its files and cache; a query after it raises ValueError.)")
-        .def(py::init([](py::object dir, const std::string& rules, std::size_t cache_bytes) {
+        .def(py::init([](py::object dir, const std::string& rules, std::size_t cache_bytes,
+                         int pits_per_side) {
                  py::object path = py::module_::import("os").attr("fsdecode")(dir);
                  TablebaseOptions options;
                  options.cache_bytes = cache_bytes;
-                 auto tb = std::make_shared<Tablebase>(path.cast<std::string>(), rules, options);
-                 // The library reports unknown rules at the first query; 49 seeds make a
-                 // query that needs no I/O.
-                 ProbeResult<int> r = tb->value(kTooManySeeds);
+                 auto tb = std::make_shared<Tablebase>(path.cast<std::string>(), rules,
+                                                       pits_per_side, options);
+                 // The library reports unknown rules, and a board that is none, at the first
+                 // query; 49 seeds make a query that needs no I/O.
+                 ProbeResult<int> r = tb->value(too_many_seeds(std::max(tb->pits_per_side(), 1)));
                  if (r.status() == ProbeStatus::InvalidRules)
                      throw ProbeFailure(ProbeStatus::InvalidRules, r.message());
+                 if (tb->pits_per_side() == 0)
+                     throw ProbeFailure(ProbeStatus::InvalidPosition, r.message());
                  return PyTablebase(std::move(tb));
              }),
              py::arg("dir"), py::arg("rules") = "abapa",
-             py::arg("cache_bytes") = TablebaseOptions::kDefaultCacheBytes)
-        .def("value", query([](const Tablebase& tb, const Pits& pits) { return tb.value(pits); }),
+             py::arg("cache_bytes") = TablebaseOptions::kDefaultCacheBytes,
+             py::arg("pits_per_side") = 0)
+        .def("value", query([](const Tablebase& tb, std::span<const uint8_t> pits) {
+                 return tb.value(pits);
+             }),
              py::arg("position"), "Value of the position for the side to move (an int).")
-        .def("analyse",
-             query([](const Tablebase& tb, const Pits& pits) { return tb.analyse(pits); }),
+        .def("analyse", query([](const Tablebase& tb, std::span<const uint8_t> pits) {
+                 return tb.analyse(pits);
+             }),
              py::arg("position"), "Value, every legal move with its value, and the best moves.")
         .def(
             "pv",
             [](const PyTablebase& self, py::object position, int max_plies) {
                 const std::shared_ptr<const Tablebase> tb = self.get();
-                const Pits pits = to_pits(position);
-                std::optional<ProbeResult<PrincipalVariation>> r;
+                const Counts pits = to_pits(position, self.pits_per_side());
+                std::optional<ProbeResult<BoardPrincipalVariation>> r;
                 {
                     py::gil_scoped_release release;
-                    r.emplace(tb->principal_variation(pits, max_plies));
+                    r.emplace(tb->principal_variation(std::span<const uint8_t>(pits), max_plies));
                 }
                 return unwrap(*tb, *r, pits);
             },
             py::arg("position"), py::arg("max_plies") = 1000,
             "A line of perfect play until the game ends or provably goes on forever.")
-        .def("bounds", query([](const Tablebase& tb, const Pits& pits) { return tb.bounds(pits); }),
+        .def("bounds", query([](const Tablebase& tb, std::span<const uint8_t> pits) {
+                 return tb.bounds(pits);
+             }),
              py::arg("position"),
              "gM and gN of the position (Bounds) from the bound files (owaredb generate "
              "--bounds); the value files are not needed.")
-        .def("analyse_bounds",
-             query([](const Tablebase& tb, const Pits& pits) { return tb.analyse_bounds(pits); }),
+        .def("analyse_bounds", query([](const Tablebase& tb, std::span<const uint8_t> pits) {
+                 return tb.analyse_bounds(pits);
+             }),
              py::arg("position"), "The bounds of the position and of every legal move.")
         .def(
             "values",
             [](const PyTablebase& self, py::object positions, const std::string& errors,
                int threads) { return batch_values(*self.get(), positions, errors, threads); },
             py::arg("positions"), py::arg("errors") = "raise", py::arg("threads") = 1,
-            R"(Values of many positions: an (N, 12) integer array (any integer dtype; a
+            R"(Values of many positions: an (N, 2P) integer array, (N, 12) on the standard board (any integer dtype; a
 C-contiguous uint8 array is read in place) -> int8 array of N values. The GIL is released.
 
 errors="raise" (default): raise the error of the first failing position (lowest index), its
@@ -699,7 +755,7 @@ errors="status": never raise for a position; return (values, status), status a u
     of owaredb.Status codes (0 = OK), values 0 where status != 0. tb.value(row) gives the
     message of a failing row.
 threads: worker threads for this call (0: one per core); rows are split among them.
-Malformed arrays (not (N, 12), not integers) raise ValueError / TypeError in both modes.)")
+Malformed arrays (not (N, 2P), not integers) raise ValueError / TypeError in both modes.)")
         .def(
             "level_available",
             [](const PyTablebase& self, int seeds) {
@@ -739,8 +795,14 @@ Malformed arrays (not (N, 12), not integers) raise ValueError / TypeError in bot
              })
         .def_property_readonly("directory", &PyTablebase::directory)
         .def_property_readonly("rules", &PyTablebase::rules)
+        .def_property_readonly("pits_per_side", &PyTablebase::pits_per_side,
+                               "the board: pits a side (positions are twice as many counts)")
         .def("__repr__", [](const PyTablebase& tb) {
+            // The board is said when it is not the standard one.
+            const std::string board = tb.pits_per_side() == 6
+                                          ? std::string()
+                                          : ", pits_per_side=" + std::to_string(tb.pits_per_side());
             return "owaredb.Tablebase(" + py::repr(py::str(tb.directory())).cast<std::string>() +
-                   ", '" + tb.rules() + "')" + (tb.closed() ? " (closed)" : "");
+                   ", '" + tb.rules() + "'" + board + ")" + (tb.closed() ? " (closed)" : "");
         });
 }

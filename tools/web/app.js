@@ -15,18 +15,24 @@
 // keeps track of which physical side, South (bottom row) or North (top row), is to move, and
 // draws each side's six pits in its own sowing order: South's from left to right, North's
 // from right to left, as the players see them from their seats.
+//
+// On a board of P pits a side (the server's directory is of one board, /api/info's
+// pits_per_side), read six as P and twelve as 2P: positions are 2P counts, moves 1..P, and
+// a game starts with /api/info's seeds_per_pit in every pit (4 on the standard board).
 'use strict';
 
 (() => {
   const SVG = 'http://www.w3.org/2000/svg';
-  const START = [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4];
+  // The board, from /api/info when it has been read: pits a side, and the first position.
+  let P = 6;
+  let START = [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4];
   const NAME = { south: 'South', north: 'North' };
   const RULES_TEXT = {
     abapa: 'abapa: Oware, the rules of the seeds',
     awari: 'awari: computer Awari (Romein & Bal)',
   };
   const AUTOPLAY_MS = 500;
-  const TOTAL = 48; // seeds in a game: on the board plus both stores
+  let TOTAL = 48; // seeds in a game: on the board plus both stores
   // The largest level a laptop builds in a night (docs/results.md: level 28 in 0.2 h, 6 GiB
   // in memory); a page facing a far larger build suggests this one too.
   const NIGHT_LEVEL = 28;
@@ -52,10 +58,10 @@
 
   // ---- positions and moves -------------------------------------------------------------
 
-  // 12 counts separated by spaces or commas, at most 48 seeds; null otherwise.
+  // 12 (2P) counts separated by spaces or commas, at most 48 (TOTAL) seeds; null otherwise.
   function parsePits(text) {
     const parts = String(text || '').trim().split(/[\s,]+/).filter(Boolean);
-    if (parts.length !== 12 || parts.some((p) => !/^\d{1,2}$/.test(p))) return null;
+    if (parts.length !== 2 * P || parts.some((p) => !/^\d{1,2}$/.test(p))) return null;
     const pits = parts.map(Number);
     return sum(pits) <= TOTAL ? pits : null;
   }
@@ -104,17 +110,17 @@
     const words = String(text || '').trim().split(/[\s,;]+/).filter(Boolean);
     for (const w of words) {
       if (/^\d+\.$/.test(w)) continue;
-      const m = /^([SsNn])?([1-6])$/.exec(w);
-      if (!m) return { error: `'${w}' is not a move (S1..S6, N1..N6, or 1..6)` };
+      const m = /^([SsNn])?([1-8])$/.exec(w);
+      if (!m || Number(m[2]) > P) return { error: `'${w}' is not a move (S1..S${P}, N1..N${P}, or 1..${P})` };
       out.push({ side: m[1] ? (m[1].toUpperCase() === 'S' ? 'south' : 'north') : null, move: Number(m[2]) });
     }
     return out;
   }
 
-  // Each side's six pits in its own sowing order (from its own left).
+  // Each side's six (P) pits in its own sowing order (from its own left).
   function sides(n) {
-    const mover = n.pits.slice(0, 6);
-    const opponent = n.pits.slice(6);
+    const mover = n.pits.slice(0, P);
+    const opponent = n.pits.slice(P);
     return n.turn === 'south' ? { south: mover, north: opponent } : { south: opponent, north: mover };
   }
 
@@ -127,21 +133,21 @@
     let at = from;
     p[from] = 0;
     while (seeds > 0) {
-      at = (at + 1) % 12;
-      if (at === from) continue; // 12 or more seeds skip the pit they came from
+      at = (at + 1) % (2 * P);
+      if (at === from) continue; // 12 (2P) or more seeds skip the pit they came from
       p[at] += 1;
       seeds -= 1;
     }
     let took = 0;
     if (captured > 0) {
-      for (let q = at; q >= 6 && (p[q] === 2 || p[q] === 3); --q) {
+      for (let q = at; q >= P && (p[q] === 2 || p[q] === 3); --q) {
         took += p[q];
         p[q] = 0;
       }
     }
     if (took !== captured) throw new Error(`move ${move}: the capture is ${took}, the server says ${captured}`);
     return {
-      pits: p.slice(6).concat(p.slice(0, 6)),
+      pits: p.slice(P).concat(p.slice(0, P)),
       turn: other(n.turn),
       captured: { ...n.captured, [n.turn]: n.captured[n.turn] + captured },
       last: { side: n.turn, move, captured },
@@ -399,13 +405,16 @@
     const moves = new Map((a ? a.moves : []).map((m) => [m.move, m]));
     const best = new Set(a ? a.best : []);
 
-    el('rect', { x: 3, y: 3, width: 854, height: 394, rx: 48, class: 'wood', fill: '#9a6332', stroke: '#6b4020', 'stroke-width': 4 }, svg);
+    // A row of P pits is 110 P wide (660 for six); the picture grows or shrinks with it.
+    const wide = 110 * P - 660;
+    svg.setAttribute('viewBox', `0 0 ${860 + wide} 400`);
+    el('rect', { x: 3, y: 3, width: 854 + wide, height: 394, rx: 48, class: 'wood', fill: '#9a6332', stroke: '#6b4020', 'stroke-width': 4 }, svg);
     // The row of the side to move is lit.
-    el('rect', { x: 100, y: n.turn === 'north' ? 8 : 202, width: 660, height: 190, rx: 30, fill: '#ffd98a', 'fill-opacity': 0.28 }, svg);
+    el('rect', { x: 100, y: n.turn === 'north' ? 8 : 202, width: 660 + wide, height: 190, rx: 30, fill: '#ffd98a', 'fill-opacity': 0.28 }, svg);
 
     // Stores: each on its owner's right, North's on the left of the picture.
     for (const side of ['north', 'south']) {
-      const x = side === 'north' ? 14 : 770;
+      const x = side === 'north' ? 14 : 770 + wide;
       const g = el('g', { 'data-store': side }, svg);
       el('rect', { x, y: 36, width: 76, height: 328, rx: 38, fill: '#5a3516', stroke: '#3f240e', 'stroke-width': 3 }, g);
       el('text', { x: x + 38, y: 80, 'text-anchor': 'middle', 'font-size': 21, fill: '#f3dcb7', 'font-weight': 600 }, g, NAME[side]);
@@ -417,7 +426,7 @@
     for (const side of ['north', 'south']) {
       const mover = side === n.turn;
       bySide[side].forEach((count, i) => {
-        const column = side === 'south' ? i : 5 - i;
+        const column = side === 'south' ? i : P - 1 - i;
         const cx = 155 + 110 * column;
         const cy = side === 'north' ? 106 : 294;
         const m = mover ? moves.get(i + 1) : undefined;
@@ -764,6 +773,16 @@
     }
     const q = new URLSearchParams(location.search);
     state.rules = names.includes(q.get('rules')) ? q.get('rules') : state.info ? state.info.default : 'abapa';
+    if (state.info && state.info.pits_per_side && state.info.pits_per_side !== 6) {
+      // Another board: its pits, its first position, the form's words.
+      P = state.info.pits_per_side;
+      START = new Array(2 * P).fill(state.info.seeds_per_pit);
+      TOTAL = sum(START);
+      const label = $('position').parentElement;
+      label.firstChild.textContent = `Pits 0..${2 * P - 1}, side to move first (${P} a side)`;
+      $('position').placeholder = START.join(' ');
+      for (const id of ['cap-south', 'cap-north']) $(id).max = TOTAL;
+    }
     drawLevels();
 
     select.addEventListener('change', () => {
@@ -784,7 +803,7 @@
       e.preventDefault();
       const p = parsePits($('position').value);
       if (!p) {
-        showNotice('a position is 12 counts (pits 0..11, the side to move first), at most 48 seeds');
+        showNotice(`a position is ${2 * P} counts (pits 0..${2 * P - 1}, the side to move first), at most ${TOTAL} seeds`);
         return;
       }
       const c = parseCaptured(sum(p), $('cap-south').value, $('cap-north').value);
@@ -808,7 +827,7 @@
     let pits = START;
     if (q.has('position')) {
       pits = parsePits(q.get('position'));
-      if (!pits) problems.push(`invalid position '${q.get('position')}': 12 counts, at most ${TOTAL} seeds`);
+      if (!pits) problems.push(`invalid position '${q.get('position')}': ${2 * P} counts, at most ${TOTAL} seeds`);
     }
     let captured = { south: 0, north: 0 };
     if (pits) {

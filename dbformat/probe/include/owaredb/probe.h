@@ -8,6 +8,11 @@
  * Positions are 12 pit counts, pits 0..5 for the side to move. Values are for the side to
  * move: seeds it will still capture minus seeds the opponent will, under perfect play,
  * endless play counted 0.
+ *
+ * Other boards: a handle from owaredb_open_board reads a board of P = 1..8 pits a side
+ * (files "<rules>-pP-NN.owdb"); every function taking a position then reads 2P pit counts
+ * where the declarations below say 12 (pits 0..P-1 for the side to move), and
+ * owaredb_moves writes up to P moves where they say 6.
  */
 #ifndef OWAREDB_PROBE_H
 #define OWAREDB_PROBE_H
@@ -24,7 +29,7 @@ extern "C" {
 typedef enum owaredb_status {
     OWAREDB_OK = 0,
     OWAREDB_NOT_AVAILABLE = 1,    /* the level file needed does not exist */
-    OWAREDB_INVALID_POSITION = 2, /* more than 48 seeds, or a null pointer */
+    OWAREDB_INVALID_POSITION = 2, /* more than 48 seeds, a null pointer, or not a board */
     OWAREDB_INVALID_RULES = 3,    /* unknown rule-set name */
     OWAREDB_CORRUPT = 4,          /* a damaged or mismatched level file */
     OWAREDB_IO_ERROR = 5          /* the operating system refused a read */
@@ -33,7 +38,7 @@ typedef enum owaredb_status {
 typedef struct owaredb_tablebase owaredb_tablebase;
 
 typedef struct owaredb_move {
-    int pit;      /* 1..6 from the mover's left */
+    int pit;      /* 1..6 (1..P) from the mover's left */
     int captured; /* seeds captured by the move */
     int value;    /* what the move is worth to the mover: captured - value of the child */
 } owaredb_move;
@@ -44,6 +49,18 @@ typedef struct owaredb_move {
  * Writes the handle to *out; OWAREDB_INVALID_RULES for an unknown name. */
 OWAREDB_API owaredb_status owaredb_open(const char* dir, const char* rules, size_t cache_bytes,
                                         owaredb_tablebase** out);
+
+/* Opens a tablebase as owaredb_open does, for a board of `pits_per_side` pits a side:
+ * 1..8 (6 the standard board, as owaredb_open), or 0 for the board of the level files in
+ * `dir`, which is listed once here (6 when it holds none). OWAREDB_INVALID_POSITION, with
+ * nothing opened, for a number outside 0..8 or 0 with files of several boards in `dir`;
+ * OWAREDB_INVALID_RULES for an unknown rule set. */
+OWAREDB_API owaredb_status owaredb_open_board(const char* dir, const char* rules, int pits_per_side,
+                                              size_t cache_bytes, owaredb_tablebase** out);
+
+/* The board of the handle: pits a side, 1..8 (6 for a handle from owaredb_open); 0 for a
+ * null handle. Positions given to the handle hold twice as many pit counts. */
+OWAREDB_API int owaredb_pits_per_side(const owaredb_tablebase* tb);
 
 /* Releases the handle (null is allowed). */
 OWAREDB_API void owaredb_close(owaredb_tablebase* tb);
@@ -59,9 +76,9 @@ OWAREDB_API owaredb_status owaredb_moves(const owaredb_tablebase* tb, const uint
                                          owaredb_move moves[6], int* count, int* value,
                                          char* message, size_t message_size);
 
-/* Values of `n` positions (12 bytes each, consecutive) into values[] and each one's status
- * into statuses[]. Returns OWAREDB_OK when every position succeeded, else the first
- * failure's status. */
+/* Values of `n` positions (12 bytes each, 2P on a board of P pits a side, consecutive) into
+ * values[] and each one's status into statuses[]. Returns OWAREDB_OK when every position succeeded,
+ * else the first failure's status. */
 OWAREDB_API owaredb_status owaredb_values(const owaredb_tablebase* tb, const uint8_t* positions,
                                           size_t n, int* values, owaredb_status* statuses);
 

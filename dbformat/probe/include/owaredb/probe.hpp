@@ -20,9 +20,14 @@
 //   place while a Tablebase has it open (reading a page past a truncation raises SIGBUS
 //   in the process); replacing it with a new file by rename is safe.
 // - Positions are 12 pit counts, pits 0..5 belonging to the side to move (docs/rules.md,
-//   Board and pits). Values are for the side to move: (seeds it will still capture) -
-//   (seeds the opponent will), -n..n for n seeds on the board, perfect play by both sides,
-//   endless play counted 0 (docs/values.md, The value).
+//   Board and pits). Other boards, of P = 1..8 pits a side (files "<rules>-pP-NN.owdb"),
+//   are read by a Tablebase made for that board (the constructor taking pits_per_side),
+//   through the functions taking a std::span of 2P pit counts (pits 0..P-1 the side to
+//   move's); those functions answer on the standard board too. A Tablebase reads one board:
+//   a position of another size, or a directory whose files are of another board, is
+//   InvalidPosition naming both sizes. Values are for the side to move: (seeds it will still
+//   capture) - (seeds the opponent will), -n..n for n seeds on the board, perfect play by both
+//   sides, endless play counted 0 (docs/values.md, The value).
 // - Positions stored in the databases (the side that just moved has an empty pit) are
 //   read directly; any other position (e.g. the start position) is valued by one ply of
 //   search over its children, which always are stored.
@@ -53,10 +58,15 @@ namespace owaredb {
 /// Pit counts, pits 0..5 for the side to move, in sowing order.
 using Pits = std::array<uint8_t, 12>;
 
+/// Pit counts of a position on a board of any size, P = 1..8 pits a side: 2P counts in
+/// sowing order, pits 0..P-1 for the side to move (on the standard board, a Pits' twelve).
+/// What the answers of the functions taking a std::span of pit counts hold.
+using BoardPits = std::vector<uint8_t>;
+
 enum class ProbeStatus {
     Ok = 0,
     NotAvailable,    ///< the level file this query needs does not exist
-    InvalidPosition, ///< more than 48 seeds
+    InvalidPosition, ///< more than 48 seeds, or pit counts not of the Tablebase's board
     InvalidRules,    ///< unknown rule-set name
     Corrupt,         ///< a level file is damaged, truncated, or not the level it claims
     IoError,         ///< the operating system refused to read a file
@@ -96,7 +106,7 @@ template <class T> [[gnu::visibility("hidden")]] inline const T kNoValue{};
 ///
 /// No member throws: every accessor is noexcept, whichever alternative the result holds.
 /// T is one of the library's result types (int, PositionInfo, PrincipalVariation, Bounds,
-/// BoundsInfo), all default-constructible.
+/// BoundsInfo, and their Board... versions), all default-constructible.
 template <class T> class [[nodiscard]] ProbeResult {
   public:
     /// An ok() result holding a value-initialized T (0 for int, empty lists, every field
@@ -139,30 +149,41 @@ template <class T> class [[nodiscard]] ProbeResult {
     std::variant<T, ProbeError> v_;
 };
 
+// The answers are the same on every board but for the type of the positions they hold:
+// Pits for the standard board (MoveInfo, PositionInfo, ...), BoardPits for any board
+// (BoardMoveInfo, BoardPositionInfo, ...). Moves are numbered 1..P, 1..6 on the standard
+// board.
+
 /// One legal move and what it is worth to the side playing it.
-struct MoveInfo {
-    int pit = 0;      ///< 1..6, from the mover's left
-    int captured = 0; ///< seeds this move captures
-    int value = 0;    ///< captured - value of the child for its mover
-    Pits child{};     ///< the position after the move, opponent to move (rotated)
+template <class PitCounts> struct BasicMoveInfo {
+    int pit = 0;       ///< 1..P, from the mover's left
+    int captured = 0;  ///< seeds this move captures
+    int value = 0;     ///< captured - value of the child for its mover
+    PitCounts child{}; ///< the position after the move, opponent to move (rotated)
 };
+using MoveInfo = BasicMoveInfo<Pits>;
+using BoardMoveInfo = BasicMoveInfo<BoardPits>;
 
 /// The full answer for one position.
-struct PositionInfo {
+template <class PitCounts> struct BasicPositionInfo {
     int seeds = 0;
-    int value = 0;               ///< value for the side to move
-    bool terminal = false;       ///< no legal move: the game is over
-    std::vector<MoveInfo> moves; ///< every legal move, in pit order
-    std::vector<int> best;       ///< pits (1..6) of the moves worth `value`
+    int value = 0;                               ///< value for the side to move
+    bool terminal = false;                       ///< no legal move: the game is over
+    std::vector<BasicMoveInfo<PitCounts>> moves; ///< every legal move, in pit order
+    std::vector<int> best;                       ///< pits (1..P) of the moves worth `value`
 };
+using PositionInfo = BasicPositionInfo<Pits>;
+using BoardPositionInfo = BasicPositionInfo<BoardPits>;
 
 /// One ply of a principal variation.
-struct PvStep {
-    Pits position{}; ///< before the move, side to move first
-    int pit = 0;     ///< 1..6
+template <class PitCounts> struct BasicPvStep {
+    PitCounts position{}; ///< before the move, side to move first
+    int pit = 0;          ///< 1..P
     int captured = 0;
     int value = 0; ///< value of `position` for its mover
 };
+using PvStep = BasicPvStep<Pits>;
+using BoardPvStep = BasicPvStep<BoardPits>;
 
 /// How a principal variation ends.
 enum class PvEnd {
@@ -178,12 +199,14 @@ enum class PvEnd {
 OWAREDB_API const char* to_string(PvEnd end);
 
 /// A line of perfect play from a position to the end of the game.
-struct PrincipalVariation {
-    std::vector<PvStep> steps;
-    Pits final_position{};
+template <class PitCounts> struct BasicPrincipalVariation {
+    std::vector<BasicPvStep<PitCounts>> steps;
+    PitCounts final_position{};
     PvEnd end = PvEnd::PlyLimit;
     int final_value = 0; ///< terminal value of final_position for its mover ("game over")
 };
+using PrincipalVariation = BasicPrincipalVariation<Pits>;
+using BoardPrincipalVariation = BasicPrincipalVariation<BoardPits>;
 
 /// Convention-free bounds of a position (docs/values.md, Convention-free bounds), from the
 /// bound files ("<rules>-NN.bounds.owdb", `owaredb generate --bounds`). The rules of the
@@ -203,20 +226,24 @@ struct Bounds {
 };
 
 /// One legal move and the bounds it guarantees.
-struct MoveBounds {
-    int pit = 0;      ///< 1..6, from the mover's left
-    int captured = 0; ///< seeds this move captures
-    int gM = 0;       ///< what the mover can force after it: captured + gN(child)
-    int gN = 0;       ///< what the opponent can force after it: gM(child)
-    Pits child{};     ///< the position after the move, opponent to move (rotated)
+template <class PitCounts> struct BasicMoveBounds {
+    int pit = 0;       ///< 1..P, from the mover's left
+    int captured = 0;  ///< seeds this move captures
+    int gM = 0;        ///< what the mover can force after it: captured + gN(child)
+    int gN = 0;        ///< what the opponent can force after it: gM(child)
+    PitCounts child{}; ///< the position after the move, opponent to move (rotated)
 };
+using MoveBounds = BasicMoveBounds<Pits>;
+using BoardMoveBounds = BasicMoveBounds<BoardPits>;
 
 /// The bounds of a position with every legal move's.
-struct BoundsInfo {
+template <class PitCounts> struct BasicBoundsInfo {
     Bounds bounds;
-    bool terminal = false;         ///< no legal move: the split is the rule set's
-    std::vector<MoveBounds> moves; ///< every legal move, in pit order
+    bool terminal = false;                         ///< no legal move: the split is the rule set's
+    std::vector<BasicMoveBounds<PitCounts>> moves; ///< every legal move, in pit order
 };
+using BoundsInfo = BasicBoundsInfo<Pits>;
+using BoardBoundsInfo = BasicBoundsInfo<BoardPits>;
 
 struct TablebaseOptions {
     static constexpr std::size_t kDefaultCacheBytes = std::size_t(256) << 20;
@@ -230,18 +257,35 @@ struct TablebaseOptions {
 
 class OWAREDB_API Tablebase {
   public:
-    /// A tablebase over `dir` for rule set `rules` ("abapa" or "awari"). No I/O happens
-    /// here; an unknown rules name makes every query return InvalidRules.
+    /// A tablebase over `dir` for rule set `rules` ("abapa" or "awari") on the standard
+    /// board (6 pits a side). No I/O happens here; an unknown rules name makes every query
+    /// return InvalidRules.
     Tablebase(std::filesystem::path dir, std::string rules, TablebaseOptions options = {});
+    /// The same for a board of `pits_per_side` pits a side, 1..8 (files
+    /// "<rules>-pP-NN.owdb"; 6: the standard board, "<rules>-NN.owdb", as above), or 0 for
+    /// the board of the level files in `dir`, found here by listing it once (6 when it holds
+    /// none). A number outside 0..8, or 0 for a directory holding files of several boards,
+    /// makes every query return InvalidPosition saying so.
+    Tablebase(std::filesystem::path dir, std::string rules, int pits_per_side,
+              TablebaseOptions options = {});
     ~Tablebase();
     Tablebase(Tablebase&&) noexcept;
     Tablebase& operator=(Tablebase&&) noexcept;
 
+    /// The board: pits a side, 1..8 (6 for the standard board; 0 when the constructor's
+    /// number was not a board's).
+    [[nodiscard]] int pits_per_side() const;
+
     /// Value of the position for the side to move.
     [[nodiscard]] ProbeResult<int> value(const Pits& position) const;
+    /// The same for a position of 2P pit counts on this Tablebase's board of P pits a side
+    /// (any P, 6 included); another number of pit counts is InvalidPosition, naming both.
+    [[nodiscard]] ProbeResult<int> value(std::span<const uint8_t> position) const;
 
     /// Value, every legal move with its value, and the best moves.
     [[nodiscard]] ProbeResult<PositionInfo> analyse(const Pits& position) const;
+    /// The same for 2P pit counts (as value(std::span)).
+    [[nodiscard]] ProbeResult<BoardPositionInfo> analyse(std::span<const uint8_t> position) const;
 
     /// Perfect play from the position until the game ends or play provably goes on
     /// forever, at most max_plies plies. The databases hold values, not distances, so from
@@ -254,22 +298,35 @@ class OWAREDB_API Tablebase {
     /// max_plies < 0 is an error (InvalidPosition, naming it).
     [[nodiscard]] ProbeResult<PrincipalVariation> principal_variation(const Pits& position,
                                                                       int max_plies = 1000) const;
+    /// The same for 2P pit counts (as value(std::span)).
+    [[nodiscard]] ProbeResult<BoardPrincipalVariation>
+    principal_variation(std::span<const uint8_t> position, int max_plies = 1000) const;
 
     /// Values of many positions: results[i] answers positions[i]. Same contract as
     /// value(); sizes must match (else every result is InvalidPosition).
     void values(std::span<const Pits> positions, std::span<ProbeResult<int>> results) const;
+    /// The same for positions of 2P pit counts each, one after the other: results[i]
+    /// answers pits[2P i .. 2P i + 2P - 1]; pits.size() must be 2P results.size() (else
+    /// every result is InvalidPosition).
+    void values(std::span<const uint8_t> pits, std::span<ProbeResult<int>> results) const;
 
-    /// Whether the level file for n seeds exists and is valid (opens it). False may turn
-    /// true once the file is there (see the contract above); true stays true.
+    /// Whether the level file for n seeds (of this Tablebase's board) exists and is valid
+    /// (opens it). False may turn true once the file is there (see the contract above); true
+    /// stays true.
     [[nodiscard]] bool level_available(int seeds) const;
 
     /// gM, gN of the position from the bound files (a position outside the databases by
     /// one ply over its children, like value()). NotAvailable when a bound file needed is
     /// missing; the value files are not needed. Same error contract as value().
     [[nodiscard]] ProbeResult<Bounds> bounds(const Pits& position) const;
+    /// The same for 2P pit counts (as value(std::span)).
+    [[nodiscard]] ProbeResult<Bounds> bounds(std::span<const uint8_t> position) const;
 
     /// Bounds of the position and of every legal move.
     [[nodiscard]] ProbeResult<BoundsInfo> analyse_bounds(const Pits& position) const;
+    /// The same for 2P pit counts (as value(std::span)).
+    [[nodiscard]] ProbeResult<BoardBoundsInfo>
+    analyse_bounds(std::span<const uint8_t> position) const;
 
     /// Whether the bound file for n seeds exists and is valid (opens it).
     [[nodiscard]] bool bounds_available(int seeds) const;
