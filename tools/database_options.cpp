@@ -30,7 +30,9 @@ void add_database_options(po::options_description& opts, DatabaseOptions& db) {
 }
 
 void add_pits_option(po::options_description& opts, DatabaseOptions& db) {
-    opts.add_options()("pits", po::value(&db.pits),
+    // The notifier runs only when --pits is given (no default): an explicit 0 is refused,
+    // not taken for "the directory's board".
+    opts.add_options()("pits", po::value(&db.pits)->notifier(&require_pits),
                        "pits a side, 1..8 (default: the board of the directory's files, else 6)");
 }
 
