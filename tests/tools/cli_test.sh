@@ -6,24 +6,7 @@ set -uo pipefail
 owaredb=$1
 top=14
 [[ "${OWAREDB_QUICK:-0}" != 0 ]] && top=12
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-check() { # check <description> <command...>
-  local what=$1; shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $what"; failures=$((failures + 1)); fi
-}
-expect_fail() { # expect_fail <description> <expected message part> <command...>
-  local what=$1 msg=$2; shift 2
-  local out rc
-  out=$("$@" 2>&1); rc=$?
-  if [[ $rc -ne 0 && "$out" == *"$msg"* && $(wc -l <<<"$out") -le 3 ]]; then
-    passes=$((passes + 1))
-  else
-    echo "FAIL: $what (rc=$rc): $out"; failures=$((failures + 1))
-  fi
-}
+source "$(dirname "$0")/test_lib.sh"
 
 # generate + verify
 "$owaredb" generate --rules awari --max-seeds $top --dir "$work/a" --threads 2 >"$work/gen.log" 2>&1
@@ -468,5 +451,4 @@ rows = {int(l.split()[0]): l.split()[1] for l in open('$work/rec3.log') if re.ma
 assert rows[4] == 'loaded' and rows[5] == 'in-memory*' and rows[9] == 'in-memory*', rows
 "
 
-echo "$passes passed, $failures failed"
-[[ $failures -eq 0 ]]
+finish cli_test

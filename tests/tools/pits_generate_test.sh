@@ -9,10 +9,7 @@
 #   pits_generate_test.sh /path/to/owaredb
 set -uo pipefail
 owaredb=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "$0")/test_lib.sh"
 same_files() { # same_files DIR_A DIR_B: every level file of A is in B with the same bytes
   local f
   for f in "$1"/*.owdb; do
@@ -118,8 +115,4 @@ expect_refusal "two boards" "holds level files of boards of 3 pits a side" \
   --pits 3 --dir "$work/m3"
 [[ -e $work/x ]] && fail "a refused run created its directory"
 
-if ((failures)); then
-  echo "$failures failure(s)"
-  exit 1
-fi
-echo "pits_generate_test: all passed"
+finish pits_generate_test

@@ -10,10 +10,7 @@
 #   pits_probe_test.sh /path/to/owaredb
 set -uo pipefail
 owaredb=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "$0")/test_lib.sh"
 python=/usr/bin/python3
 [[ -x $python ]] || python=python3
 
@@ -137,8 +134,4 @@ expect_refusal "two boards in one directory" "4 pits a side" --dir "$work/p4" --
   "1 1 1 1 1 1 1 1"
 grep -qF "3 pits a side" "$work/err" || fail "two boards: $(cat "$work/err")"
 
-if ((failures)); then
-  echo "pits_probe_test: $failures failure(s)"
-  exit 1
-fi
-echo "pits_probe_test: all passed"
+finish pits_probe_test

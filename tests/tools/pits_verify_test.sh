@@ -7,24 +7,7 @@
 #   pits_verify_test.sh /path/to/owaredb
 set -uo pipefail
 owaredb=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-check() { # check <description> <command...>
-  local what=$1; shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $what"; failures=$((failures + 1)); fi
-}
-expect_fail() { # expect_fail <description> <expected message part> <command...>
-  local what=$1 msg=$2; shift 2
-  local out rc
-  out=$("$@" 2>&1); rc=$?
-  if [[ $rc -ne 0 && "$out" == *"$msg"* && $(wc -l <<<"$out") -le 3 ]]; then
-    passes=$((passes + 1))
-  else
-    echo "FAIL: $what (rc=$rc): $out"; failures=$((failures + 1))
-  fi
-}
+source "$(dirname "$0")/test_lib.sh"
 
 # A 3-pit abapa directory, levels 0..10.
 top=10
@@ -103,5 +86,4 @@ mkdir -p "$work/published"
 printf '\0' >"$work/published/scores.0"
 expect_fail "verify --pits 4 on published files" "which are of the board of 6 pits a side, not 4" "$owaredb" verify --dir "$work/published" --pits 4
 
-echo "pits_verify_test: $passes passed, $failures failed"
-[[ $failures -eq 0 ]]
+finish pits_verify_test
