@@ -71,12 +71,16 @@ for kind in values streamed bounds; do
     grep -q "resuming from its checkpoint" "$work/err" && resumed=$((resumed + 1))
     # The exit file is synced before each checkpoint is saved: a kill never leaves them apart.
     grep -q "exit file does not match" "$work/err" && fail "$kind: $(grep "exit file" "$work/err")"
-    ((runs > 4 * kills_wanted + 20)) && { fail "$kind: no end after $runs runs"; break; }
+    ((runs > 8 * kills_wanted + 40)) && { fail "$kind: no end after $runs runs"; break; }
   done
   grep -q "resuming from its checkpoint" "$work/err" && resumed=$((resumed + 1))
   echo "$kind: $kills kills, $runs runs, $resumed of them resumed inside a level"
   ((kills >= kills_wanted)) || fail "$kind: only $kills kills landed"
-  ((resumed >= kills_wanted / 3)) || fail "$kind: only $resumed runs resumed from a checkpoint"
+  # Levels 0..12 (quick, sanitizer builds) are small enough that a kill soon after a
+  # checkpoint appeared often comes after the level was written: there one resumption is
+  # asked for (two were, and a run with one failed, ASan, 2026-12-02).
+  ((resumed >= (quick != 0 ? 1 : kills_wanted / 3))) ||
+    fail "$kind: only $resumed runs resumed from a checkpoint"
   for f in "$ref"/*.owdb; do
     cmp -s "$f" "$dir/$(basename "$f")" || fail "$kind: $(basename "$f") differs from the uninterrupted run"
   done
