@@ -16,15 +16,8 @@ same_files() { # same_files DIR_A DIR_B: every level file of A is in B with the 
     cmp -s "$f" "$2/$(basename "$f")" || fail "$(basename "$f") differs between $1 and $2"
   done
 }
-# expect_refusal "what" "message part" args...: status 2 and the message on stderr
-expect_refusal() {
-  local what=$1 part=$2
-  shift 2
-  "$owaredb" generate "$@" >"$work/out" 2>"$work/err"
-  local rc=$?
-  [[ $rc == 2 ]] || fail "$what: status $rc, expected 2"
-  grep -qF -- "$part" "$work/err" || fail "$what: stderr lacks '$part': $(cat "$work/err")"
-}
+# expect_refusal "what" "message part" args...: generate refuses them (test_lib.sh)
+expect_refusal() { expect_status2 "$1" "$2" "$owaredb" generate "${@:3}"; }
 
 # A game of 2 seeds per pit on 3 pits a side: levels 0..10 and 12, in memory and streamed.
 "$owaredb" generate --pits 3 --rules awari --game 2 --mode in-memory --dir "$work/m3" \

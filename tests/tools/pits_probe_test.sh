@@ -115,14 +115,7 @@ gen=$("$python" -c 'import json,sys; e=json.loads(sys.argv[1]); assert e["status
 "$owaredb" probe --dir "$work/p4" --json "2 2 2 2 2 2 0 0" >/dev/null || fail "level 12 not found after generate"
 
 # Refusals, each naming both sizes or the range.
-expect_refusal() { # expect_refusal "what" "message part" args...: status 2, message on stderr
-  local what=$1 part=$2
-  shift 2
-  "$owaredb" probe "$@" >"$work/out" 2>"$work/err"
-  local rc=$?
-  [[ $rc == 2 ]] || fail "$what: status $rc, expected 2"
-  grep -qF -- "$part" "$work/err" || fail "$what: stderr lacks '$part': $(cat "$work/err")"
-}
+expect_refusal() { expect_status2 "$1" "$2" "$owaredb" probe "${@:3}"; } # test_lib.sh
 expect_refusal "12 numbers on 4 pits" "expected 8 pit counts (a board of 4 pits a side, as the databases), got 12" \
   --dir "$work/p4" "4 4 4 4 4 4 4 4 4 4 4 4"
 expect_refusal "6 numbers on 4 pits" "got 6" --dir "$work/p4" "1 1 1 1 1 1"

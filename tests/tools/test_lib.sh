@@ -4,6 +4,10 @@
 #   expect_fail <description> <message part> <command...>
 #                                             passes when the command fails with a short
 #                                             message (at most 3 lines) holding the part
+#   expect_status2 <description> <message part> <command...>
+#                                             counts a failure unless the command exits
+#                                             with status 2 (a usage error), the part on
+#                                             its stderr
 #   fail <message>                            counts a failure, printing it
 #   finish <name>                             prints the counts; status 1 on any failure
 work=$(mktemp -d)
@@ -24,6 +28,14 @@ expect_fail() {
   else
     fail "$what (rc=$rc): $out"
   fi
+}
+expect_status2() {
+  local what=$1 part=$2
+  shift 2
+  "$@" >"$work/out" 2>"$work/err"
+  local rc=$?
+  [[ $rc == 2 ]] || fail "$what: status $rc, expected 2"
+  grep -qF -- "$part" "$work/err" || fail "$what: stderr lacks '$part': $(cat "$work/err")"
 }
 finish() {
   if ((failures)); then
