@@ -33,7 +33,8 @@ int run_levels(LevelBuilder& builder, const GameLevels& levels, const std::strin
         std::printf("%s\n", title.c_str());
         std::fflush(stdout);
     }
-    ProgressDisplay display(ProgressDisplay::work_to_do(builder.dir(), levels));
+    ProgressDisplay display(ProgressDisplay::work_to_do(builder.dir(), levels),
+                            ProgressDisplay::recorded(builder.dir(), levels));
     const BuildRecord record(builder.dir().dir());
     std::vector<LevelRow> rows;
     for (int n = 0; n <= max_seeds; ++n) {

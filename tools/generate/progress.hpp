@@ -4,7 +4,9 @@
 #pragma once
 
 #include "cli/active_clock.hpp"
+#include "cli/run_rate.hpp"
 #include "cli/system_stats.hpp"
+#include "generate/build_record.hpp"
 #include "generate/preflight.hpp"
 #include "oware/ranking.hpp"
 #include "progress_line.hpp"
@@ -13,6 +15,7 @@
 #include "retro/value_array.hpp"
 #include "tablebase/database_dir.hpp"
 #include "tablebase/game_levels.hpp"
+#include "tablebase/level_checkpoint.hpp"
 
 #include <algorithm>
 #include <array>
@@ -65,34 +68,68 @@ class ProgressDisplay {
         return work_left;
     }
 
-    explicit ProgressDisplay(double total_work) : remaining_(total_work) {}
+    /// The work and wall seconds (solving and writing) of the levels of `levels` that `db`
+    /// holds, as its build record measured them: what earlier processes of a resumed run
+    /// did, for the run's ETA. A level the record does not describe adds nothing.
+    static RunRate recorded(const LevelDir& db, const GameLevels& levels) {
+        RunRate rate;
+        const BuildRecord record(db.dir());
+        for (int n = 0; n <= levels.max_level; ++n)
+            if (levels.contains(n))
+                if (const std::optional<LevelRow> row = record.find(db.path(n)))
+                    rate.add_earlier(work(db.level_size(n), n), row->seconds + row->write_seconds);
+        return rate;
+    }
 
-    void level_started(int n, uint64_t size, LevelMode mode) {
+    /// `total_work`: the work of the levels to build (work_to_do()); `earlier`: what earlier
+    /// processes of this run did (recorded()).
+    explicit ProgressDisplay(double total_work, RunRate earlier = {})
+        : remaining_(total_work), rate_(earlier) {}
+
+    /// Level n of `size` positions starts in `mode`; `checkpoint`, if any, is the one it
+    /// may resume from, read at the first update() (after the solver's restore) for the
+    /// time earlier processes spent on the level.
+    void level_started(int n, uint64_t size, LevelMode mode,
+                       const LevelCheckpoint* checkpoint = nullptr) {
         level_ = n;
         level_size_ = size;
         mode_ = mode;
         level_start_ = clock_.elapsed();
         level_from_ = -1;
+        level_earlier_seconds_ = 0;
+        checkpoint_ = checkpoint;
     }
-    // The line says when the level will be done, from its progress since the first report
-    // (a level resumed from its checkpoint starts far along), and when the run will, from
-    // the run's rate so far over the work left (weighted by work()). Both leave out the
-    // time the process was stopped (cli/active_clock.hpp).
+    // The line says when the level will be done and when the run will, from the rate of
+    // the work done: the level's since its start, the run's since its start (both this
+    // process's, weighted by work(), plus what earlier processes recorded, so that a
+    // resumed run does not estimate from its first minutes alone: cli/run_rate.hpp). Both
+    // leave out the time the process was stopped (cli/active_clock.hpp).
     void update(const LevelProgress& p) {
         const double elapsed = clock_.elapsed();
+        const double level_work = work(level_size_, level_);
         if (level_from_ < 0) {
             level_from_ = p.pass_fraction;
             level_start_ = elapsed;
+            if (checkpoint_ && level_from_ > 0)
+                if (const std::optional<db::CheckpointTime> t = checkpoint_->earlier()) {
+                    level_earlier_seconds_ = double(t->wall_ms) / 1000;
+                    rate_.add_earlier(level_from_ * level_work, level_earlier_seconds_);
+                }
+            checkpoint_ = nullptr; // the solver owns it; read once
         }
         const double in_level = elapsed - level_start_;
         const double level_done = p.pass_fraction - level_from_;
         // Work done by this process (not what a checkpoint brought), and work left.
-        const double done = done_here_ + level_done * work(level_size_, level_);
-        const double left = remaining_ - finished_ - p.pass_fraction * work(level_size_, level_);
+        const double done = done_here_ + level_done * level_work;
+        const double left = remaining_ - finished_ - p.pass_fraction * level_work;
         std::string level_eta = "?", run_eta = "?";
-        if (level_done > 0 && in_level > 1)
+        if (level_earlier_seconds_ > 0 && p.pass_fraction > 0)
+            level_eta = format_duration((level_earlier_seconds_ + in_level) *
+                                        (1 - p.pass_fraction) / p.pass_fraction);
+        else if (level_done > 0 && in_level > 1)
             level_eta = format_duration(in_level * (1 - p.pass_fraction) / level_done);
-        if (done > 0 && elapsed > 1) run_eta = format_duration(elapsed * left / done);
+        if (const std::optional<double> s = rate_.seconds_left(left, done, elapsed))
+            run_eta = format_duration(*s);
         const std::string phase = p.step             ? p.step
                                   : p.threshold == 0 ? "first pass"
                                                      : "threshold " + std::to_string(p.threshold);
@@ -130,9 +167,12 @@ class ProgressDisplay {
     double finished_ = 0;  // the work of the levels finished
     double done_here_ = 0; // the part of it this process did
     ProgressLine line_;
-    cli::ActiveClock clock_; // the run's running time
-    double level_start_ = 0; // on clock_: the level's first report
-    double level_from_ = -1; // the level's fraction then (-1: none yet)
+    cli::ActiveClock clock_;           // the run's running time
+    double level_start_ = 0;           // on clock_: the level's first report
+    double level_from_ = -1;           // the level's fraction then (-1: none yet)
+    double level_earlier_seconds_ = 0; // earlier processes' time on the level, if known
+    const LevelCheckpoint* checkpoint_ = nullptr;
+    RunRate rate_; // earlier processes' work (this process's is done_here_ and the level's)
     int level_ = 0;
     uint64_t level_size_ = 0;
     LevelMode mode_ = LevelMode::InMemory;

@@ -69,11 +69,12 @@ SolvedLevel solve_level_in_memory(const Game& game, const LevelDir& db, int n,
     std::vector<const int8_t*> smaller;
     for (const auto& l : levels) smaller.push_back(l.data());
     Solver<Game> solver(game, smaller, threads);
-    display.level_started(n, db.level_size(n), LevelMode::InMemory);
     SolvedLevel solved{
         ValueArray(),
         level_checkpoint(db, n, Solver<Game>::kCheckpointFormat, checkpoint_minutes, display),
         nullptr};
+    display.level_started(n, db.level_size(n), LevelMode::InMemory,
+                          solved.checkpoint ? &*solved.checkpoint : nullptr);
     solved.entries = solver.solve(
         n, [&](const LevelProgress& p) { display.update(p); }, nullptr,
         solved.checkpoint ? &*solved.checkpoint : nullptr);

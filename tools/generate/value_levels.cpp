@@ -120,7 +120,8 @@ template <int P> class ValueLevels final : public LevelBuilder {
                                                 settings_.checkpoint_minutes, display),
                                std::make_unique<ExitFile>(ExitFile::beside(db_.path(n)))};
             StreamedRetrogradeSolver<Game> solver(game_, smaller, *solved.exits, settings_.threads);
-            display.level_started(n, db_.level_size(n), LevelMode::Streamed);
+            display.level_started(n, db_.level_size(n), LevelMode::Streamed,
+                                  solved.checkpoint ? &*solved.checkpoint : nullptr);
             solved.entries = solver.solve(
                 n, [&](const LevelProgress& p) { display.update(p); }, nullptr,
                 solved.checkpoint ? &*solved.checkpoint : nullptr);
