@@ -151,9 +151,10 @@ namespace {
 // reference's terminal value; the children are found in `levels` by their rank. It shares
 // the ranking with the check under test, and nothing else.
 template <int P>
-uint64_t reference_first_mismatch(const Rules& rules, int n,
-                                  const std::vector<ValueArray>& levels) {
-    for (uint64_t i = 0; i < level_size<P>(n); ++i) {
+uint64_t reference_first_mismatch(const Rules& rules, int n, const std::vector<ValueArray>& levels,
+                                  IndexRange range = {}) {
+    const uint64_t end = std::min(range.end, level_size<P>(n));
+    for (uint64_t i = range.begin; i < end; ++i) {
         const BasicPosition<P> p = unrank<P>(n, i);
         const test::Board board(p.pits.begin(), p.pits.end());
         const auto moves = test::reference_moves(rules, board);
@@ -258,5 +259,43 @@ TEST_CASE("streamed consistency check of a 4-pit board read from its level files
         CHECK(first_streamed_bellman_mismatch(game, n, files, 2, {}, 500) == expected);
         CHECK(first_streamed_bellman_mismatch(game, n, files, 1, {}, game.level_size(n)) ==
               expected);
+    }
+}
+
+TEST_CASE("in-memory consistency check: the first of several wrong values, across its chunks "
+          "and batches, and in ranges that start and end inside them") {
+    // The check takes chunks of 2^14 positions in parallel and, in each, batches of 16
+    // positions whose children it looks up together: wrong values planted on both sides of
+    // those boundaries, several at once, are found at the first index the reference (its
+    // own rules, one position at a time) finds, whatever the range and the threads.
+    constexpr uint64_t kChunk = 1 << 14;
+    const int n = 10;
+    for (const Rules& rules : {Rules::abapa(), Rules::awari()}) {
+        CAPTURE(rules.name);
+        const OwareGame game(rules);
+        auto levels = solve_in_memory(game, n, 2);
+        const uint64_t size = game.level_size(n); // 351,351: 22 chunks
+        REQUIRE(size > 20 * kChunk);
+        std::vector<uint64_t> planted = {size - 1,       17 * kChunk + 15, 9 * kChunk + 16,
+                                         9 * kChunk - 1, 3 * kChunk,       3 * kChunk - 1};
+        // Planted from the last to the first: after each, the first wrong value moves down.
+        for (uint64_t at : planted) {
+            CAPTURE(at);
+            int8_t& v = levels[size_t(n)][at];
+            v = static_cast<int8_t>(v == 0 ? 3 : -v);
+            const uint64_t expected = reference_first_mismatch<6>(rules, n, levels);
+            CHECK(expected <= at);
+            for (int threads : {1, 2})
+                CHECK(first_bellman_mismatch(game, n, levels, threads) == expected);
+            for (const IndexRange range :
+                 {IndexRange{expected + 1, size}, IndexRange{kChunk + 5, 9 * kChunk + 3},
+                  IndexRange{9 * kChunk - 1, 9 * kChunk + 1}, IndexRange{at, at + 1},
+                  IndexRange{size - 1, size + 100}, IndexRange{size, size}}) {
+                CAPTURE(range.begin);
+                CAPTURE(range.end);
+                CHECK(first_bellman_mismatch(game, n, levels, 2, range) ==
+                      reference_first_mismatch<6>(rules, n, levels, range));
+            }
+        }
     }
 }
