@@ -267,21 +267,43 @@ bool check_value_level(int n, const StoredLevels& source, int threads, LevelMode
     return true;
 }
 
-// The consistency of levels 0..up_to of `files` (those found intact) from `source`.
-bool check_value_levels(const Checksums& files, const StoredLevels& source, int threads, int up_to,
-                        LevelModePlan& plan) {
+// Level n below --values-from: loaded unchecked when the levels above need it in memory,
+// else nothing. Whether it could be read.
+bool load_unchecked(int n, const StoredLevels& source, LevelModePlan& plan,
+                    std::vector<ValueArray>& levels) {
+    if (plan.streamed(n)) {
+        std::vector<ValueArray>().swap(levels); // levels above are streamed too
+        return true;
+    }
+    ValueArray values;
+    if (db::Status s = source.load(n, values, levels); !s.ok()) {
+        std::printf("DAMAGED %s\n", s.message().c_str());
+        return false;
+    }
+    levels.push_back(std::move(values));
+    return true;
+}
+
+// The consistency of levels from..up_to of `files` (those found intact) from `source`;
+// the levels below `from` are there (they are what captures reach) but not checked.
+bool check_value_levels(const Checksums& files, const StoredLevels& source, int threads, int from,
+                        int up_to, LevelModePlan& plan) {
+    if (from > 0) std::printf("levels below %d: checksums only (--values-from %d)\n", from, from);
     std::vector<ValueArray> levels;
     const int checked = check_consistency(
         files, "level", up_to, source.pits(),
-        [&](int n) { return check_value_level(n, source, threads, plan, levels); },
+        [&](int n) {
+            return n < from ? load_unchecked(n, source, plan, levels)
+                            : check_value_level(n, source, threads, plan, levels);
+        },
         [&](int k) {
             if (levels.size() == size_t(k)) levels.emplace_back(); // keeps levels[k] = level k
         });
     return files.damaged == 0 && checked >= 0;
 }
 
-// Value files: checksums, then every value of levels 0..up_to against the Bellman equation.
-bool verify_values(const DatabaseDir& db, int threads, int up_to, LevelModePlan& plan) {
+// Value files: checksums, then every value of levels from..up_to against the Bellman equation.
+bool verify_values(const DatabaseDir& db, int threads, int from, int up_to, LevelModePlan& plan) {
     const Checksums files = check_checksums(db, threads);
     if (!files.any())
         throw std::runtime_error("no " + db.rules().name + " level files in '" + db.dir().string() +
@@ -289,14 +311,15 @@ bool verify_values(const DatabaseDir& db, int threads, int up_to, LevelModePlan&
     std::printf("checksums: %zu level files intact, %d damaged\n", files.intact.size(),
                 files.damaged);
     std::fflush(stdout);
-    return check_value_levels(files, *our_stored_levels(db, threads), threads, up_to, plan);
+    return check_value_levels(files, *our_stored_levels(db, threads), threads, from, up_to, plan);
 }
 
 // Romein & Bal's published files (tablebase/published_dir.hpp): they hold no checksums,
 // so each file's size is checked as it opens and each value's range as it is read; then
-// every value of levels 0..up_to against the Bellman equation, as for our files, with
+// every value of levels from..up_to against the Bellman equation, as for our files, with
 // the offset in their file named beside the position.
-bool verify_published(const PublishedDir& dir, int threads, int up_to, LevelModePlan& plan) {
+bool verify_published(const PublishedDir& dir, int threads, int from, int up_to,
+                      LevelModePlan& plan) {
     Checksums files;
     for (int n : PublishedDir::levels_in(dir.dir())) {
         db::Result<db::RawLevelFile> file = dir.open(n);
@@ -313,7 +336,8 @@ bool verify_published(const PublishedDir& dir, int threads, int up_to, LevelMode
                 "%zu of the right size, %d not\n",
                 files.intact.size(), files.damaged);
     std::fflush(stdout);
-    return check_value_levels(files, *published_stored_levels(dir, threads), threads, up_to, plan);
+    return check_value_levels(files, *published_stored_levels(dir, threads), threads, from, up_to,
+                              plan);
 }
 
 bool has_bound_files(const DatabaseDir& db) {
@@ -379,7 +403,7 @@ void print_board_start_values(const DatabaseDir& db, int up_to) {
 
 int cmd_verify(const Args& args) {
     DatabaseOptions options;
-    int threads = 0, values_up_to = kMaxSeeds;
+    int threads = 0, values_from = 0, values_up_to = kMaxSeeds;
     std::string mode, memory;
     po::options_description opts("options");
     add_database_options(opts, options);
@@ -387,16 +411,23 @@ int cmd_verify(const Args& args) {
     add_threads_option(opts, threads);
     opts.add_options()("values-up-to", po::value(&values_up_to)->default_value(kMaxSeeds),
                        "check the values of levels 0..N against their moves; levels above N get "
-                       "their checksums checked only");
+                       "their checksums checked only")(
+        "values-from", po::value(&values_from)->default_value(0),
+        "check the values of levels N..(--values-up-to) only; the levels below get their "
+        "checksums checked only (a long check split over several runs)");
     add_level_mode_options(opts, "check each level's values", mode, memory);
     po::variables_map vm;
     if (!parse_args(args,
                     "usage: owaredb verify [--dir DIR] [--rules R] [--pits P] [--threads T] "
-                    "[--values-up-to N] [--mode auto|in-memory|streamed] [--memory SIZE]",
+                    "[--values-from N] [--values-up-to N] [--mode auto|in-memory|streamed] "
+                    "[--memory SIZE]",
                     opts, {}, vm))
         return 0;
     if (values_up_to < 0)
         throw UsageError("--values-up-to must be >= 0, got " + std::to_string(values_up_to));
+    if (values_from < 0 || values_from > values_up_to)
+        throw UsageError("--values-from must be 0.." + std::to_string(values_up_to) +
+                         " (--values-up-to), got " + std::to_string(values_from));
     LevelModePlan plan(mode, memory, kStreamedCheckBytesPerPosition);
     require_directory(options.dir);
     if (rank() != 0 && !std::freopen("/dev/null", "w", stdout))
@@ -407,7 +438,7 @@ int cmd_verify(const Args& args) {
     if (published_format) {
         require_published_board(options.dir, pits);
         const PublishedDir published(options.dir);
-        const bool ok = verify_published(published, threads, values_up_to, plan);
+        const bool ok = verify_published(published, threads, values_from, values_up_to, plan);
         if (ok)
             print_start_values(options.dir, "awari", values_up_to,
                                [&](int n) { return std::filesystem::exists(published.path(n)); });
@@ -425,8 +456,9 @@ int cmd_verify(const Args& args) {
     // A directory of bound files alone is checked as such; otherwise the value files come
     // first (an empty directory is an error there).
     bool bound_files = false;
-    const bool values_ok =
-        value_files || !has_bound_files(db) ? verify_values(db, threads, values_up_to, plan) : true;
+    const bool values_ok = value_files || !has_bound_files(db)
+                               ? verify_values(db, threads, values_from, values_up_to, plan)
+                               : true;
     const bool bounds_ok =
         verify_bounds(BoundsDir(options.dir, db.rules(), pits), threads, bound_files);
     const bool ok = values_ok && bounds_ok;

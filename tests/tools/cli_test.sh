@@ -32,6 +32,14 @@ check "verify --mode fast names the modes" grep -q "must be auto, in-memory or s
 "$owaredb" verify --rules awari --dir "$work/a" --values-up-to 5 >"$work/verify5.log" 2>&1
 check "verify --values-up-to 5 passes" grep -q "verify: OK" "$work/verify5.log"
 check "verify --values-up-to 5 checks level 5 only so far" bash -c "grep -q 'level  5: .* values consistent' '$work/verify5.log' && ! grep -q 'level  6: ' '$work/verify5.log' && grep -q 'levels above 5: checksums only' '$work/verify5.log'"
+# A check split over runs: levels 6..9 only, the levels below loaded (in memory) or not
+# (streamed) but not checked.
+for mode in in-memory streamed; do
+  "$owaredb" verify --rules awari --dir "$work/a" --values-from 6 --values-up-to 9 --mode $mode >"$work/verify69.log" 2>&1
+  check "verify --values-from 6 --values-up-to 9 ($mode) passes" grep -q "verify: OK" "$work/verify69.log"
+  check "verify --values-from 6 --values-up-to 9 ($mode) checks levels 6..9 only" bash -c "[[ \$(grep -c '^level  *[0-9]*: .* values consistent' '$work/verify69.log') == 4 ]] && grep -q 'level  6: .* values consistent' '$work/verify69.log' && grep -q 'level  9: .* values consistent' '$work/verify69.log' && grep -q 'levels below 6: checksums only (--values-from 6)' '$work/verify69.log'"
+done
+expect_status2 "verify --values-from above --values-up-to" "--values-from must be 0..5" "$owaredb" verify --rules awari --dir "$work/a" --values-from 6 --values-up-to 5
 
 # a second run skips every level
 "$owaredb" generate --rules awari --max-seeds $top --dir "$work/a" >"$work/gen2.log" 2>&1
@@ -179,6 +187,8 @@ f = open('$work/pub/scores.9', 'r+b'); f.seek(20000); b = f.read(1)[0]; f.seek(2
 f.write(bytes([(b + 2) % 256 if b < 7 or b > 128 else (b - 2) % 256])); f.close()"
 "$owaredb" verify --dir "$work/pub" >"$work/verifyp.log" 2>&1
 check "verify finds a planted wrong value and names its offset" grep -q "MISMATCH level 9 index [0-9]*, offset [0-9]* of .*scores.9" "$work/verifyp.log"
+check "verify --values-from 9 --values-up-to 9 finds it too" bash -c "'$owaredb' verify --dir '$work/pub' --values-from 9 --values-up-to 9 2>&1 | grep -q 'MISMATCH level 9 index [0-9]*, offset'"
+check "verify --values-from 5 --values-up-to 8 does not look at level 9's values" bash -c "'$owaredb' verify --dir '$work/pub' --values-from 5 --values-up-to 8 2>&1 | grep -q 'verify: OK'"
 "$owaredb" compare "$work/pub" "$work/a" >"$work/compare.log" 2>&1
 check "compare: a planted value differs, exit 1" test $? -eq 1
 check "compare: it names the level, the index and both values" bash -c "grep -q 'level  9: 167596 positions compared, 1 differ' '$work/compare.log' && grep -Eq '^  index [0-9]+ \(.*\): A -?[0-9]+, B -?[0-9]+$' '$work/compare.log'"
