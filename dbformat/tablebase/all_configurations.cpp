@@ -26,13 +26,14 @@ ValueCounts outside_value_counts(const BasicOwareGame<P>& game, int n,
     std::mutex merge;
     parallel::for_chunks(threads, 0, outside_size<P>(n), kChunk, [&](uint64_t begin, uint64_t end) {
         ValueCounts local{};
-        for (uint64_t i = begin; i < end; ++i) {
-            const int v = bellman_value(game, n, unrank_outside<P>(n, i),
-                                        [&](int level, const BasicPosition<P>& child) {
-                                            return int(levels[size_t(level)][game.rank(child)]);
-                                        });
-            ++local[size_t(v + kMaxSeeds)];
-        }
+        BatchedBellman bellman(
+            game, n, [&](int level) { return levels[size_t(level)].data(); },
+            [&](const BasicPosition<P>&, int v) {
+                ++local[size_t(v + kMaxSeeds)];
+                return true;
+            });
+        for (uint64_t i = begin; i < end; ++i) bellman.add(unrank_outside<P>(n, i));
+        bellman.flush();
         const std::lock_guard lock(merge);
         add(counts, local);
     });

@@ -7,7 +7,6 @@
 
 #include <omp.h>
 
-#include <array>
 #include <atomic>
 #include <numeric>
 #include <stdexcept>
@@ -19,57 +18,29 @@ template <int P>
 uint64_t first_bellman_mismatch(const BasicOwareGame<P>& game, int n,
                                 const std::vector<ValueArray>& levels, int threads,
                                 IndexRange range) {
-    // A chunk of positions per thread at a time, each chunk in rank order (one unrank per
-    // chunk, game.next for the rest) and a batch of kBatch positions at a time: the ranks
-    // of the batch's children are found and their values prefetched first, and the Bellman
-    // values computed after, from those ranks (the moves are generated again, in the same
-    // order). A child's value is a random byte of levels of gigabytes: loaded one move at a
-    // time, each waits for memory; prefetched together, the loads overlap.
+    // A chunk of positions per thread at a time, each in rank order (one unrank a chunk,
+    // game.next after), valued in batches whose children's loads overlap (BatchedBellman).
     constexpr uint64_t kChunk = 1 << 14;
-    constexpr int kBatch = 16;
     using Position = BasicPosition<P>;
     const uint64_t size = game.level_size(n);
     const uint64_t begin = std::min(range.begin, size), end = std::min(range.end, size);
     std::atomic<uint64_t> first{size};
     parallel::for_chunks(threads, begin, std::max(begin, end), kChunk, [&](uint64_t b, uint64_t e) {
         if (b >= first.load(std::memory_order_relaxed)) return;
-        std::array<Position, kBatch> batch;
-        std::array<uint64_t, kBatch * BasicOwareGame<P>::kMaxMoves> ranks;
-        int held = 0;
-        uint64_t batch_first = b;
-        // The batch's Bellman values against the stored ones; whether all agree.
-        auto check_batch = [&] {
-            size_t next_rank = 0;
-            for (int j = 0; j < held; ++j) {
-                const int v =
-                    bellman_value(game, n, batch[size_t(j)], [&](int level, const Position&) {
-                        return int(levels[size_t(level)][ranks[next_rank++]]);
-                    });
-                if (v != levels[size_t(n)][batch_first + uint64_t(j)]) {
-                    parallel::atomic_min(first, batch_first + uint64_t(j));
+        uint64_t i = b; // the index of the next value computed
+        BatchedBellman bellman(
+            game, n, [&](int level) { return levels[size_t(level)].data(); },
+            [&](const Position&, int v) {
+                if (v != levels[size_t(n)][i]) {
+                    parallel::atomic_min(first, i);
                     return false;
                 }
-            }
-            return true;
-        };
-        size_t rank_count = 0;
-        bool agree = true;
-        for_each_in_rank_order(game, n, b, e, [&](uint64_t i, const Position& state) {
-            if (!agree) return;
-            if (held == 0) batch_first = i;
-            batch[size_t(held++)] = state;
-            game.for_each_move(state, [&](int captured, const Position& child) {
-                const uint64_t k = game.rank(child);
-                __builtin_prefetch(levels[size_t(n - captured)].data() + k, 0, 1);
-                ranks[rank_count++] = k;
+                ++i;
+                return true;
             });
-            if (held == kBatch) {
-                agree = check_batch();
-                held = 0;
-                rank_count = 0;
-            }
-        });
-        if (agree && held > 0) check_batch();
+        for_each_in_rank_order(game, n, b, e,
+                               [&](uint64_t, const Position& state) { bellman.add(state); });
+        bellman.flush();
     });
     return first.load();
 }

@@ -9,6 +9,9 @@
 #include "retro/game.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -71,5 +74,60 @@ auto bellman_value(const Game& game, int n, const typename Game::State& s,
     if (set == MoveSet::All && moves == 0) return Result{game.terminal_value(s)};
     return Result{best.value()};
 }
+
+/// Bellman values (MoveSet::All) of states of level n whose children's values are in
+/// memory, a batch at a time so that the children's loads overlap: `on_value(state, value)`
+/// for each state given to add(), in the order given, once its batch is full or at
+/// flush(). `level_values(k)` is level k's values by rank (a const int8_t*). A child's
+/// value is a random byte of levels of gigabytes: read as its move is generated, each load
+/// waits for memory; here the ranks of a batch's children are found and their values
+/// prefetched first, and the values computed after, by bellman_value (the moves generated
+/// again, in the same order) from those ranks. One per thread.
+template <RetroGame Game, class LevelValues, class OnValue> class BatchedBellman {
+  public:
+    static constexpr int kBatch = 16;
+    using State = typename Game::State;
+
+    BatchedBellman(const Game& game, int n, LevelValues level_values, OnValue on_value)
+        : game_(game), n_(n), level_values_(level_values), on_value_(on_value) {}
+
+    /// Adds a state; computes the batch's values when it is full. Returns false once
+    /// on_value has returned false (the caller stops adding).
+    bool add(const State& s) {
+        if (stopped_) return false;
+        batch_[size_t(held_++)] = s;
+        game_.for_each_move(s, [&](int captured, const State& child) {
+            const uint64_t k = game_.rank(child);
+            __builtin_prefetch(level_values_(n_ - captured) + k, 0, 1);
+            ranks_[ranks_held_++] = k;
+        });
+        if (held_ == kBatch) flush();
+        return !stopped_;
+    }
+
+    /// Computes the values of the states added since the last batch.
+    void flush() {
+        size_t next = 0;
+        for (int j = 0; j < held_ && !stopped_; ++j) {
+            const int v = bellman_value(game_, n_, batch_[size_t(j)], [&](int level, const State&) {
+                return int(level_values_(level)[ranks_[next++]]);
+            });
+            stopped_ = !on_value_(batch_[size_t(j)], v);
+        }
+        held_ = 0;
+        ranks_held_ = 0;
+    }
+
+  private:
+    const Game& game_;
+    int n_;
+    LevelValues level_values_;
+    OnValue on_value_;
+    std::array<State, kBatch> batch_{};
+    std::array<uint64_t, size_t(kBatch) * Game::kMaxMoves> ranks_{};
+    int held_ = 0;
+    size_t ranks_held_ = 0;
+    bool stopped_ = false;
+};
 
 } // namespace owaredb
