@@ -145,7 +145,7 @@ int bounds_stats(const BoundsDir& db, bool json, int threads) {
 
 int cmd_stats(const Args& args) {
     DatabaseOptions options;
-    int threads = 0;
+    int threads = 0, from = 0, up_to = kMaxSeeds;
     bool json = false, all = false, bounds = false;
     std::string mode, memory;
     po::options_description opts("options");
@@ -159,7 +159,11 @@ int cmd_stats(const Args& args) {
         "index them)")(
         "bounds", po::bool_switch(&bounds),
         "read the bound files (owaredb generate --bounds) instead of the value files: per "
-        "level the exact positions (gM + gN = n) and the counts of each gM and gN");
+        "level the exact positions (gM + gN = n) and the counts of each gM and gN")(
+        "values-from", po::value(&from)->default_value(0),
+        "count levels N..(--values-up-to) only (a long --all-configurations count split over "
+        "several runs)")("values-up-to", po::value(&up_to)->default_value(kMaxSeeds),
+                         "count levels 0..N only");
     add_level_mode_options(opts,
                            "with --all-configurations, value each level's positions outside "
                            "the databases",
@@ -168,10 +172,17 @@ int cmd_stats(const Args& args) {
     if (!parse_args(args,
                     "usage: owaredb stats [--dir DIR] [--rules R] [--pits P] [--json]\n"
                     "       owaredb stats --all-configurations [--dir DIR] [--rules R] [--pits P] "
-                    "[--json] [--mode auto|in-memory|streamed] [--memory SIZE]\n"
+                    "[--json] [--mode auto|in-memory|streamed] [--memory SIZE] [--values-from N] "
+                    "[--values-up-to N]\n"
                     "       owaredb stats --bounds [--dir DIR] [--rules R] [--pits P] [--json]",
                     opts, {}, vm))
         return 0;
+    if (up_to < 0 || up_to > kMaxSeeds)
+        throw UsageError("--values-up-to must be 0.." + std::to_string(kMaxSeeds) + ", got " +
+                         std::to_string(up_to));
+    if (from < 0 || from > up_to)
+        throw UsageError("--values-from must be 0.." + std::to_string(up_to) +
+                         " (--values-up-to), got " + std::to_string(from));
     if (!all && (!vm["mode"].defaulted() || vm.count("memory")))
         throw UsageError("--mode and --memory apply to --all-configurations");
     LevelModePlan plan(mode, memory, kStreamedBellmanBytesPerPosition);
@@ -186,6 +197,8 @@ int cmd_stats(const Args& args) {
     plan.set_board(pits, streamed_bellman_bytes_per_position(pits));
     if (bounds) {
         if (all) throw UsageError("--all-configurations applies to value files, not --bounds");
+        if (from > 0 || up_to < kMaxSeeds)
+            throw UsageError("--values-from and --values-up-to apply to value files, not --bounds");
         if (published)
             throw UsageError("'" + dir + "' holds Romein & Bal's published values, no bound files");
         return bounds_stats(BoundsDir(dir, db.rules(), pits), json, threads);
@@ -242,7 +255,7 @@ int cmd_stats(const Args& args) {
             loaded.push_back(std::move(values));
         }
     };
-    for (int n = 0; n <= kMaxSeeds; ++n) {
+    for (int n = from; n <= up_to; ++n) {
         if (!stored->has(n)) continue;
         const bool capture_bounded = stored->capture_bounded(n);
         LevelCounts counts{n, stored->level_size(n), {}};
@@ -283,7 +296,11 @@ int cmd_stats(const Args& args) {
         levels.push_back(std::move(counts));
     }
     if (levels.empty())
-        throw std::runtime_error("no " + rules_name + " level files in '" + dir + "'");
+        throw std::runtime_error(
+            "no " + rules_name + " level files in '" + dir + "'" +
+            (from > 0 || up_to < kMaxSeeds
+                 ? " among levels " + std::to_string(from) + ".." + std::to_string(up_to)
+                 : std::string()));
     if (json)
         print_json(db.rules().name, pits, levels);
     else

@@ -65,6 +65,21 @@ assert len(d['levels'])==$top+1
 for l in d['levels']:
     assert l['positions']==math.comb(l['seeds']+11,11)==sum(l['values'].values()), l
 "
+# the same counts split over runs: levels 3..6 only; and the JSON Lines file written whole,
+# then again in two pieces merged into one file (scripts/all-configurations-jsonl.sh)
+"$owaredb" stats --rules awari --dir "$work/a" --json --all-configurations --values-from 3 --values-up-to 6 >"$work/all36.json"
+check "stats --values-from 3 --values-up-to 6 counts levels 3..6, as the whole count does" python3 -c "
+import json
+part=json.load(open('$work/all36.json'))['levels']; whole=json.load(open('$work/all.json'))['levels']
+assert [l['seeds'] for l in part]==[3,4,5,6], part
+assert part==[l for l in whole if 3<=l['seeds']<=6]
+"
+expect_status2 "stats --values-from above --values-up-to" "--values-from must be 0..4" "$owaredb" stats --rules awari --dir "$work/a" --values-from 5 --values-up-to 4
+jsonl=$(dirname "$0")/../../scripts/all-configurations-jsonl.sh
+OWAREDB=$(realpath "$owaredb") "$jsonl" "$work/a" "$work/all.jsonl" >/dev/null
+OWAREDB=$(realpath "$owaredb") "$jsonl" "$work/a" "$work/pieces.jsonl" --values-up-to 5 >/dev/null
+OWAREDB=$(realpath "$owaredb") "$jsonl" "$work/a" "$work/pieces.jsonl" --values-from 6 >/dev/null
+check "all-configurations-jsonl.sh: a line per level, the same written whole or in two runs" bash -c "[[ \$(wc -l <'$work/all.jsonl') == $((top + 1)) ]] && cmp '$work/all.jsonl' '$work/pieces.jsonl'"
 
 # the same streamed from the files (levels too large for memory), whatever the batch; in
 # auto mode 135 MB holds levels 0..10 beside the 128 MiB margin and streams 11 and up
