@@ -56,6 +56,9 @@ int run_levels(LevelBuilder& builder, const GameLevels& levels, const std::strin
             row.loaded = true;
             row.seconds = since(t0);
         } else {
+            // The level's own peak from here: what load() just gave back (the in-memory
+            // levels, when the run turns to streamed ones) was never this level's.
+            reset_peak_rss();
             builder.check(n);
             builder.solve(n, display);
             row.seconds = since(t0);
