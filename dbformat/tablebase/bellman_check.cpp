@@ -84,8 +84,7 @@ uint64_t first_streamed_bellman_mismatch(
     BasicStreamedBellman<P> bellman(game, n, files, threads, batch_positions);
     for (uint64_t begin = first; begin < end; begin += batch_positions) {
         const uint64_t last = std::min(end, begin + batch_positions);
-        const std::span<const int8_t> best = bellman.values(
-            last - begin, [&](uint64_t slot) { return game.unrank(n, begin + slot); });
+        const std::span<const int8_t> best = bellman.values_of_ranks(begin, last - begin);
         const uint64_t bad = first_difference(files, n, threads, begin, best, size);
         if (bad < size) return bad;
         if (progress) progress(last - first, end - first);

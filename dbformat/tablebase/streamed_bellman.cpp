@@ -1,7 +1,9 @@
 #include "tablebase/streamed_bellman.hpp"
 
+#include "retro/game.hpp"
 #include "retro/parallel.hpp"
 
+#include <boost/sort/spreadsort/integer_sort.hpp>
 #include <omp.h>
 
 #include <algorithm>
@@ -55,8 +57,9 @@ template <int P> struct BasicStreamedBellman<P>::Batch {
     }
 
     // The moves of every position: a terminal position gets its value at once, the others
-    // a request per move.
-    void make_requests(uint64_t size, const PositionAt& position) {
+    // a request per move. for_chunk(begin, end, f) calls f(slot, position) for the slots
+    // begin..end - 1.
+    template <class ForChunk> void make_requests(uint64_t size, ForChunk&& for_chunk) {
         parallel::FirstFailure failure;
 #pragma omp parallel num_threads(threads)
         {
@@ -65,18 +68,19 @@ template <int P> struct BasicStreamedBellman<P>::Batch {
 #pragma omp for schedule(dynamic, 1)
             for (uint64_t c = 0; c < (size + kChunk - 1) / kChunk; ++c)
                 failure.guard([&] {
-                    for (uint64_t slot = c * kChunk; slot < std::min(size, (c + 1) * kChunk);
-                         ++slot) {
-                        const BasicPosition<P> p = position(slot);
-                        const int moves =
-                            game.for_each_move(p, [&](int captured, const BasicPosition<P>& child) {
-                                const int level = n - captured;
-                                const uint64_t index = game.rank(child);
-                                mine[partition_of(level, index)].push_back(
-                                    {uint64_t(level) << kRequestLevelShift | index, slot});
-                            });
-                        if (moves == 0) best[slot] = static_cast<int8_t>(game.terminal_value(p));
-                    }
+                    for_chunk(
+                        c * kChunk, std::min(size, (c + 1) * kChunk),
+                        [&](uint64_t slot, const BasicPosition<P>& p) {
+                            const int moves = game.for_each_move(
+                                p, [&](int captured, const BasicPosition<P>& child) {
+                                    const int level = n - captured;
+                                    const uint64_t index = game.rank(child);
+                                    mine[partition_of(level, index)].push_back(
+                                        {uint64_t(level) << kRequestLevelShift | index, slot});
+                                });
+                            if (moves == 0)
+                                best[slot] = static_cast<int8_t>(game.terminal_value(p));
+                        });
                 });
         }
         failure.rethrow();
@@ -97,7 +101,12 @@ template <int P> struct BasicStreamedBellman<P>::Batch {
                     run.clear();
                     for (const auto& thread_parts : parts)
                         run.insert(run.end(), thread_parts[p].begin(), thread_parts[p].end());
-                    std::sort(run.begin(), run.end());
+                    // By key, a radix sort (Boost's spreadsort): the keys of a partition
+                    // span a narrow range, which comparison sorting does not use.
+                    boost::sort::spreadsort::integer_sort(
+                        run.begin(), run.end(),
+                        [](const Request& r, unsigned shift) { return r.key >> shift; },
+                        [](const Request& a, const Request& b) { return a.key < b.key; });
                     fold_child_values(files, n, std::span<const Request>(run),
                                       std::span<int8_t>(best), indices, values);
                 });
@@ -132,7 +141,26 @@ std::span<const int8_t> BasicStreamedBellman<P>::values(uint64_t size, const Pos
         throw std::logic_error("StreamedBellman: a batch of " + std::to_string(size) +
                                " positions, over the " + std::to_string(b.capacity) + " it holds");
     b.best.assign(size, kNoMoveYet);
-    b.make_requests(size, position);
+    b.make_requests(size, [&](uint64_t begin, uint64_t end, auto&& f) {
+        for (uint64_t slot = begin; slot < end; ++slot) f(slot, position(slot));
+    });
+    b.resolve();
+    return {b.best.data(), b.best.size()};
+}
+
+template <int P>
+std::span<const int8_t> BasicStreamedBellman<P>::values_of_ranks(uint64_t first, uint64_t size) {
+    Batch& b = *batch_;
+    if (size > b.capacity)
+        throw std::logic_error("StreamedBellman: a batch of " + std::to_string(size) +
+                               " positions, over the " + std::to_string(b.capacity) + " it holds");
+    if (first > b.game.level_size(b.n) || size > b.game.level_size(b.n) - first)
+        throw std::logic_error("StreamedBellman: ranks past level " + std::to_string(b.n) + "'s");
+    b.best.assign(size, kNoMoveYet);
+    b.make_requests(size, [&](uint64_t begin, uint64_t end, auto&& f) {
+        for_each_in_rank_order(b.game, b.n, first + begin, first + end,
+                               [&](uint64_t i, const BasicPosition<P>& p) { f(i - first, p); });
+    });
     b.resolve();
     return {b.best.data(), b.best.size()};
 }

@@ -47,6 +47,11 @@ template <int P> class BasicStreamedBellman {
     /// throws, or std::logic_error for a size over the batch's.
     std::span<const int8_t> values(uint64_t size, const PositionAt& position);
 
+    /// The same for the positions of level n ranked first..first + size - 1, slot i the
+    /// one ranked first + i: a run in rank order, enumerated from one unrank a chunk
+    /// (for_each_in_rank_order) rather than one a position.
+    std::span<const int8_t> values_of_ranks(uint64_t first, uint64_t size);
+
   private:
     struct Batch;
     std::unique_ptr<Batch> batch_;

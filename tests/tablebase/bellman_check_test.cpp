@@ -16,7 +16,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <span>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 using namespace owaredb;
@@ -68,6 +70,37 @@ TEST_CASE("streamed consistency check: correct levels pass, at every batch size"
                 }
         }
     }
+}
+
+TEST_CASE("streamed Bellman values of a run of ranks: those of the same positions unranked") {
+    // values_of_ranks walks each chunk with game.next from one unrank; values() unranks
+    // every slot. Runs that start mid-level and cross chunk boundaries (16 Ki positions).
+    const OwareGame game(Rules::awari());
+    const int n = 10;
+    const auto levels = solve_in_memory(game, n, 2);
+    const auto files = as_files(levels, n);
+    const uint64_t size = game.level_size(n);
+    REQUIRE(size > 40000);
+    for (const auto& [first, count] :
+         {std::pair<uint64_t, uint64_t>{0, 1}, {0, size}, {12345, 20000}, {size - 16385, 16385}}) {
+        CAPTURE(first);
+        CAPTURE(count);
+        StreamedBellman by_ranks(game, n, files, 2, count);
+        StreamedBellman unranked(game, n, files, 2, count);
+        const std::span<const int8_t> a = by_ranks.values_of_ranks(first, count);
+        const std::vector<int8_t> expected = [&] {
+            const std::span<const int8_t> b =
+                unranked.values(count, [&](uint64_t slot) { return game.unrank(n, first + slot); });
+            return std::vector<int8_t>(b.begin(), b.end());
+        }();
+        REQUIRE(a.size() == count);
+        CHECK(std::equal(a.begin(), a.end(), expected.begin(), expected.end()));
+        // On a solved level the Bellman value of a position is its stored value.
+        CHECK(std::equal(a.begin(), a.end(), levels[size_t(n)].data() + first));
+    }
+    StreamedBellman bellman(game, n, files, 2, 100);
+    CHECK_THROWS_AS(bellman.values_of_ranks(size - 50, 51), std::logic_error); // past the level
+    CHECK_THROWS_AS(bellman.values_of_ranks(0, 101), std::logic_error);        // over the batch
 }
 
 TEST_CASE("streamed consistency check: planted wrong values are found where the in-memory "
