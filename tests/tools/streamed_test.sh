@@ -54,6 +54,15 @@ same "$work/abapa-in-memory" "$dir" "auto"
 grep -q "solved (" "$work/out" && fail "rerun solved a level again"
 grep -q "value +0 under abapa" "$work/out" || fail "rerun: no start position value"
 same "$work/abapa-in-memory" "$dir" "rerun"
+# Resumed where the first level to build is streamed: the levels below are checked, not
+# loaded into memory, and the rest is built as before.
+rm "$dir/abapa-$max.owdb"
+"$owaredb" generate --rules abapa --max-seeds "$max" --dir "$dir" --memory 130M >"$work/out" 2>&1 \
+  || fail "resume: $(tail -3 "$work/out")"
+grep -q "levels 0..$((max - 1)) are on disk: checked, not loaded (level $max, the first to build, is streamed)" \
+  "$work/out" || fail "resume: levels 0..$((max - 1)) not said to be checked only"
+grep -q "level $max solved (streamed)" "$work/out" || fail "resume: level $max not streamed"
+same "$work/abapa-in-memory" "$dir" "resume"
 
 # --game 1: the levels a game of 1 seed per pit reaches, 0..10 and 12, in memory and
 # streamed (level 12 over the files of 0..10: FileSmallerLevels opens only the levels a
