@@ -56,6 +56,15 @@ template <int P> struct BasicStreamedBellman<P>::Batch {
         return size_t((level_offset[size_t(level)] + index) * partitions / total);
     }
 
+    // A batch of `size` positions, none valued yet.
+    void start(uint64_t size) {
+        if (size > capacity)
+            throw std::logic_error("StreamedBellman: a batch of " + std::to_string(size) +
+                                   " positions, over the " + std::to_string(capacity) +
+                                   " it holds");
+        best.assign(size, kNoMoveYet);
+    }
+
     // The moves of every position: a terminal position gets its value at once, the others
     // a request per move. for_chunk(begin, end, f) calls f(slot, position) for the slots
     // begin..end - 1.
@@ -137,10 +146,7 @@ template <int P> BasicStreamedBellman<P>::~BasicStreamedBellman() = default;
 template <int P>
 std::span<const int8_t> BasicStreamedBellman<P>::values(uint64_t size, const PositionAt& position) {
     Batch& b = *batch_;
-    if (size > b.capacity)
-        throw std::logic_error("StreamedBellman: a batch of " + std::to_string(size) +
-                               " positions, over the " + std::to_string(b.capacity) + " it holds");
-    b.best.assign(size, kNoMoveYet);
+    b.start(size);
     b.make_requests(size, [&](uint64_t begin, uint64_t end, auto&& f) {
         for (uint64_t slot = begin; slot < end; ++slot) f(slot, position(slot));
     });
@@ -151,12 +157,9 @@ std::span<const int8_t> BasicStreamedBellman<P>::values(uint64_t size, const Pos
 template <int P>
 std::span<const int8_t> BasicStreamedBellman<P>::values_of_ranks(uint64_t first, uint64_t size) {
     Batch& b = *batch_;
-    if (size > b.capacity)
-        throw std::logic_error("StreamedBellman: a batch of " + std::to_string(size) +
-                               " positions, over the " + std::to_string(b.capacity) + " it holds");
     if (first > b.game.level_size(b.n) || size > b.game.level_size(b.n) - first)
         throw std::logic_error("StreamedBellman: ranks past level " + std::to_string(b.n) + "'s");
-    b.best.assign(size, kNoMoveYet);
+    b.start(size);
     b.make_requests(size, [&](uint64_t begin, uint64_t end, auto&& f) {
         for_each_in_rank_order(b.game, b.n, first + begin, first + end,
                                [&](uint64_t i, const BasicPosition<P>& p) { f(i - first, p); });

@@ -109,10 +109,10 @@ template <int P> class ValueLevels final : public LevelBuilder {
   private:
     // A run resumed where the first level still to build is streamed needs none of the
     // levels below it in memory (the streamed engine reads their files): they are checked,
-    // not loaded, which spares reading them into memory only to give it back (13.5 GB
-    // for the 36-seed run's levels 0..31). Not for --compact, whose levels are all in memory.
+    // not loaded, which spares reading them into memory only to give it back when the
+    // first streamed level starts. Not for --compact, whose levels are all in memory.
     void stream_from_start() {
-        if (compact_ || streaming_ || plan_.mode(0) == LevelMode::Streamed) return;
+        if (compact_ || plan_.mode(0) == LevelMode::Streamed) return;
         int first_missing = 0;
         while (first_missing <= kMaxSeeds && db_.file_bytes(first_missing) > 0) ++first_missing;
         if (first_missing == 0 || plan_.mode(first_missing) != LevelMode::Streamed) return;
