@@ -81,8 +81,10 @@ TEST_CASE("streamed Bellman values of a run of ranks: those of the same position
     const auto files = as_files(levels, n);
     const uint64_t size = game.level_size(n);
     REQUIRE(size > 40000);
-    for (const auto& [first, count] :
+    // first, count: plain variables, since clang 14 lambdas cannot capture structured bindings
+    for (const auto& run :
          {std::pair<uint64_t, uint64_t>{0, 1}, {0, size}, {12345, 20000}, {size - 16385, 16385}}) {
+        const uint64_t first = run.first, count = run.second;
         CAPTURE(first);
         CAPTURE(count);
         StreamedBellman by_ranks(game, n, files, 2, count);
