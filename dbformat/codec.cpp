@@ -49,6 +49,29 @@ void pack_symbols(const int8_t* values, std::size_t count, const SymbolMap& map,
     }
 }
 
+bool symbols_below(const uint8_t* packed, uint64_t count, unsigned bits, unsigned limit) {
+    if (limit >= (1u << bits)) return true;
+    if (bits == 8) {
+        // The largest byte, in vectors (a reduction without an early exit).
+        uint8_t largest = 0;
+        for (uint64_t i = 0; i < count; ++i) largest = std::max(largest, packed[i]);
+        return largest < limit;
+    }
+    // Whole bytes through a table of the bytes whose every field is below the limit.
+    std::array<bool, 256> fine{};
+    const unsigned per_byte = 8 / bits;
+    for (unsigned byte = 0; byte < 256; ++byte) {
+        fine[byte] = true;
+        for (unsigned k = 0; k < per_byte; ++k)
+            if (((byte >> (k * bits)) & ((1u << bits) - 1)) >= limit) fine[byte] = false;
+    }
+    const uint64_t whole = count / per_byte;
+    bool all = true;
+    for (uint64_t i = 0; i < whole; ++i) all &= fine[packed[i]];
+    for (uint64_t i = whole * per_byte; i < count; ++i) all &= symbol_at(packed, i, bits) < limit;
+    return all;
+}
+
 Result<std::shared_ptr<const Dictionary>> Dictionary::create(std::vector<uint8_t> bytes, int level,
                                                              bool for_compression) {
     std::shared_ptr<Dictionary> d(new Dictionary());

@@ -42,6 +42,12 @@ inline unsigned symbol_at(const uint8_t* packed, uint64_t i, unsigned bits) {
     return (packed[bit >> 3] >> (bit & 7)) & ((1u << bits) - 1);
 }
 
+// Whether each of the `count` symbols of `bits` bits (1, 2, 4 or 8) packed in `packed` is
+// below `limit`, as symbol_at() reads them; the bits past the last symbol are not looked
+// at. A decoded block is checked this way against its value map every time it is read,
+// so 8-bit symbols are checked a byte vector at a time and narrower ones a byte at a time.
+bool symbols_below(const uint8_t* packed, uint64_t count, unsigned bits, unsigned limit);
+
 // A zstd dictionary prepared for both directions. Immutable, shareable between threads.
 class Dictionary {
   public:

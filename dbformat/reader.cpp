@@ -259,14 +259,10 @@ struct LevelReader::Impl {
             return err(ErrorCode::Corrupt, "block " + std::to_string(b) + ": " + s.message(), b);
         // Only reachable with a hostile file whose checksums were forged, but a symbol
         // outside the value map must never turn into a value.
-        const std::size_t k = h.value_map.size();
-        if (k < (std::size_t(1) << h.symbol_bits)) {
-            const uint64_t n = h.block_symbols(b);
-            for (uint64_t i = 0; i < n; ++i)
-                if (symbol_at(out->data(), i, h.symbol_bits) >= k)
-                    return err(ErrorCode::Corrupt,
-                               "block " + std::to_string(b) + " holds an unknown symbol", b);
-        }
+        if (!symbols_below(out->data(), h.block_symbols(b), h.symbol_bits,
+                           unsigned(h.value_map.size())))
+            return err(ErrorCode::Corrupt,
+                       "block " + std::to_string(b) + " holds an unknown symbol", b);
         return std::shared_ptr<const BlockCache::Block>(std::move(out));
     }
 
