@@ -47,8 +47,8 @@ streamed_outside_value_counts(const BasicOwareGame<P>& game, int n, const Smalle
                               const std::function<void(uint64_t done, uint64_t total)>& progress) {
     ValueCounts counts{};
     const uint64_t total = outside_size<P>(n);
-    batch_positions = std::max<uint64_t>(batch_positions, 1);
     BasicStreamedBellman<P> bellman(game, n, files, threads, batch_positions);
+    batch_positions = bellman.batch_positions();
     for (uint64_t begin = 0; begin < total; begin += batch_positions) {
         const uint64_t size = std::min(batch_positions, total - begin);
         for (int8_t v : bellman.values(

@@ -80,8 +80,8 @@ uint64_t first_streamed_bellman_mismatch(
     const uint64_t first = std::min(range.begin, size);
     const uint64_t end = std::max(first, std::min(range.end, size));
     threads = std::max(1, threads);
-    batch_positions = std::max<uint64_t>(batch_positions, 1);
     BasicStreamedBellman<P> bellman(game, n, files, threads, batch_positions);
+    batch_positions = bellman.batch_positions();
     for (uint64_t begin = first; begin < end; begin += batch_positions) {
         const uint64_t last = std::min(end, begin + batch_positions);
         const std::span<const int8_t> best = bellman.values_of_ranks(begin, last - begin);

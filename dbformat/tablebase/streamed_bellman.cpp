@@ -7,6 +7,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
 #include <climits>
 #include <stdexcept>
 #include <string>
@@ -16,15 +17,37 @@ namespace owaredb {
 
 namespace {
 
-struct Request {
-    uint64_t key;  // child level << kRequestLevelShift | child index
-    uint64_t slot; // the position's offset in its batch
-    bool operator<(const Request& o) const { return key < o.key; }
-};
-
 constexpr int8_t kNoMoveYet = INT8_MIN;
 
+// Reads sorted packed requests: the level of each child by a cursor that moves through
+// the level offsets as the offsets ascend.
+class RequestDecoder {
+  public:
+    RequestDecoder(const StreamedRequestLayout& layout, const std::vector<uint64_t>& level_offset)
+        : layout_(layout), level_offset_(level_offset) {}
+    ChildRequest operator()(uint64_t request) {
+        const uint64_t offset = layout_.offset(request);
+        while (offset >= level_offset_[size_t(level_) + 1]) ++level_;
+        while (offset < level_offset_[size_t(level_)]) --level_;
+        return {level_, offset - level_offset_[size_t(level_)], layout_.slot(request)};
+    }
+
+  private:
+    const StreamedRequestLayout& layout_;
+    const std::vector<uint64_t>& level_offset_; // of levels 0..n, and their end
+    int level_ = 0;
+};
+
 } // namespace
+
+StreamedRequestLayout StreamedRequestLayout::for_positions(uint64_t positions) {
+    const unsigned offset_bits = positions <= 1 ? 1 : unsigned(std::bit_width(positions - 1));
+    if (offset_bits > 48)
+        throw std::length_error("StreamedBellman: " + std::to_string(positions) +
+                                " positions in the levels up to this one, over the 2^48 a "
+                                "request can name");
+    return {offset_bits, 64 - offset_bits};
+}
 
 template <int P> struct BasicStreamedBellman<P>::Batch {
     static constexpr size_t kPartitions = 16; // a thread, at least
@@ -35,25 +58,22 @@ template <int P> struct BasicStreamedBellman<P>::Batch {
     Batch(const BasicOwareGame<P>& game, int n, const SmallerLevelValues& files, int threads,
           uint64_t batch_positions)
         : game(game), n(n), files(files), threads(std::max(1, threads)),
-          capacity(std::max<uint64_t>(batch_positions, 1)),
+          level_offset(offsets(game, n)),
+          layout(StreamedRequestLayout::for_positions(level_offset.back())),
+          capacity(std::min(std::max<uint64_t>(batch_positions, 1), layout.max_batch())),
           partitions(std::max<size_t>(size_t(this->threads) * kPartitions,
                                       size_t(capacity * P / kPartitionRequests))),
-          parts(size_t(this->threads), std::vector<std::vector<Request>>(partitions)),
-          level_offset(size_t(n) + 1) {
-        // A request keeps a child's index in kRequestLevelShift bits: the levels a capture
-        // reaches are smaller than level n, so n's size bounds them all.
-        if (game.level_size(n) > uint64_t(1) << kRequestLevelShift)
-            throw std::length_error("StreamedBellman: level " + std::to_string(n) + " has " +
-                                    std::to_string(game.level_size(n)) +
-                                    " positions, over the 2^40 a request can name");
-        for (int k = 0; k <= n; ++k) {
-            level_offset[size_t(k)] = total;
-            total += game.level_size(k);
-        }
+          parts(size_t(this->threads), std::vector<std::vector<uint64_t>>(partitions)) {}
+
+    // The offset of each level of 0..n among their positions, and their end.
+    static std::vector<uint64_t> offsets(const BasicOwareGame<P>& game, int n) {
+        std::vector<uint64_t> offset(size_t(n) + 2, 0);
+        for (int k = 0; k <= n; ++k) offset[size_t(k) + 1] = offset[size_t(k)] + game.level_size(k);
+        return offset;
     }
 
-    size_t partition_of(int level, uint64_t index) const {
-        return size_t((level_offset[size_t(level)] + index) * partitions / total);
+    size_t partition_of(uint64_t offset) const {
+        return size_t(offset * partitions / level_offset.back());
     }
 
     // A batch of `size` positions, none valued yet.
@@ -77,19 +97,18 @@ template <int P> struct BasicStreamedBellman<P>::Batch {
 #pragma omp for schedule(dynamic, 1)
             for (uint64_t c = 0; c < (size + kChunk - 1) / kChunk; ++c)
                 failure.guard([&] {
-                    for_chunk(
-                        c * kChunk, std::min(size, (c + 1) * kChunk),
-                        [&](uint64_t slot, const BasicPosition<P>& p) {
-                            const int moves = game.for_each_move(
-                                p, [&](int captured, const BasicPosition<P>& child) {
-                                    const int level = n - captured;
-                                    const uint64_t index = game.rank(child);
-                                    mine[partition_of(level, index)].push_back(
-                                        {uint64_t(level) << kRequestLevelShift | index, slot});
-                                });
-                            if (moves == 0)
-                                best[slot] = static_cast<int8_t>(game.terminal_value(p));
-                        });
+                    for_chunk(c * kChunk, std::min(size, (c + 1) * kChunk),
+                              [&](uint64_t slot, const BasicPosition<P>& p) {
+                                  const int moves = game.for_each_move(
+                                      p, [&](int captured, const BasicPosition<P>& child) {
+                                          const uint64_t offset =
+                                              level_offset[size_t(n - captured)] + game.rank(child);
+                                          mine[partition_of(offset)].push_back(
+                                              layout.pack(offset, slot));
+                                      });
+                                  if (moves == 0)
+                                      best[slot] = static_cast<int8_t>(game.terminal_value(p));
+                              });
                 });
         }
         failure.rethrow();
@@ -101,7 +120,7 @@ template <int P> struct BasicStreamedBellman<P>::Batch {
         parallel::FirstFailure failure;
 #pragma omp parallel num_threads(threads)
         {
-            std::vector<Request> run;
+            std::vector<uint64_t> run;
             std::vector<uint64_t> indices;
             std::vector<int8_t> values;
 #pragma omp for schedule(dynamic, 1)
@@ -110,14 +129,12 @@ template <int P> struct BasicStreamedBellman<P>::Batch {
                     run.clear();
                     for (const auto& thread_parts : parts)
                         run.insert(run.end(), thread_parts[p].begin(), thread_parts[p].end());
-                    // By key, a radix sort (Boost's spreadsort): the keys of a partition
-                    // span a narrow range, which comparison sorting does not use.
-                    boost::sort::spreadsort::integer_sort(
-                        run.begin(), run.end(),
-                        [](const Request& r, unsigned shift) { return r.key >> shift; },
-                        [](const Request& a, const Request& b) { return a.key < b.key; });
-                    fold_child_values(files, n, std::span<const Request>(run),
-                                      std::span<int8_t>(best), indices, values);
+                    // A radix sort (Boost's spreadsort): the requests of a partition span
+                    // a narrow range, which comparison sorting does not use.
+                    boost::sort::spreadsort::integer_sort(run.begin(), run.end());
+                    fold_child_values(files, n, std::span<const uint64_t>(run),
+                                      RequestDecoder(layout, level_offset), std::span<int8_t>(best),
+                                      indices, values);
                 });
         }
         failure.rethrow();
@@ -127,12 +144,12 @@ template <int P> struct BasicStreamedBellman<P>::Batch {
     const int n;
     const SmallerLevelValues& files;
     const int threads;
+    const std::vector<uint64_t> level_offset; // of each level of 0..n, and their end
+    const StreamedRequestLayout layout;
     const uint64_t capacity;
     const size_t partitions;
-    std::vector<std::vector<std::vector<Request>>> parts; // [thread][partition]
-    std::vector<uint64_t> level_offset;                   // of each level in 0..n
-    uint64_t total = 0;                                   // positions of levels 0..n
-    std::vector<int8_t> best;                             // of the batch's positions
+    std::vector<std::vector<std::vector<uint64_t>>> parts; // [thread][partition]: requests
+    std::vector<int8_t> best;                              // of the batch's positions
 };
 
 template <int P>
@@ -142,6 +159,10 @@ BasicStreamedBellman<P>::BasicStreamedBellman(const BasicOwareGame<P>& game, int
     : batch_(std::make_unique<Batch>(game, n, files, threads, batch_positions)) {}
 
 template <int P> BasicStreamedBellman<P>::~BasicStreamedBellman() = default;
+
+template <int P> uint64_t BasicStreamedBellman<P>::batch_positions() const {
+    return batch_->capacity;
+}
 
 template <int P>
 std::span<const int8_t> BasicStreamedBellman<P>::values(uint64_t size, const PositionAt& position) {

@@ -37,36 +37,66 @@ class SmallerLevelValues {
     }
 };
 
-/// A request for a child's value, as the streamed engine's first pass and verify's streamed
-/// check make them: `key` = child level << kRequestLevelShift | child index (so sorting by
-/// key reads each level file in order), `slot` = where the answer goes.
+/// A request for a child's value, as the streamed engine's first pass makes them: `key` =
+/// child level << kRequestLevelShift | child index (so sorting by key reads each level
+/// file in order), `slot` = where the answer goes. (Verify's streamed check packs its
+/// requests in 8 bytes: tablebase/streamed_bellman.hpp.)
 inline constexpr int kRequestLevelShift = 40;
 
-/// For `requests` sorted by key: best[slot] = max(best[slot], (n - level) - value of the
-/// child), the Bellman term of the move to that child (it captured n - level). Reads
-/// `files` in runs of one level of at most 4096 indices, through the caller's buffers.
-/// The update is atomic, so several threads may fold into the same `best`.
+/// A request for a child's value as fold_child_values() reads it: the child's level and
+/// index, and the slot of the position that asked (its place in `best`).
+struct ChildRequest {
+    int level;
+    uint64_t index;
+    uint64_t slot;
+};
+
+/// For `requests` sorted so that (level, index) ascend, each read through
+/// `decode(request) -> ChildRequest` in order: best[slot] = max(best[slot], (n - level) -
+/// value of the child), the Bellman term of the move to that child (it captured n -
+/// level). Reads `files` in runs of one level of at most 4096 indices, through the
+/// caller's buffers. The update is atomic, so several threads may fold into the same
+/// `best`.
+template <class Request, class Decode>
+void fold_child_values(const SmallerLevelValues& files, int n, std::span<const Request> requests,
+                       Decode&& decode, std::span<int8_t> best, std::vector<uint64_t>& indices,
+                       std::vector<int8_t>& values) {
+    constexpr size_t kRun = 4096;
+    thread_local std::vector<uint64_t> slots;
+    for (size_t i = 0; i < requests.size();) {
+        const ChildRequest first = decode(requests[i]);
+        indices.assign(1, first.index);
+        slots.assign(1, first.slot);
+        size_t j = i + 1;
+        for (; j < requests.size() && indices.size() < kRun; ++j) {
+            const ChildRequest r = decode(requests[j]);
+            if (r.level != first.level) break;
+            indices.push_back(r.index);
+            slots.push_back(r.slot);
+        }
+        values.resize(indices.size());
+        files.read(first.level, indices, values);
+        for (size_t k = 0; k < indices.size(); ++k)
+            parallel::atomic_max(best[slots[k]],
+                                 static_cast<int8_t>((n - first.level) - values[k]));
+        i = j;
+    }
+}
+
+/// The same for requests with a `key` (child level << kRequestLevelShift | child index)
+/// and a `slot`, sorted by key.
 template <class Request>
 void fold_child_values(const SmallerLevelValues& files, int n, std::span<const Request> requests,
                        std::span<int8_t> best, std::vector<uint64_t>& indices,
                        std::vector<int8_t>& values) {
-    constexpr size_t kRun = 4096;
     constexpr uint64_t kIndexMask = (uint64_t(1) << kRequestLevelShift) - 1;
-    for (size_t i = 0; i < requests.size();) {
-        const int level = static_cast<int>(requests[i].key >> kRequestLevelShift);
-        indices.clear();
-        size_t j = i;
-        for (; j < requests.size() && indices.size() < kRun &&
-               static_cast<int>(requests[j].key >> kRequestLevelShift) == level;
-             ++j)
-            indices.push_back(requests[j].key & kIndexMask);
-        values.resize(indices.size());
-        files.read(level, indices, values);
-        for (size_t k = i; k < j; ++k)
-            parallel::atomic_max(best[requests[k].slot],
-                                 static_cast<int8_t>((n - level) - values[k - i]));
-        i = j;
-    }
+    fold_child_values(
+        files, n, requests,
+        [](const Request& r) {
+            return ChildRequest{static_cast<int>(r.key >> kRequestLevelShift), r.key & kIndexMask,
+                                uint64_t(r.slot)};
+        },
+        best, indices, values);
 }
 
 /// The best capture exit of every position of the level being solved (kNoExit: none):

@@ -105,6 +105,35 @@ TEST_CASE("streamed Bellman values of a run of ranks: those of the same position
     CHECK_THROWS_AS(bellman.values_of_ranks(0, 101), std::logic_error);        // over the batch
 }
 
+TEST_CASE("streamed requests in 8 bytes: the layout for 36 and 48 seeds, and its bounds") {
+    // Positions of levels 0..n on 12 pits: C(n + 12, 12).
+    const StreamedRequestLayout upto36 = StreamedRequestLayout::for_positions(69668534468ull);
+    CHECK(upto36.offset_bits == 37); // 2^36 < C(48, 12) <= 2^37
+    CHECK(upto36.slot_bits == 27);
+    const StreamedRequestLayout upto48 = StreamedRequestLayout::for_positions(1399358844975ull);
+    CHECK(upto48.offset_bits == 41);
+    CHECK(upto48.slot_bits == 23);
+    // The last offset and the last slot come back whole, and apart.
+    for (const StreamedRequestLayout& l : {upto36, upto48}) {
+        const uint64_t offset = (uint64_t(1) << l.offset_bits) - 1, slot = l.max_batch() - 1;
+        CHECK(l.offset(l.pack(offset, slot)) == offset);
+        CHECK(l.slot(l.pack(offset, slot)) == slot);
+        CHECK(l.offset(l.pack(offset, 0)) == offset);
+        CHECK(l.slot(l.pack(0, slot)) == slot);
+        CHECK(l.pack(offset - 1, slot) < l.pack(offset, 0)); // sorted by offset first
+    }
+    CHECK(StreamedRequestLayout::for_positions(1).offset_bits == 1);
+    CHECK(StreamedRequestLayout::for_positions(uint64_t(1) << 48).offset_bits == 48);
+    CHECK_THROWS_AS(StreamedRequestLayout::for_positions((uint64_t(1) << 48) + 1),
+                    std::length_error);
+    // A batch never holds more positions than its slots can name.
+    const OwareGame game(Rules::awari());
+    const auto levels = solve_in_memory(game, 4, 1);
+    const auto files = as_files(levels, 4);
+    const StreamedBellman bellman(game, 4, files, 1, 1000);
+    CHECK(bellman.batch_positions() == 1000);
+}
+
 TEST_CASE("streamed consistency check: planted wrong values are found where the in-memory "
           "check finds them") {
     const int n = test::quick() ? 9 : 10;
