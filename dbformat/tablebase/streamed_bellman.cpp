@@ -121,7 +121,7 @@ template <int P> struct BasicStreamedBellman<P>::Batch {
 #pragma omp parallel num_threads(threads)
         {
             std::vector<uint64_t> run;
-            std::vector<uint64_t> indices;
+            std::vector<uint64_t> indices, slots;
             std::vector<int8_t> values;
 #pragma omp for schedule(dynamic, 1)
             for (size_t p = 0; p < partitions; ++p)
@@ -134,7 +134,7 @@ template <int P> struct BasicStreamedBellman<P>::Batch {
                     boost::sort::spreadsort::integer_sort(run.begin(), run.end());
                     fold_child_values(files, n, std::span<const uint64_t>(run),
                                       RequestDecoder(layout, level_offset), std::span<int8_t>(best),
-                                      indices, values);
+                                      indices, slots, values);
                 });
         }
         failure.rethrow();

@@ -55,14 +55,13 @@ struct ChildRequest {
 /// `decode(request) -> ChildRequest` in order: best[slot] = max(best[slot], (n - level) -
 /// value of the child), the Bellman term of the move to that child (it captured n -
 /// level). Reads `files` in runs of one level of at most 4096 indices, through the
-/// caller's buffers. The update is atomic, so several threads may fold into the same
-/// `best`.
+/// caller's buffers (each run's indices, slots and values). The update is atomic, so
+/// several threads may fold into the same `best`.
 template <class Request, class Decode>
 void fold_child_values(const SmallerLevelValues& files, int n, std::span<const Request> requests,
                        Decode&& decode, std::span<int8_t> best, std::vector<uint64_t>& indices,
-                       std::vector<int8_t>& values) {
+                       std::vector<uint64_t>& slots, std::vector<int8_t>& values) {
     constexpr size_t kRun = 4096;
-    thread_local std::vector<uint64_t> slots;
     for (size_t i = 0; i < requests.size();) {
         const ChildRequest first = decode(requests[i]);
         indices.assign(1, first.index);
@@ -90,13 +89,14 @@ void fold_child_values(const SmallerLevelValues& files, int n, std::span<const R
                        std::span<int8_t> best, std::vector<uint64_t>& indices,
                        std::vector<int8_t>& values) {
     constexpr uint64_t kIndexMask = (uint64_t(1) << kRequestLevelShift) - 1;
+    std::vector<uint64_t> slots;
     fold_child_values(
         files, n, requests,
         [](const Request& r) {
             return ChildRequest{static_cast<int>(r.key >> kRequestLevelShift), r.key & kIndexMask,
                                 uint64_t(r.slot)};
         },
-        best, indices, values);
+        best, indices, slots, values);
 }
 
 /// The best capture exit of every position of the level being solved (kNoExit: none):
