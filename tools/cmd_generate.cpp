@@ -90,7 +90,7 @@ int cmd_generate(const Args& args) {
         throw UsageError("--checkpoint-minutes must be >= 0, or -1 for no checkpoints");
     MemoryBudget budget{memory_budget(memory.empty() ? 0 : parse_bytes("--memory", memory)),
                         !memory.empty()};
-    const BuildSettings settings{dir, rules, threads, checkpoint_minutes, pits};
+    const BuildSettings settings{dir, rules, threads, checkpoint_minutes, pits, wanted};
     const std::string levels =
         (wanted.skipped < 0 ? "levels 0.." + std::to_string(max_seeds)
                             : "levels 0.." + std::to_string(wanted.skipped - 1) + " and " +

@@ -84,6 +84,24 @@ for mode in in-memory streamed; do
     || fail "--game 1 $mode rerun: $(tail -3 "$work/out")"
   grep -q "solved (" "$work/out" && fail "--game 1 $mode rerun solved a level again"
 done
+# A --game run resumed at its last level: level 11 is not part of the game, so the first
+# level to build is 12 (streamed in 130 MiB), not 11; levels 0..10 are checked, not loaded.
+dir="$work/abapa-game1-in-memory"
+rm "$dir/abapa-12.owdb"
+"$owaredb" generate --rules abapa --game 1 --dir "$dir" --memory 130M >"$work/out" 2>&1 \
+  || fail "--game 1 resume: $(tail -3 "$work/out")"
+grep -q "levels 0..10 are on disk: checked, not loaded (level 12, the first to build, is streamed)" \
+  "$work/out" || fail "--game 1 resume: $(grep "are on disk" "$work/out" || echo "no line for the levels on disk")"
+grep -q "level 12 solved (streamed)" "$work/out" || fail "--game 1 resume: level 12 not streamed"
+cmp -s "$work/abapa-in-memory/abapa-12.owdb" "$dir/abapa-12.owdb" \
+  || fail "--game 1 resume: abapa-12.owdb differs from the full run's"
+"$owaredb" generate --rules abapa --game 1 --dir "$dir" --memory 130M >"$work/out" 2>&1 \
+  || fail "--game 1 rerun at 130M: $(tail -3 "$work/out")"
+grep -q "every level is on disk: checked, not loaded (level 12 is streamed)" "$work/out" \
+  || fail "--game 1 rerun at 130M: the levels were loaded"
+grep -q "solved (" "$work/out" && fail "--game 1 rerun at 130M solved a level again"
+grep -q "1 per pit (12 seeds): value +0 under abapa" "$work/out" \
+  || fail "--game 1 rerun at 130M: no start position value"
 # verify and stats see level 11 as not part of the game, not as a gap.
 dir="$work/abapa-game1-streamed"
 for mode in in-memory streamed; do

@@ -7,6 +7,7 @@
 #include "generate/preflight.hpp"
 #include "mpi_job.hpp"
 #include "oware/rules.hpp"
+#include "tablebase/game_levels.hpp"
 
 #include <memory>
 #include <string>
@@ -23,6 +24,9 @@ struct BuildSettings {
     /// The board: pits a side (value and bound levels take 1..8 and 1..6; the distributed
     /// builder 6).
     int pits = 6;
+    /// The levels the run builds (run_levels is given the same): a builder that looks
+    /// ahead for the first level to build passes over the one a game leaves out.
+    GameLevels levels;
 };
 
 /// Value levels in this process, each in the mode `plan` gives; `compact`: capture-bounded

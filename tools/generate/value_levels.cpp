@@ -113,13 +113,26 @@ template <int P> class ValueLevels final : public LevelBuilder {
     // first streamed level starts. Not for --compact, whose levels are all in memory.
     void stream_from_start() {
         if (compact_ || plan_.mode(0) == LevelMode::Streamed) return;
-        int first_missing = 0;
-        while (first_missing <= kMaxSeeds && db_.file_bytes(first_missing) > 0) ++first_missing;
-        if (first_missing == 0 || plan_.mode(first_missing) != LevelMode::Streamed) return;
+        const GameLevels& levels = settings_.levels;
+        int first_missing = 0, last_present = -1;
+        for (; first_missing <= levels.max_level; ++first_missing) {
+            if (!levels.contains(first_missing)) continue; // not part of the game: no file
+            if (db_.file_bytes(first_missing) == 0) break;
+            last_present = first_missing;
+        }
+        if (first_missing > levels.max_level) { // all built: a rerun checks them
+            if (plan_.mode(levels.max_level) != LevelMode::Streamed) return;
+            streaming_ = true;
+            std::printf("every level is on disk: checked, not loaded (level %d is streamed)\n",
+                        levels.max_level);
+            std::fflush(stdout);
+            return;
+        }
+        if (last_present < 0 || plan_.mode(first_missing) != LevelMode::Streamed) return;
         streaming_ = true;
         std::printf("levels 0..%d are on disk: checked, not loaded (level %d, the first to "
                     "build, is streamed)\n",
-                    first_missing - 1, first_missing);
+                    last_present, first_missing);
         std::fflush(stdout);
     }
 
