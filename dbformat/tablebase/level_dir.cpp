@@ -64,6 +64,16 @@ uint64_t LevelDir::file_bytes(int n) const {
     return ec ? 0 : uint64_t(bytes);
 }
 
+uint64_t LevelDir::scratch_bytes(int n) const {
+    uint64_t bytes = 0;
+    for (const auto& file : {db::checkpoint_path(path(n)), ExitFile::beside(path(n))}) {
+        std::error_code ec;
+        const uintmax_t size = std::filesystem::file_size(file, ec);
+        if (!ec) bytes += uint64_t(size);
+    }
+    return bytes;
+}
+
 db::Status LevelDir::check_file_types(int n) const {
     const std::filesystem::path level = path(n);
     for (const auto& file : {level, db::checkpoint_path(level), ExitFile::beside(level)})

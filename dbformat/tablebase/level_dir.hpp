@@ -58,6 +58,9 @@ class LevelDir {
     db::Result<db::Histogram> check(int n, int threads) const;
     /// The size of level n's file in bytes, 0 when there is none.
     uint64_t file_bytes(int n) const;
+    /// The bytes of level n's checkpoint and exit file that a killed run left (0 for one
+    /// not there): what a resumed build of the level has on disk already.
+    uint64_t scratch_bytes(int n) const;
     /// Io naming the first of level n's files (its file, its checkpoint, its exit file)
     /// that is there but not a regular file (a FIFO, a device, a directory), else ok:
     /// generate refuses those before solving, rather than replace what it did not write

@@ -41,8 +41,9 @@ template <int P> class BoundLevels final : public LevelBuilder {
     }
 
     void check(int n) const override {
-        check_disk(n, disk_bytes(n, 2, settings_.checkpoint_minutes >= 0, LevelMode::InMemory, P),
-                   settings_.dir);
+        DiskNeed need = disk_need(n, 2, settings_.checkpoint_minutes >= 0, LevelMode::InMemory, P);
+        need.on_disk = db_.scratch_bytes(n);
+        check_disk(n, need, settings_.dir);
     }
 
     void solve(int n, ProgressDisplay& display) override {

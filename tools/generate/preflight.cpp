@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -128,22 +129,60 @@ void check_memory(int n, uint64_t needed, const std::string& how, const MemoryBu
                           : "90 % of the available memory is " + gigabytes(budget.bytes)));
 }
 
-void check_disk(int n, uint64_t bytes, const std::string& dir) {
+namespace {
+
+// Free bytes for an unprivileged writer in `dir`; none when statvfs fails (no check).
+std::optional<uint64_t> free_bytes(const std::string& dir) {
     struct statvfs fs;
-    if (::statvfs(dir.c_str(), &fs) != 0) return;
-    const uint64_t free = uint64_t(fs.f_bavail) * fs.f_frsize;
-    if (bytes > free)
+    if (::statvfs(dir.c_str(), &fs) != 0) return std::nullopt;
+    return uint64_t(fs.f_bavail) * fs.f_frsize;
+}
+
+} // namespace
+
+void check_disk(int n, uint64_t bytes, const std::string& dir) {
+    const std::optional<uint64_t> free = free_bytes(dir);
+    if (free && bytes > *free)
         throw std::runtime_error("level " + std::to_string(n) + " needs about " + gigabytes(bytes) +
-                                 " of disk in '" + dir + "'; " + gigabytes(free) +
+                                 " of disk in '" + dir + "'; " + gigabytes(*free) +
                                  " are free: " + std::strerror(ENOSPC));
 }
 
-uint64_t disk_bytes(int n, int entries_per_position, bool checkpoints, LevelMode mode,
-                    int pits_per_side) {
+DiskNeed disk_need(int n, int entries_per_position, bool checkpoints, LevelMode mode,
+                   int pits_per_side) {
     const uint64_t word_bytes = mode == LevelMode::InMemory ? 2 : 1;
     const uint64_t size = level_size(pits_per_side, n);
-    return estimated_file_bytes(size * uint64_t(entries_per_position)) +
-           (checkpoints ? word_bytes * size : 0) + (mode == LevelMode::Streamed ? size : 0);
+    DiskNeed need;
+    need.file = estimated_file_bytes(size * uint64_t(entries_per_position));
+    need.exits = mode == LevelMode::Streamed ? size : 0;
+    need.checkpoint = checkpoints ? word_bytes * size : 0;
+    return need;
+}
+
+void check_disk(int n, const DiskNeed& need, const std::string& dir) {
+    const std::optional<uint64_t> free = free_bytes(dir);
+    if (!free || need.still_needed() <= *free) return;
+    std::string parts = "the file about " + gigabytes(need.file);
+    if (need.exits) parts += ", the exit file " + gigabytes(need.exits);
+    if (need.checkpoint)
+        parts += ", two checkpoints of " + gigabytes(need.checkpoint) +
+                 " while a save replaces the last";
+    std::string already;
+    if (need.on_disk)
+        already = ", " + gigabytes(std::min(need.on_disk, need.exits + need.checkpoint)) +
+                  " of it already there";
+    std::string without;
+    if (need.checkpoint) {
+        DiskNeed plain = need;
+        plain.checkpoint = 0;
+        without =
+            " (without checkpoints, --checkpoint-minutes -1: " + gigabytes(plain.still_needed()) +
+            ")";
+    }
+    throw std::runtime_error(
+        "level " + std::to_string(n) + " needs about " + gigabytes(need.still_needed()) +
+        " more disk in '" + dir + "' (at its peak " + gigabytes(need.peak()) + ": " + parts +
+        already + "); " + gigabytes(*free) + " are free" + without + ": " + std::strerror(ENOSPC));
 }
 
 ModePlan::ModePlan(const std::string& mode, MemoryBudget budget, int pits_per_side)

@@ -6,6 +6,7 @@
 
 #include "dbformat/dir_lock.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -68,14 +69,39 @@ struct MemoryBudget {
 void check_memory(int n, uint64_t needed, const std::string& how, const MemoryBudget& budget);
 
 /// Throws std::runtime_error, before level n is solved, when the free space of `dir` is
-/// below `bytes` (what building the level writes: disk_bytes()), naming both figures.
+/// below `bytes`, naming both figures.
 void check_disk(int n, uint64_t bytes, const std::string& dir);
 
-/// Disk that building level n writes in `mode`: its file (`entries_per_position` entries a
-/// position: tablebase's estimate), its checkpoint (the working words) unless checkpoints
-/// are off, and streamed its exit file (1 byte a position). On a board of `pits_per_side`.
-uint64_t disk_bytes(int n, int entries_per_position, bool checkpoints, LevelMode mode,
-                    int pits_per_side = 6);
+/// The disk that building level n takes at its peak, by part, and what of it a killed run
+/// of the level left there already (its checkpoint and exit file, which the run reuses or
+/// replaces).
+struct DiskNeed {
+    uint64_t file = 0;       ///< the level file (tablebase's generous estimate)
+    uint64_t exits = 0;      ///< streamed: the exit file, 1 byte a position
+    uint64_t checkpoint = 0; ///< one checkpoint (the working words); 0 with checkpoints off
+    uint64_t on_disk = 0;    ///< the level's checkpoint and exit file already there
+
+    /// A save writes the new checkpoint beside the old one before the rename removes it,
+    /// and the file is written while the checkpoint and the exit file are still there.
+    uint64_t peak() const { return exits + checkpoint + std::max(checkpoint, file); }
+    /// The free space the level needs: its peak less what is there already.
+    uint64_t still_needed() const {
+        const uint64_t there = std::min(on_disk, exits + checkpoint);
+        return peak() - there;
+    }
+};
+
+/// What building level n in `mode` puts on disk (on_disk left 0: the builder knows its
+/// directory): its file (`entries_per_position` entries a position), its checkpoint unless
+/// checkpoints are off (the working words: 2 bytes a position in memory, 1 streamed), and
+/// streamed its exit file. On a board of `pits_per_side`.
+DiskNeed disk_need(int n, int entries_per_position, bool checkpoints, LevelMode mode,
+                   int pits_per_side = 6);
+
+/// Throws std::runtime_error, before level n is solved, when the free space of `dir` is
+/// below need.still_needed(), naming the parts, what is already there, and what the level
+/// would need without checkpoints.
+void check_disk(int n, const DiskNeed& need, const std::string& dir);
 
 /// Which mode builds each value level (generate --mode): the forced one if given, else in
 /// memory while that fits the budget and streamed from the first level where it does not.

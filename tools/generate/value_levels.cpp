@@ -71,8 +71,9 @@ template <int P> class ValueLevels final : public LevelBuilder {
     }
 
     void check(int n) const override {
-        check_disk(n, disk_bytes(n, 1, settings_.checkpoint_minutes >= 0, plan_.mode(n), P),
-                   settings_.dir);
+        DiskNeed need = disk_need(n, 1, settings_.checkpoint_minutes >= 0, plan_.mode(n), P);
+        need.on_disk = db_.scratch_bytes(n);
+        check_disk(n, need, settings_.dir);
         if (compact_ && streaming_)
             throw std::runtime_error("level " + std::to_string(n) +
                                      " is streamed, and --compact needs every level in "

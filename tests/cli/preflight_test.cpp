@@ -1,0 +1,101 @@
+// generate's disk check (generate/preflight.hpp): what a level takes at its peak, part by
+// part, what a killed run of it left counted as there already, and the message that names
+// them. The figures are level 36 of awari, whose resume was refused for lack of the second
+// checkpoint's room counted against the first's (issue 26).
+#include "generate/preflight.hpp"
+#include "oware/ranking.hpp"
+#include "tablebase/level_dir.hpp"
+#include "temp_dir.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+using namespace owaredb;
+using namespace owaredb::cli;
+using owaredb::test::TempDir;
+
+constexpr uint64_t kLevel36 = 14257671649; // C(47, 11): positions of 36 seeds on 12 pits
+
+TEST_CASE("disk_need: streamed level 36 takes the exit file and two checkpoints at its peak") {
+    REQUIRE(level_size(6, 36) == kLevel36);
+    const DiskNeed need = disk_need(36, 1, true, LevelMode::Streamed);
+    CHECK(need.file == estimated_file_bytes(kLevel36));
+    CHECK(need.exits == kLevel36);
+    CHECK(need.checkpoint == kLevel36); // 1 byte a position streamed
+    CHECK(need.on_disk == 0);
+    // The file (at most 6.3 bits a position) is smaller than a checkpoint: the peak is a
+    // save, the old checkpoint and the new one beside the exit file.
+    CHECK(need.file < need.checkpoint);
+    CHECK(need.peak() == 3 * kLevel36);
+    CHECK(need.still_needed() == 3 * kLevel36);
+
+    // Resumed: the checkpoint a killed run left is one of the two.
+    DiskNeed resumed = need;
+    resumed.on_disk = kLevel36 + 124; // its header too
+    CHECK(resumed.still_needed() == 2 * kLevel36 - 124);
+    // ... and with the exit file too, only the second checkpoint is missing (what is there
+    // counts up to the level's own parts: the header past them counts for nothing).
+    resumed.on_disk = 2 * kLevel36 + 124;
+    CHECK(resumed.still_needed() == kLevel36);
+    // Never more than the level's own parts count as there (other files, a foreign size).
+    resumed.on_disk = 10 * kLevel36;
+    CHECK(resumed.still_needed() == kLevel36);
+}
+
+TEST_CASE("disk_need: in memory, without checkpoints, bounds") {
+    const uint64_t size = level_size(6, 20);
+    const DiskNeed in_memory = disk_need(20, 1, true, LevelMode::InMemory);
+    CHECK(in_memory.exits == 0);
+    CHECK(in_memory.checkpoint == 2 * size); // the 2-byte words
+    CHECK(in_memory.peak() == 4 * size);
+    const DiskNeed plain = disk_need(20, 1, false, LevelMode::Streamed);
+    CHECK(plain.checkpoint == 0);
+    CHECK(plain.peak() == size + estimated_file_bytes(size)); // the exit file and the file
+    const DiskNeed bounds = disk_need(20, 2, false, LevelMode::InMemory);
+    CHECK(bounds.peak() == estimated_file_bytes(2 * size));
+    CHECK(disk_need(10, 1, true, LevelMode::Streamed, 4).exits == level_size(4, 10));
+}
+
+TEST_CASE("check_disk: passes what fits, and names the parts of what does not") {
+    TempDir dir;
+    DiskNeed small;
+    small.file = 1 << 20;
+    CHECK_NOTHROW(check_disk(3, small, dir.path().string()));
+
+    DiskNeed huge = disk_need(36, 1, true, LevelMode::Streamed);
+    huge.exits = huge.checkpoint = uint64_t(1) << 60; // no disk holds this
+    huge.on_disk = huge.checkpoint;
+    try {
+        check_disk(36, huge, dir.path().string());
+        FAIL("a level larger than any disk passed");
+    } catch (const std::runtime_error& e) {
+        const std::string m = e.what();
+        CHECK(m.find("level 36 needs about") != std::string::npos);
+        CHECK(m.find("the exit file") != std::string::npos);
+        CHECK(m.find("two checkpoints of") != std::string::npos);
+        CHECK(m.find("of it already there") != std::string::npos);
+        CHECK(m.find("--checkpoint-minutes -1") != std::string::npos);
+        CHECK(m.find("No space left on device") != std::string::npos);
+    }
+}
+
+TEST_CASE("LevelDir::scratch_bytes: the checkpoint and exit file a killed run left") {
+    TempDir dir;
+    const LevelDir db(dir.path(), Rules::awari(), db::LevelKind::Values, 1);
+    CHECK(db.scratch_bytes(5) == 0);
+    std::ofstream(dir / "awari-05.checkpoint").close();
+    std::filesystem::resize_file(dir / "awari-05.checkpoint", 1000);
+    CHECK(db.scratch_bytes(5) == 1000);
+    std::ofstream(dir / "awari-05.exits").close();
+    std::filesystem::resize_file(dir / "awari-05.exits", 24);
+    CHECK(db.scratch_bytes(5) == 1024);
+    CHECK(db.scratch_bytes(6) == 0); // another level's are not this one's
+}
+
+} // namespace
