@@ -66,6 +66,10 @@ template <RetroGame Game> class RetrogradeSolver {
     ValueArray solve(int n, const ProgressFn& progress = {}, LevelStats* stats = nullptr,
                      SweepCheckpoint* checkpoint = nullptr);
 
+    /// For progress only (the values do not depend on it): each threshold's share of the
+    /// thresholds' time at the next solve() (threshold_shares(), retro/progress.hpp).
+    void set_threshold_shares(std::vector<double> shares) { threshold_shares_ = std::move(shares); }
+
     /// Tests only: propagation stacks of `limit` entries, so that small levels overflow them
     /// and take the rescan path that only large levels take otherwise (same values).
     void set_stack_limit(size_t limit) { stack_limit_ = limit; }
@@ -104,6 +108,7 @@ template <RetroGame Game> class RetrogradeSolver {
     std::vector<const int8_t*> smaller_;
     int threads_;
     size_t stack_limit_ = sweep::kStackLimit;
+    std::vector<double> threshold_shares_;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -204,12 +209,13 @@ ValueArray RetrogradeSolver<Game>::solve(int n, const ProgressFn& progress, Leve
     ValueArray result = sweep::start(s, n, game_.level_size(n));
 
     // Progress: the first pass costs about as much as the whole sweep, which is spread over
-    // the n thresholds; the estimate weights them so.
+    // the n thresholds (evenly, or as the caller's shares say); the estimate weights them so.
     sweep::run<Stack>(
         s,
         {.threads = threads_,
          .progress = progress,
          .first_share = 0.5,
+         .threshold_shares = threshold_shares_,
          .stats = stats,
          .checkpoint = checkpoint},
         [&](uint64_t begin, uint64_t end) { first_pass_words(n, begin, end, s.words); },

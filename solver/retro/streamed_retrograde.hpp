@@ -88,6 +88,10 @@ template <RetroGame Game> class StreamedRetrogradeSolver {
     /// Distributed: this rank's message rounds of the last level solved.
     distributed::RoundStats round_stats() const { return rounds_; }
 
+    /// For progress only (the values do not depend on it): each threshold's share of the
+    /// thresholds' time at the next solve() (threshold_shares(), retro/progress.hpp).
+    void set_threshold_shares(std::vector<double> shares) { threshold_shares_ = std::move(shares); }
+
     /// Tests only: propagation stacks of `limit` entries, so that small levels overflow them
     /// and take the rescan path that only large levels take otherwise (same values).
     void set_stack_limit(size_t limit) { stack_limit_ = limit; }
@@ -118,6 +122,7 @@ template <RetroGame Game> class StreamedRetrogradeSolver {
     int threads_;
     size_t stack_limit_ = sweep::kStackLimit;
     uint64_t segment_chunks_;
+    std::vector<double> threshold_shares_;
     RankLink* link_;
     distributed::RoundStats rounds_;
 };
@@ -271,6 +276,7 @@ ValueArray StreamedRetrogradeSolver<Game>::solve(int n, const ProgressFn& progre
         {.threads = threads_,
          .progress = rest,
          .first_share = first_share / (1 - gather_share),
+         .threshold_shares = threshold_shares_,
          .segment_chunks = segment_chunks_,
          .stats = stats,
          .checkpoint = checkpoint},

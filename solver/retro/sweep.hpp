@@ -212,11 +212,19 @@ auto value_visit(SweepState& s, Assigned assigned, WonWord won_word, Close close
 
 /// A level's progress as the steps of its sweep report it, turned into calls of the
 /// caller's ProgressFn (at most one a second, ReportThrottle). The first pass takes
-/// `first_share` of the level's estimated time, the n thresholds share the rest evenly.
+/// `first_share` of the level's estimated time, the n thresholds the rest: threshold t
+/// `threshold_shares[t]` of it (threshold_shares(), progress.hpp), or evenly without them.
 class SweepProgress {
   public:
-    SweepProgress(const ProgressFn& report, int n, uint64_t size, double first_share)
-        : report_(report), n_(n), size_(size), first_share_(first_share) {}
+    SweepProgress(const ProgressFn& report, int n, uint64_t size, double first_share,
+                  const std::vector<double>& threshold_shares = {})
+        : report_(report), n_(n), size_(size), first_share_(first_share), share_(n + 1),
+          before_(n + 2, 0.0) {
+        const bool given = threshold_shares.size() == size_t(n) + 1;
+        for (int t = 1; t <= n; ++t) share_[t] = given ? threshold_shares[t] : 1.0 / n;
+        for (int t = n; t >= 1; --t) before_[t] = before_[t + 1] + share_[t]; // t = n first
+        for (int t = 1; t <= n; ++t) before_[t] -= share_[t]; // the thresholds above t
+    }
     /// A pass begins: the first pass (threshold 0) or a scan at threshold t, with `done`
     /// of its positions done already (a resumed first pass). Between passes only.
     void start(int threshold, uint64_t done = 0) {
@@ -229,12 +237,16 @@ class SweepProgress {
         if (!report_) return;
         throttle_.maybe([&] {
             const int t = threshold_.load(std::memory_order_relaxed);
-            const double pass = static_cast<double>(finished) / std::max<uint64_t>(1, size_);
-            const double fraction =
-                t == 0 ? first_share_ * pass
-                       : first_share_ + (1 - first_share_) * ((n_ - t) + pass) / n_;
-            report_({n_, t, finished, size_, fraction});
+            report_({n_, t, finished, size_, fraction(t, finished)});
         });
+    }
+    /// The level's estimated fraction done at `done` positions of the pass at threshold t
+    /// (0: the first pass).
+    double fraction(int t, uint64_t done) const {
+        const double pass = std::min(1.0, static_cast<double>(done) /
+                                              static_cast<double>(std::max<uint64_t>(1, size_)));
+        if (t == 0) return first_share_ * pass;
+        return first_share_ + (1 - first_share_) * (before_[t] + share_[t] * pass);
     }
 
   private:
@@ -242,6 +254,8 @@ class SweepProgress {
     int n_;
     uint64_t size_;
     double first_share_;
+    std::vector<double> share_;  // [t]: threshold t's share of the thresholds' time
+    std::vector<double> before_; // [t]: the shares of the thresholds before it (n..t+1)
     std::atomic<int> threshold_{0};
     std::atomic<uint64_t> done_{0};
     ReportThrottle throttle_;
@@ -252,6 +266,9 @@ struct SweepOptions {
     int threads = 1;
     ProgressFn progress{};    ///< may be empty
     double first_share = 0.5; ///< the first pass's share of the level's time, for progress
+    /// Each threshold's share of the thresholds' time, for progress (threshold_shares(),
+    /// progress.hpp); empty: even.
+    std::vector<double> threshold_shares{};
     /// Chunks per first-pass segment; 0: about 1/256 of the level, so that a safe point is
     /// never far away even on the largest levels, but at least 16 chunks per thread, so
     /// that the threads idling at the end of a segment cost little.
@@ -305,7 +322,8 @@ void run_segments(SweepState& s, SweepPoint point, const SweepOptions& options,
         if (steps.at_safe_point) steps.at_safe_point(point);
         options.checkpoint->reached(point, bytes);
     };
-    SweepProgress progress(options.progress, n, s.size, options.first_share);
+    SweepProgress progress(options.progress, n, s.size, options.first_share,
+                           options.threshold_shares);
 
     const auto t0 = Clock::now();
     const uint64_t segment_chunks =

@@ -61,14 +61,18 @@ inline std::optional<LevelCheckpoint> level_checkpoint(const LevelDir& db, int n
 }
 
 /// Solves level n of `game` (the board of `db`) in memory with Solver<Game> over the smaller
-/// `levels`, resuming from its checkpoint if there is one.
+/// `levels`, resuming from its checkpoint if there is one. `threshold_shares`: for the
+/// progress line, where the solver takes them (value levels: threshold_shares()).
 template <template <class> class Solver, class Game>
 SolvedLevel solve_level_in_memory(const Game& game, const LevelDir& db, int n,
                                   const std::vector<ValueArray>& levels, int threads,
-                                  double checkpoint_minutes, ProgressDisplay& display) {
+                                  double checkpoint_minutes, ProgressDisplay& display,
+                                  std::vector<double> threshold_shares = {}) {
     std::vector<const int8_t*> smaller;
     for (const auto& l : levels) smaller.push_back(l.data());
     Solver<Game> solver(game, smaller, threads);
+    if constexpr (requires { solver.set_threshold_shares(std::move(threshold_shares)); })
+        solver.set_threshold_shares(std::move(threshold_shares));
     SolvedLevel solved{
         ValueArray(),
         level_checkpoint(db, n, Solver<Game>::kCheckpointFormat, checkpoint_minutes, display),

@@ -17,6 +17,7 @@
 #include "tablebase/streamed_files.hpp"
 
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -56,6 +57,7 @@ template <int P> class ValueLevels final : public LevelBuilder {
             loaded = h.status();
         }
         if (loaded.ok()) {
+            value_counts_[n] = row.values;
             db_.remove_scratch(n);
             if (compact_ && !db_.capture_bounded(n))
                 std::fprintf(stderr,
@@ -81,11 +83,10 @@ template <int P> class ValueLevels final : public LevelBuilder {
     }
 
     void solve(int n, ProgressDisplay& display) override {
-        solved_ =
-            streaming_
-                ? solve_streamed(n, display)
-                : solve_level_in_memory<RetrogradeSolver>(game_, db_, n, levels_, settings_.threads,
-                                                          settings_.checkpoint_minutes, display);
+        solved_ = streaming_ ? solve_streamed(n, display)
+                             : solve_level_in_memory<RetrogradeSolver>(
+                                   game_, db_, n, levels_, settings_.threads,
+                                   settings_.checkpoint_minutes, display, progress_shares(n));
     }
 
     void write(int n, LevelRow& row) override {
@@ -93,6 +94,7 @@ template <int P> class ValueLevels final : public LevelBuilder {
         solved_.written(row);
         row.mode = mode_name(plan_.mode(n));
         row.values = histogram(solved_.entries);
+        value_counts_[n] = row.values;
         if (!streaming_) levels_.push_back(std::move(solved_.entries));
         solved_ = SolvedLevel{};
     }
@@ -137,6 +139,14 @@ template <int P> class ValueLevels final : public LevelBuilder {
         std::fflush(stdout);
     }
 
+    // The shares of level n's thresholds in its sweep's time, for the progress line and its
+    // ETA: from the value counts of level n - 2 (the same parity), which this run checked,
+    // loaded or built; even without them.
+    std::vector<double> progress_shares(int n) const {
+        const auto it = value_counts_.find(n - 2);
+        return it == value_counts_.end() ? std::vector<double>{} : threshold_shares(n, it->second);
+    }
+
     // Level n streamed: the smaller levels are read from their files (each once, in order:
     // the engine pushes their values to their capture parents), the exits go to the scratch
     // file beside the level's.
@@ -152,6 +162,7 @@ template <int P> class ValueLevels final : public LevelBuilder {
                                                 settings_.checkpoint_minutes, display),
                                std::make_unique<ExitFile>(ExitFile::beside(db_.path(n)))};
             StreamedRetrogradeSolver<Game> solver(game_, smaller, *solved.exits, settings_.threads);
+            solver.set_threshold_shares(progress_shares(n));
             display.level_started(n, db_.level_size(n), LevelMode::Streamed,
                                   solved.checkpoint ? &*solved.checkpoint : nullptr);
             solved.entries = solver.solve(
@@ -171,6 +182,7 @@ template <int P> class ValueLevels final : public LevelBuilder {
     std::vector<ValueArray> levels_;
     bool streaming_ = false;
     SolvedLevel solved_;
+    std::map<int, std::map<int, uint64_t>> value_counts_; // level -> value -> positions
 };
 
 } // namespace
