@@ -219,11 +219,14 @@ class SweepProgress {
     SweepProgress(const ProgressFn& report, int n, uint64_t size, double first_share,
                   const std::vector<double>& threshold_shares = {})
         : report_(report), n_(n), size_(size), first_share_(first_share), share_(n + 1),
-          before_(n + 2, 0.0) {
+          before_(n + 1, 0.0) {
         const bool given = threshold_shares.size() == size_t(n) + 1;
-        for (int t = 1; t <= n; ++t) share_[t] = given ? threshold_shares[t] : 1.0 / n;
-        for (int t = n; t >= 1; --t) before_[t] = before_[t + 1] + share_[t]; // t = n first
-        for (int t = 1; t <= n; ++t) before_[t] -= share_[t]; // the thresholds above t
+        double above = 0; // thresholds run n..1
+        for (int t = n; t >= 1; --t) {
+            share_[t] = given ? threshold_shares[t] : 1.0 / n;
+            before_[t] = above;
+            above += share_[t];
+        }
     }
     /// A pass begins: the first pass (threshold 0) or a scan at threshold t, with `done`
     /// of its positions done already (a resumed first pass). Between passes only.
