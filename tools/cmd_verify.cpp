@@ -39,6 +39,7 @@
 #include "tablebase/game_levels.hpp"
 #include "tablebase/published_dir.hpp"
 #include "tablebase/streamed_files.hpp"
+#include "verify_record.hpp"
 
 #include <algorithm>
 #include <array>
@@ -47,6 +48,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -117,10 +119,13 @@ template <class Dir> Checksums check_checksums(const Dir& db, int threads) {
     return c;
 }
 
-// The first mismatch of a level of `size` positions, `first_in(range)` giving the first in
-// a range (or size): under mpirun each rank checks its slice and the smallest answer wins.
-template <class FirstIn> uint64_t first_mismatch_of_level(uint64_t size, FirstIn&& first_in) {
-    if (ranks() == 1) return first_in(IndexRange{0, size});
+// The first mismatch of a level of `size` positions from position `start` on (those before
+// it were found consistent by an earlier run), `first_in(range)` giving the first in a range
+// (or size): under mpirun (where `start` is 0: no progress file there) each rank checks its
+// slice and the smallest answer wins.
+template <class FirstIn>
+uint64_t first_mismatch_of_level(uint64_t size, uint64_t start, FirstIn&& first_in) {
+    if (ranks() == 1) return first_in(IndexRange{start, size});
     MpiJob& job = *MpiJob::current();
     const std::vector<uint64_t> bounds = slice_bounds(size, ranks(), 64);
     const uint64_t mine = first_in(IndexRange{bounds[size_t(rank())], bounds[size_t(rank()) + 1]});
@@ -187,7 +192,7 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
             }
             levels.push_back(std::move(bounds));
             const uint64_t size = db.level_size(n);
-            const uint64_t bad = first_mismatch_of_level(size, [&](IndexRange range) {
+            const uint64_t bad = first_mismatch_of_level(size, 0, [&](IndexRange range) {
                 return with_oware_game(db.rules(), db.pits(), [&](const auto& game) {
                     return first_bounds_mismatch(game, n, levels, threads, range);
                 });
@@ -211,28 +216,46 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
     return files.damaged == 0 && checked >= 0;
 }
 
+bool load_unchecked(int n, const StoredLevels& source, LevelModePlan& plan,
+                    std::vector<ValueArray>& levels);
+
 // Every value of level n against its moves, in memory (levels[0..n-1] held, level n
-// added) or streamed as the plan says; prints the level's line. Whether all agree.
+// added) or streamed as the plan says; prints the level's line. Whether all agree. With a
+// progress file (`record`, else null), what it records of level n is not checked again
+// and what is found is recorded.
 bool check_value_level(int n, const StoredLevels& source, int threads, LevelModePlan& plan,
-                       std::vector<ValueArray>& levels) {
+                       std::vector<ValueArray>& levels, VerifyRecord* record) {
     const bool streamed = plan.streamed(n);
     const auto started = std::chrono::steady_clock::now();
     const uint64_t size = source.level_size(n);
+    if (record && record->consistent(n)) {
+        std::printf("level %2d: %llu values consistent (recorded in the progress file)\n", n,
+                    (unsigned long long)size);
+        return load_unchecked(n, source, plan, levels);
+    }
+    const uint64_t start = record ? std::min(record->consistent_prefix(n), size) : 0;
+    if (start > 0)
+        std::printf("level %2d: its first %llu positions are recorded consistent; checking from "
+                    "there\n",
+                    n, (unsigned long long)start);
     uint64_t bad = size;
     int stored = 0;
     try {
         if (streamed) {
             std::vector<ValueArray>().swap(levels); // levels above are streamed too
             const std::unique_ptr<SmallerLevelValues> values = source.streamed(n);
-            StreamedLevelProgress progress(n);
-            bad = first_mismatch_of_level(size, [&](IndexRange range) {
+            StreamedLevelProgress show(n, start);
+            auto progress = [&](uint64_t done, uint64_t total) {
+                show(done, total);
+                if (record) record->record_prefix(n, start + done);
+            };
+            bad = first_mismatch_of_level(size, start, [&](IndexRange range) {
                 return with_oware_game(source.rules(), source.pits(), [&](const auto& game) {
                     return first_streamed_bellman_mismatch(game, n, *values, threads, range,
-                                                           plan.batch_positions(),
-                                                           std::ref(progress));
+                                                           plan.batch_positions(), progress);
                 });
             });
-            progress.clear();
+            show.clear();
             if (bad < size) {
                 int8_t v = 0;
                 values->read(n, std::span(&bad, 1), std::span(&v, 1));
@@ -243,7 +266,7 @@ bool check_value_level(int n, const StoredLevels& source, int threads, LevelMode
             if (db::Status s = source.load(n, values, levels); !s.ok())
                 throw std::runtime_error(s.message());
             levels.push_back(std::move(values));
-            bad = first_mismatch_of_level(size, [&](IndexRange range) {
+            bad = first_mismatch_of_level(size, start, [&](IndexRange range) {
                 return with_oware_game(source.rules(), source.pits(), [&](const auto& game) {
                     return first_bellman_mismatch(game, n, levels, threads, range);
                 });
@@ -264,6 +287,7 @@ bool check_value_level(int n, const StoredLevels& source, int threads, LevelMode
     std::printf("level %2d: %llu values consistent (%s, %.1f s)\n", n, (unsigned long long)size,
                 streamed ? "streamed" : "in memory",
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    if (record) record->record_consistent(n);
     return true;
 }
 
@@ -287,14 +311,14 @@ bool load_unchecked(int n, const StoredLevels& source, LevelModePlan& plan,
 // The consistency of levels from..up_to of `files` (those found intact) from `source`;
 // the levels below `from` are there (they are what captures reach) but not checked.
 bool check_value_levels(const Checksums& files, const StoredLevels& source, int threads, int from,
-                        int up_to, LevelModePlan& plan) {
+                        int up_to, LevelModePlan& plan, VerifyRecord* record) {
     if (from > 0) std::printf("levels below %d: checksums only (--values-from %d)\n", from, from);
     std::vector<ValueArray> levels;
     const int checked = check_consistency(
         files, "level", up_to, source.pits(),
         [&](int n) {
             return n < from ? load_unchecked(n, source, plan, levels)
-                            : check_value_level(n, source, threads, plan, levels);
+                            : check_value_level(n, source, threads, plan, levels, record);
         },
         [&](int k) {
             if (levels.size() == size_t(k)) levels.emplace_back(); // keeps levels[k] = level k
@@ -303,7 +327,8 @@ bool check_value_levels(const Checksums& files, const StoredLevels& source, int 
 }
 
 // Value files: checksums, then every value of levels from..up_to against the Bellman equation.
-bool verify_values(const DatabaseDir& db, int threads, int from, int up_to, LevelModePlan& plan) {
+bool verify_values(const DatabaseDir& db, int threads, int from, int up_to, LevelModePlan& plan,
+                   VerifyRecord* record) {
     const Checksums files = check_checksums(db, threads);
     if (!files.any())
         throw std::runtime_error("no " + db.rules().name + " level files in '" + db.dir().string() +
@@ -311,7 +336,8 @@ bool verify_values(const DatabaseDir& db, int threads, int from, int up_to, Leve
     std::printf("checksums: %zu level files intact, %d damaged\n", files.intact.size(),
                 files.damaged);
     std::fflush(stdout);
-    return check_value_levels(files, *our_stored_levels(db, threads), threads, from, up_to, plan);
+    return check_value_levels(files, *our_stored_levels(db, threads), threads, from, up_to, plan,
+                              record);
 }
 
 // Romein & Bal's published files (tablebase/published_dir.hpp): they hold no checksums,
@@ -319,7 +345,7 @@ bool verify_values(const DatabaseDir& db, int threads, int from, int up_to, Leve
 // every value of levels from..up_to against the Bellman equation, as for our files, with
 // the offset in their file named beside the position.
 bool verify_published(const PublishedDir& dir, int threads, int from, int up_to,
-                      LevelModePlan& plan) {
+                      LevelModePlan& plan, VerifyRecord* record) {
     Checksums files;
     for (int n : PublishedDir::levels_in(dir.dir())) {
         db::Result<db::RawLevelFile> file = dir.open(n);
@@ -337,7 +363,7 @@ bool verify_published(const PublishedDir& dir, int threads, int from, int up_to,
                 files.intact.size(), files.damaged);
     std::fflush(stdout);
     return check_value_levels(files, *published_stored_levels(dir, threads), threads, from, up_to,
-                              plan);
+                              plan, record);
 }
 
 bool has_bound_files(const DatabaseDir& db) {
@@ -399,12 +425,24 @@ void print_board_start_values(const DatabaseDir& db, int up_to) {
     });
 }
 
+// The progress file `file` of a check of `directory` (none for an empty name), its opening
+// lines printed.
+std::optional<VerifyRecord> open_record(const std::string& file, VerifiedDirectory directory,
+                                        const VerifyRecord::PathOf& path_of) {
+    if (file.empty()) return std::nullopt;
+    std::optional<VerifyRecord> record(std::in_place, file, std::move(directory), kMaxSeeds,
+                                       path_of);
+    for (const std::string& line : record->opening_lines()) std::printf("%s\n", line.c_str());
+    std::fflush(stdout);
+    return record;
+}
+
 } // namespace
 
 int cmd_verify(const Args& args) {
     DatabaseOptions options;
     int threads = 0, values_from = 0, values_up_to = kMaxSeeds;
-    std::string mode, memory;
+    std::string mode, memory, progress_file;
     po::options_description opts("options");
     add_database_options(opts, options);
     add_pits_option(opts, options);
@@ -414,13 +452,17 @@ int cmd_verify(const Args& args) {
                        "their checksums checked only")(
         "values-from", po::value(&values_from)->default_value(0),
         "check the values of levels N..(--values-up-to) only; the levels below get their "
-        "checksums checked only (a long check split over several runs)");
+        "checksums checked only (a long check split over several runs)")(
+        "progress-file", po::value(&progress_file),
+        "record in FILE the levels, and the first positions of a level, found consistent "
+        "(rewritten every 30 s); a rerun with the same FILE checks only the rest, as long as "
+        "the level files it read are unchanged");
     add_level_mode_options(opts, "check each level's values", mode, memory);
     po::variables_map vm;
     if (!parse_args(args,
                     "usage: owaredb verify [--dir DIR] [--rules R] [--pits P] [--threads T] "
                     "[--values-from N] [--values-up-to N] [--mode auto|in-memory|streamed] "
-                    "[--memory SIZE]",
+                    "[--memory SIZE] [--progress-file FILE]",
                     opts, {}, vm))
         return 0;
     if (values_up_to < 0)
@@ -430,6 +472,9 @@ int cmd_verify(const Args& args) {
                          " (--values-up-to), got " + std::to_string(values_from));
     LevelModePlan plan(mode, memory, kStreamedCheckBytesPerPosition);
     require_directory(options.dir);
+    if (!progress_file.empty() && ranks() > 1)
+        throw UsageError("--progress-file is for one process: under mpirun each rank checks a "
+                         "slice of every level");
     if (rank() != 0 && !std::freopen("/dev/null", "w", stdout))
         throw std::runtime_error("cannot silence the standard output of rank " +
                                  std::to_string(rank()));
@@ -438,7 +483,11 @@ int cmd_verify(const Args& args) {
     if (published_format) {
         require_published_board(options.dir, pits);
         const PublishedDir published(options.dir);
-        const bool ok = verify_published(published, threads, values_from, values_up_to, plan);
+        std::optional<VerifyRecord> record =
+            open_record(progress_file, {options.dir, "awari", 6, "published"},
+                        [&](int n) { return published.path(n); });
+        const bool ok = verify_published(published, threads, values_from, values_up_to, plan,
+                                         record ? &*record : nullptr);
         if (ok)
             print_start_values(options.dir, "awari", values_up_to,
                                [&](int n) { return std::filesystem::exists(published.path(n)); });
@@ -456,8 +505,12 @@ int cmd_verify(const Args& args) {
     // A directory of bound files alone is checked as such; otherwise the value files come
     // first (an empty directory is an error there).
     bool bound_files = false;
+    std::optional<VerifyRecord> record =
+        open_record(progress_file, {options.dir, db.rules().name, pits, "owaredb"},
+                    [&](int n) { return db.path(n); });
     const bool values_ok = value_files || !has_bound_files(db)
-                               ? verify_values(db, threads, values_from, values_up_to, plan)
+                               ? verify_values(db, threads, values_from, values_up_to, plan,
+                                               record ? &*record : nullptr)
                                : true;
     const bool bounds_ok =
         verify_bounds(BoundsDir(options.dir, db.rules(), pits), threads, bound_files);

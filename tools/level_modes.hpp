@@ -84,10 +84,13 @@ class LevelModePlan {
 
 /// The progress of a streamed level on stderr (rank 0's; one redrawn line on a terminal, a
 /// line every 10 s otherwise, the first after 10 s so that a log gets none for a short
-/// level): a level of billions of positions takes minutes.
+/// level): a level of billions of positions takes minutes. `already`: the positions an
+/// earlier run checked (verify --progress-file), counted in the share shown, not in the
+/// rate the ETA comes from.
 class StreamedLevelProgress {
   public:
-    explicit StreamedLevelProgress(int n) : n_(n) {}
+    explicit StreamedLevelProgress(int n, uint64_t already = 0) : n_(n), already_(already) {}
+    /// `done` of this run's `total` positions.
     void operator()(uint64_t done, uint64_t total) {
         if (MpiJob::current_rank() != 0 || total == 0) return;
         const double elapsed = clock_.elapsed(); // pauses left out (cli/active_clock.hpp)
@@ -97,8 +100,8 @@ class StreamedLevelProgress {
                                     : "?";
         char line[120];
         std::snprintf(line, sizeof line, "level %2d (streamed): %3.0f%% of %llu positions | ETA %s",
-                      n_, 100.0 * double(done) / double(total), (unsigned long long)total,
-                      eta.c_str());
+                      n_, 100.0 * double(already_ + done) / double(already_ + total),
+                      (unsigned long long)(already_ + total), eta.c_str());
         line_.show(line);
     }
     void clear() const {
@@ -107,6 +110,7 @@ class StreamedLevelProgress {
 
   private:
     int n_;
+    uint64_t already_;
     ActiveClock clock_;
     ProgressLine line_;
 };

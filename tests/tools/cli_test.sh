@@ -204,6 +204,44 @@ f.write(bytes([(b + 2) % 256 if b < 7 or b > 128 else (b - 2) % 256])); f.close(
 check "verify finds a planted wrong value and names its offset" grep -q "MISMATCH level 9 index [0-9]*, offset [0-9]* of .*scores.9" "$work/verifyp.log"
 check "verify --values-from 9 --values-up-to 9 finds it too" bash -c "'$owaredb' verify --dir '$work/pub' --values-from 9 --values-up-to 9 2>&1 | grep -q 'MISMATCH level 9 index [0-9]*, offset'"
 check "verify --values-from 5 --values-up-to 8 does not look at level 9's values" bash -c "'$owaredb' verify --dir '$work/pub' --values-from 5 --values-up-to 8 2>&1 | grep -q 'verify: OK'"
+# verify --progress-file: a rerun checks only what the file does not record, from the first
+# position of a level not recorded consistent (the planted value above shows where it starts).
+bad=$(sed -n 's/^MISMATCH level 9 index \([0-9]*\),.*/\1/p' "$work/verifyp.log")
+prog="$work/progress.json"
+"$owaredb" verify --dir "$work/pub" --values-up-to 8 --progress-file "$prog" >"$work/prog1.log" 2>&1
+check "verify --progress-file: a new file, levels 0..8 recorded" bash -c "grep -q \"progress file '$prog': new\" '$work/prog1.log' && grep -q '\"consistent\":\[0,1,2,3,4,5,6,7,8\]' '$prog'"
+"$owaredb" verify --dir "$work/pub" --values-up-to 9 --mode streamed --memory 1M --progress-file "$prog" >"$work/prog2.log" 2>&1
+check "a rerun skips the levels recorded and finds the planted value" bash -c "
+  grep -q 'levels 0..8 consistent' '$work/prog2.log' && [[ \$(grep -c 'values consistent (recorded in the progress file)' '$work/prog2.log') == 9 ]] &&
+  grep -q 'MISMATCH level 9 index $bad,' '$work/prog2.log'"
+check "a streamed check records how far into a level it got" python3 -c "
+import json; d = json.load(open('$prog')); assert 0 < d['prefix']['positions'] <= $bad and d['prefix']['level'] == 9, d"
+set_prefix() { python3 -c "
+import json; d = json.load(open('$prog')); d['prefix'] = {'level': 9, 'positions': $1}
+d['consistent'] = [n for n in d['consistent'] if n != 9]; json.dump(d, open('$prog', 'w'))"; }
+for mode in streamed in-memory; do
+  set_prefix "$bad"
+  "$owaredb" verify --dir "$work/pub" --values-up-to 9 --mode $mode --memory 1M --progress-file "$prog" >"$work/prog3.log" 2>&1
+  check "resumed at the planted value's index ($mode): found" bash -c "grep -q 'level  9: its first $bad positions are recorded consistent; checking from there' '$work/prog3.log' && grep -q 'MISMATCH level 9 index $bad,' '$work/prog3.log'"
+  set_prefix $((bad + 1))
+  "$owaredb" verify --dir "$work/pub" --values-up-to 9 --mode $mode --memory 1M --progress-file "$prog" >"$work/prog4.log" 2>&1
+  check "resumed one past it ($mode): not looked at" bash -c "i=\$(sed -n 's/^MISMATCH level 9 index \([0-9]*\),.*/\1/p' '$work/prog4.log'); [[ -z \$i || \$i -gt $bad ]]"
+done
+touch -d '2000-01-01' "$work/pub/scores.9"
+"$owaredb" verify --dir "$work/pub" --values-up-to 9 --progress-file "$prog" >"$work/prog5.log" 2>&1
+check "a changed level file: its facts dropped, said so, checked again" bash -c "grep -q \"level 9's file changed since, so levels 9 and above are checked again\" '$work/prog5.log' && grep -q 'MISMATCH level 9 index $bad,' '$work/prog5.log' && [[ \$(grep -c '(recorded in the progress file)' '$work/prog5.log') == 9 ]]"
+kill_prog="$work/kill-progress.json"
+"$owaredb" verify --dir "$work/a" --mode streamed --memory 1M --progress-file "$kill_prog" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1200); do grep -q '"consistent":\[0,1,2,3,4,5,6,7,8,9,10' "$kill_prog" 2>/dev/null && break; sleep 0.05; done
+kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+"$owaredb" verify --dir "$work/a" --mode streamed --memory 1M --progress-file "$kill_prog" >"$work/prog7.log" 2>&1
+check "verify killed (-9) inside level 11 or later, rerun: the levels done are not checked again, OK" bash -c "
+  grep -q 'verify: OK' '$work/prog7.log' && [[ \$(grep -c '(recorded in the progress file)' '$work/prog7.log') -ge 11 ]] &&
+  grep -q '\"consistent\":\[0,1,2,3,4,5,6,7,8,9,10,11,12' '$kill_prog'"
+"$owaredb" verify --dir "$work/a" --progress-file "$prog" >"$work/prog6.log" 2>&1
+check "a progress file of another directory: an error" test $? -eq 1
+check "it names both directories" bash -c "grep -q \"progress file '$prog': it records a check of '$work/pub' (awari, 6 pits a side, published files), not of '$work/a'\" '$work/prog6.log'"
 "$owaredb" compare "$work/pub" "$work/a" >"$work/compare.log" 2>&1
 check "compare: a planted value differs, exit 1" test $? -eq 1
 check "compare: it names the level, the index and both values" bash -c "grep -q 'level  9: 167596 positions compared, 1 differ' '$work/compare.log' && grep -Eq '^  index [0-9]+ \(.*\): A -?[0-9]+, B -?[0-9]+$' '$work/compare.log'"

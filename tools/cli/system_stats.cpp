@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <sstream>
 
@@ -43,6 +44,15 @@ std::string format_duration(double seconds) {
         std::snprintf(buf, sizeof buf, "%llu:%02llu", (unsigned long long)(s / 60),
                       (unsigned long long)(s % 60));
     return buf;
+}
+
+std::string utc_timestamp() {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return text;
 }
 
 double cpu_seconds() {

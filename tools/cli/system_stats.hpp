@@ -16,5 +16,7 @@ double cpu_seconds();
 bool stderr_is_terminal();
 /// "1:02:03" / "4:05" for a duration in seconds.
 std::string format_duration(double seconds);
+/// The time now in UTC, "2026-12-03T15:04:05Z" (records' timestamps).
+std::string utc_timestamp();
 
 } // namespace owaredb::cli

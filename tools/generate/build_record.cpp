@@ -1,6 +1,7 @@
 #include "generate/build_record.hpp"
 
 #include "cli/json.hpp"
+#include "cli/system_stats.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -9,7 +10,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <fstream>
 
 namespace owaredb::cli {
@@ -17,15 +17,6 @@ namespace owaredb::cli {
 namespace {
 
 constexpr const char* kFileName = "owaredb-build.jsonl";
-
-std::string utc_now() {
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return text;
-}
 
 } // namespace
 
@@ -46,7 +37,7 @@ void BuildRecord::append(const std::filesystem::path& file, const LevelRow& row,
     line["peak_rss"] = row.peak_rss;
     if (row.messages) line["messages"] = *row.messages;
     line["threads"] = threads;
-    line["finished"] = utc_now();
+    line["finished"] = utc_timestamp();
     const std::string text = line.dump() + "\n";
     const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     bool ok = fd >= 0;

@@ -1,0 +1,181 @@
+// verify's progress file (verify_record.hpp): what a rerun may skip. A fact about level n
+// holds while the files of levels 0..n are as they were; anything else is checked again.
+// A file of another check is refused, a damaged one named, and the file is rewritten whole.
+#include "temp_dir.hpp"
+#include "verify_record.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+using namespace owaredb::cli;
+using owaredb::test::TempDir;
+
+constexpr int kMaxLevel = 12;
+
+// A directory of level files "lvl-N" (their bytes do not matter here, only their stamps).
+struct Levels {
+    TempDir dir;
+    std::filesystem::path path(int n) const { return dir / ("lvl-" + std::to_string(n)); }
+    void write(int n, const std::string& bytes) const { std::ofstream(path(n)) << bytes; }
+    VerifyRecord::PathOf path_of() const {
+        return [this](int n) { return path(n); };
+    }
+    VerifiedDirectory identity() const { return {dir.path(), "awari", 6, "owaredb"}; }
+    VerifyRecord open(const std::filesystem::path& file, double seconds = 0) const {
+        return VerifyRecord(file, identity(), kMaxLevel, path_of(), seconds);
+    }
+};
+
+std::string read_all(const std::filesystem::path& p) {
+    std::ifstream in(p);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+bool has_line_with(const VerifyRecord& r, const std::string& text) {
+    for (const std::string& line : r.opening_lines())
+        if (line.find(text) != std::string::npos) return true;
+    return false;
+}
+
+TEST_CASE("a new progress file records nothing and is written only with a fact") {
+    Levels levels;
+    for (int n = 0; n <= 5; ++n) levels.write(n, std::string(size_t(n) + 1, 'x'));
+    TempDir work;
+    const auto file = work / "progress.json";
+    VerifyRecord r = levels.open(file);
+    CHECK(has_line_with(r, ": new"));
+    CHECK_FALSE(r.consistent(0));
+    CHECK(r.consistent_prefix(3) == 0);
+    CHECK_FALSE(std::filesystem::exists(file));
+    r.record_consistent(0);
+    CHECK(std::filesystem::exists(file));
+}
+
+TEST_CASE("levels and a level's first positions survive a rerun over the same files") {
+    Levels levels;
+    for (int n = 0; n <= 5; ++n) levels.write(n, std::string(size_t(n) + 1, 'x'));
+    TempDir work;
+    const auto file = work / "progress.json";
+    {
+        VerifyRecord r = levels.open(file);
+        for (int n = 0; n <= 3; ++n) r.record_consistent(n);
+        r.record_prefix(4, 1234);
+    }
+    VerifyRecord again = levels.open(file);
+    for (int n = 0; n <= 3; ++n) CHECK(again.consistent(n));
+    CHECK_FALSE(again.consistent(4));
+    CHECK(again.consistent_prefix(4) == 1234);
+    CHECK(again.consistent_prefix(3) == 0);
+    CHECK(has_line_with(again, "levels 0..3 consistent; level 4: its first 1234 positions"));
+    // The level found consistent whole leaves no prefix behind.
+    again.record_consistent(4);
+    VerifyRecord third = levels.open(file);
+    CHECK(third.consistent(4));
+    CHECK(third.consistent_prefix(4) == 0);
+    CHECK(has_line_with(third, "levels 0..4 consistent"));
+    // Nothing but the file itself is left in the directory (temp file renamed over it).
+    int entries = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(work.path()))
+        ++entries;
+    CHECK(entries == 1);
+}
+
+TEST_CASE("a changed, new or removed level file drops the facts of its level and above") {
+    TempDir work;
+    const auto file = work / "progress.json";
+    auto recorded = [&](const Levels& levels) {
+        VerifyRecord r = levels.open(file);
+        for (int n = 0; n <= 4; ++n) r.record_consistent(n);
+        r.record_prefix(5, 99);
+    };
+    SUBCASE("changed") {
+        Levels levels;
+        for (int n = 0; n <= 5; ++n) levels.write(n, "ab");
+        recorded(levels);
+        levels.write(3, "abc"); // another size
+        VerifyRecord r = levels.open(file);
+        CHECK(r.consistent(2));
+        CHECK_FALSE(r.consistent(3));
+        CHECK_FALSE(r.consistent(4));
+        CHECK(r.consistent_prefix(5) == 0);
+        CHECK(has_line_with(r, "level 3's file changed since, so levels 3 and above are checked "
+                               "again"));
+    }
+    SUBCASE("appeared") {
+        Levels levels;
+        for (int n = 0; n <= 5; ++n)
+            if (n != 4) levels.write(n, "ab");
+        recorded(levels);
+        levels.write(4, "ab");
+        VerifyRecord r = levels.open(file);
+        CHECK(r.consistent(3));
+        CHECK_FALSE(r.consistent(4));
+        CHECK(has_line_with(r, "level 4's file appeared since"));
+    }
+    SUBCASE("gone") {
+        Levels levels;
+        for (int n = 0; n <= 5; ++n) levels.write(n, "ab");
+        recorded(levels);
+        std::filesystem::remove(levels.path(0));
+        VerifyRecord r = levels.open(file);
+        CHECK_FALSE(r.consistent(0));
+        CHECK(has_line_with(r, "level 0's file is gone since"));
+    }
+    SUBCASE("a level above every fact: nothing dropped") {
+        Levels levels;
+        for (int n = 0; n <= 5; ++n) levels.write(n, "ab");
+        recorded(levels);
+        levels.write(7, "ab"); // the generation wrote a higher level meanwhile
+        VerifyRecord r = levels.open(file);
+        CHECK(r.consistent(4));
+        CHECK(r.consistent_prefix(5) == 99);
+        CHECK_FALSE(has_line_with(r, "since"));
+    }
+}
+
+TEST_CASE("the prefix is rewritten at most once per interval; a level's end always") {
+    Levels levels;
+    levels.write(0, "a");
+    TempDir work;
+    const auto file = work / "progress.json";
+    VerifyRecord r = levels.open(file, 3600);
+    r.record_prefix(0, 10); // the first write is not held back
+    r.record_prefix(0, 20); // within the interval: kept in memory only
+    CHECK(levels.open(file).consistent_prefix(0) == 10);
+    r.record_consistent(0);
+    CHECK(levels.open(file).consistent(0));
+}
+
+TEST_CASE("a progress file of another check is refused, a damaged one named") {
+    Levels levels;
+    levels.write(0, "a");
+    TempDir work;
+    const auto file = work / "progress.json";
+    levels.open(file).record_consistent(0);
+    const std::string other_rules = "records a check of '" + levels.dir.path().string() +
+                                    "' (awari, 6 pits a side, owaredb files), not of";
+    CHECK_THROWS_WITH_AS(
+        VerifyRecord(file, {levels.dir.path(), "abapa", 6, "owaredb"}, kMaxLevel, levels.path_of()),
+        doctest::Contains(other_rules.c_str()), std::runtime_error);
+    CHECK_THROWS_WITH_AS(
+        VerifyRecord(file, {work.path(), "awari", 6, "owaredb"}, kMaxLevel, levels.path_of()),
+        doctest::Contains("give another --progress-file"), std::runtime_error);
+    const std::string text = read_all(file);
+    std::ofstream(file) << text.substr(0, text.size() / 2); // cut short
+    CHECK_THROWS_WITH_AS(levels.open(file), doctest::Contains("is not a verify progress file"),
+                         std::runtime_error);
+    std::ofstream(file) << "{\"something\": 1}\n";
+    CHECK_THROWS_WITH_AS(levels.open(file), doctest::Contains("is not a verify progress file"),
+                         std::runtime_error);
+    std::ofstream(file) << text.substr(0, text.find("\"consistent\"")) + "\"consistent\":[99]}";
+    CHECK_THROWS_WITH_AS(levels.open(file), doctest::Contains("level 99 out of range"),
+                         std::runtime_error);
+}
+
+} // namespace

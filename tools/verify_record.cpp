@@ -1,0 +1,201 @@
+#include "verify_record.hpp"
+
+#include "cli/json.hpp"
+#include "cli/system_stats.hpp"
+#include "dbformat/file_io.hpp"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace owaredb::cli {
+
+namespace {
+
+constexpr const char* kMarker = "owaredb_verify_progress";
+constexpr int kVersion = 1;
+
+double steady_seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// "0..28, 30, 32..33" for the levels set in `levels`.
+std::string level_ranges(const std::vector<bool>& levels) {
+    std::string text;
+    for (int n = 0; n < int(levels.size()); ++n) {
+        if (!levels[size_t(n)]) continue;
+        int last = n;
+        while (last + 1 < int(levels.size()) && levels[size_t(last) + 1]) ++last;
+        if (!text.empty()) text += ", ";
+        text += std::to_string(n);
+        if (last > n) text += ".." + std::to_string(last);
+        n = last;
+    }
+    return text;
+}
+
+std::filesystem::path absolute_dir(const std::filesystem::path& dir) {
+    std::error_code ec;
+    const std::filesystem::path canonical = std::filesystem::weakly_canonical(dir, ec);
+    return ec ? std::filesystem::absolute(dir) : canonical;
+}
+
+std::string describe(const VerifiedDirectory& d) {
+    return "'" + d.dir.string() + "' (" + d.rules + ", " + std::to_string(d.pits) +
+           " pits a side, " + d.format + " files)";
+}
+
+} // namespace
+
+LevelFileStamp stamp_of(const std::filesystem::path& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return {};
+    return {true, uint64_t(st.st_size),
+            int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+}
+
+VerifyRecord::VerifyRecord(std::filesystem::path file, VerifiedDirectory directory, int max_level,
+                           PathOf path_of, double min_seconds_between_writes)
+    : file_(std::move(file)), directory_(std::move(directory)),
+      consistent_(size_t(max_level) + 1, false),
+      min_seconds_between_writes_(min_seconds_between_writes) {
+    directory_.dir = absolute_dir(directory_.dir);
+    for (int n = 0; n <= max_level; ++n) stamps_.push_back(stamp_of(path_of(n)));
+    const std::string name = "progress file '" + file_.string() + "'";
+    if (!std::filesystem::exists(file_)) {
+        opening_lines_.push_back(name + ": new");
+        return;
+    }
+    std::ifstream in(file_);
+    if (!in) throw std::runtime_error("cannot read " + name + ": " + std::strerror(errno));
+    Json doc;
+    try {
+        doc = Json::parse(in);
+    } catch (const Json::exception& e) {
+        throw std::runtime_error(name + " is not a verify progress file (" + e.what() + ")");
+    }
+    std::vector<LevelFileStamp> recorded(stamps_.size());
+    std::vector<bool> consistent(consistent_.size(), false);
+    int prefix_level = -1;
+    uint64_t prefix_positions = 0;
+    std::string written;
+    try {
+        if (!doc.is_object() || doc.value(kMarker, 0) != kVersion)
+            throw std::runtime_error("no \"" + std::string(kMarker) +
+                                     "\": " + std::to_string(kVersion));
+        const VerifiedDirectory theirs{
+            doc.at("directory").get<std::string>(), doc.at("rules").get<std::string>(),
+            doc.at("pits").get<int>(), doc.at("format").get<std::string>()};
+        if (!(theirs == directory_))
+            throw std::invalid_argument("it records a check of " + describe(theirs) + ", not of " +
+                                        describe(directory_) +
+                                        ": give another --progress-file, or remove this one");
+        auto level_in_range = [&](int n) {
+            if (n < 0 || n > max_level)
+                throw std::runtime_error("level " + std::to_string(n) + " out of range");
+            return size_t(n);
+        };
+        for (const Json& f : doc.at("files"))
+            recorded[level_in_range(f.at("level").get<int>())] = {
+                true, f.at("bytes").get<uint64_t>(), f.at("modified_ns").get<int64_t>()};
+        for (const Json& n : doc.at("consistent")) consistent[level_in_range(n.get<int>())] = true;
+        if (doc.contains("prefix")) {
+            prefix_level = int(level_in_range(doc["prefix"].at("level").get<int>()));
+            prefix_positions = doc["prefix"].at("positions").get<uint64_t>();
+        }
+        written = doc.value("written", std::string("?"));
+    } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(name + ": " + e.what());
+    } catch (const std::exception& e) {
+        throw std::runtime_error(name + " is not a verify progress file (" + e.what() + ")");
+    }
+    // Facts about level n hold while the files of levels 0..n are as recorded.
+    int changed = 0;
+    while (changed < int(stamps_.size()) && recorded[size_t(changed)] == stamps_[size_t(changed)])
+        ++changed;
+    bool dropped = false;
+    for (int n = 0; n < int(consistent.size()); ++n) {
+        if (!consistent[size_t(n)]) continue;
+        if (n < changed)
+            consistent_[size_t(n)] = true;
+        else
+            dropped = true;
+    }
+    if (prefix_level >= 0 && prefix_level < changed) {
+        prefix_level_ = prefix_level;
+        prefix_positions_ = prefix_positions;
+    } else if (prefix_level >= 0) {
+        dropped = true;
+    }
+    std::string held = level_ranges(consistent_);
+    held = held.empty() ? "no level consistent" : "levels " + held + " consistent";
+    if (prefix_level_ >= 0)
+        held += "; level " + std::to_string(prefix_level_) + ": its first " +
+                std::to_string(prefix_positions_) + " positions consistent";
+    opening_lines_.push_back(name + " (written " + written + "): " + held);
+    if (dropped) {
+        const LevelFileStamp& was = recorded[size_t(changed)];
+        const LevelFileStamp& is = stamps_[size_t(changed)];
+        const char* how = !was.present ? "appeared" : !is.present ? "is gone" : "changed";
+        opening_lines_.push_back(name + ": level " + std::to_string(changed) + "'s file " + how +
+                                 " since, so levels " + std::to_string(changed) +
+                                 " and above are checked again");
+    }
+}
+
+bool VerifyRecord::consistent(int n) const {
+    return n >= 0 && n < int(consistent_.size()) && consistent_[size_t(n)];
+}
+
+uint64_t VerifyRecord::consistent_prefix(int n) const {
+    return n == prefix_level_ ? prefix_positions_ : 0;
+}
+
+void VerifyRecord::record_consistent(int n) {
+    consistent_.at(size_t(n)) = true;
+    if (prefix_level_ == n) prefix_level_ = -1, prefix_positions_ = 0;
+    write();
+}
+
+void VerifyRecord::record_prefix(int n, uint64_t positions) {
+    prefix_level_ = n;
+    prefix_positions_ = positions;
+    if (last_write_ >= 0 && steady_seconds() - last_write_ < min_seconds_between_writes_) return;
+    write();
+}
+
+void VerifyRecord::write() {
+    Json doc;
+    doc[kMarker] = kVersion;
+    doc["directory"] = directory_.dir.string();
+    doc["rules"] = directory_.rules;
+    doc["pits"] = directory_.pits;
+    doc["format"] = directory_.format;
+    Json files = Json::array();
+    for (int n = 0; n < int(stamps_.size()); ++n)
+        if (stamps_[size_t(n)].present)
+            files.push_back(Json{{"level", n},
+                                 {"bytes", stamps_[size_t(n)].bytes},
+                                 {"modified_ns", stamps_[size_t(n)].modified_ns}});
+    doc["files"] = std::move(files);
+    Json consistent = Json::array();
+    for (int n = 0; n < int(consistent_.size()); ++n)
+        if (consistent_[size_t(n)]) consistent.push_back(n);
+    doc["consistent"] = std::move(consistent);
+    if (prefix_level_ >= 0)
+        doc["prefix"] = Json{{"level", prefix_level_}, {"positions", prefix_positions_}};
+    doc["written"] = utc_timestamp();
+    const std::string text = doc.dump() + "\n";
+    db::detail::AtomicFileSink sink(file_);
+    sink.write(std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+    sink.commit();
+    last_write_ = steady_seconds();
+}
+
+} // namespace owaredb::cli

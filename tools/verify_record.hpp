@@ -1,0 +1,91 @@
+// What `owaredb verify --progress-file FILE` keeps between runs, so that a check of hours
+// (a level of 14 G positions streamed) survives a kill: the levels whose every value was
+// found consistent, and how many of the first positions of one more level were, each fact
+// kept only while the level files it was read from are unchanged.
+//
+// A level's consistency is a statement about the files of levels 0..n (its own values and
+// those its moves reach), so a fact about level n holds while those files have the size
+// and modification time they had when it was recorded. FILE holds each level file's stamp;
+// a rerun drops every fact about a level at or above the first file that changed, been
+// added or gone, and says which. FILE is rewritten whole (temp file, fsync, rename): a kill
+// leaves the previous version or the new one.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace owaredb::cli {
+
+/// Which check a progress file belongs to: a file of another directory, rule set, board or
+/// format is refused (it is the wrong file, not a stale one).
+struct VerifiedDirectory {
+    std::filesystem::path dir; ///< made absolute when recorded
+    std::string rules;
+    int pits = 6;
+    std::string format; ///< "owaredb" or "published"
+    bool operator==(const VerifiedDirectory&) const = default;
+};
+
+/// A level file as stat() saw it; a missing file is {absent}.
+struct LevelFileStamp {
+    bool present = false;
+    uint64_t bytes = 0;
+    int64_t modified_ns = 0;
+    bool operator==(const LevelFileStamp&) const = default;
+};
+
+/// The stamp of the file at `path` (absent when there is none).
+LevelFileStamp stamp_of(const std::filesystem::path& path);
+
+class VerifyRecord {
+  public:
+    /// Level n's file of the directory checked (it may not exist).
+    using PathOf = std::function<std::filesystem::path(int n)>;
+
+    /// Opens the record at `file` for `directory`, whose level n lives at path_of(n), levels
+    /// 0..max_level: reads what `file` holds if it exists (and keeps the facts whose files are
+    /// unchanged), else starts empty; nothing is written until a fact is recorded.
+    /// `min_seconds_between_writes` bounds how often note_prefix rewrites the file. Throws
+    /// std::runtime_error naming `file` when it is not a progress file or is one of another
+    /// check (VerifiedDirectory), or cannot be read.
+    VerifyRecord(std::filesystem::path file, VerifiedDirectory directory, int max_level,
+                 PathOf path_of, double min_seconds_between_writes = 30);
+
+    /// What the record held when opened, for the check's first lines: "FILE: new",
+    /// "FILE (written T): levels 0..33 consistent, level 34's first K positions", and a
+    /// line for facts dropped because a file changed.
+    const std::vector<std::string>& opening_lines() const { return opening_lines_; }
+
+    /// Whether every value of level n was found consistent with these files.
+    bool consistent(int n) const;
+    /// How many of the first positions (in rank order) of level n were found consistent: 0
+    /// when none are recorded; the level's size is never stored here (consistent(n) is).
+    uint64_t consistent_prefix(int n) const;
+
+    /// Level n found consistent, written at once. Throws std::runtime_error naming the file
+    /// when it cannot be written (disk full, permissions).
+    void record_consistent(int n);
+    /// The first `positions` positions of level n found consistent; written when at least
+    /// min_seconds_between_writes passed since the last write (a kill loses at most that much
+    /// of the check). Throws as record_consistent.
+    void record_prefix(int n, uint64_t positions);
+
+  private:
+    void write();
+
+    std::filesystem::path file_;
+    VerifiedDirectory directory_;
+    std::vector<LevelFileStamp> stamps_; ///< levels 0..max_level, as they are now
+    std::vector<bool> consistent_;
+    int prefix_level_ = -1;
+    uint64_t prefix_positions_ = 0;
+    double min_seconds_between_writes_;
+    double last_write_ = -1; ///< steady-clock seconds of the last write, -1 before any
+    std::vector<std::string> opening_lines_;
+};
+
+} // namespace owaredb::cli
