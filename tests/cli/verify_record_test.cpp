@@ -18,16 +18,22 @@ using owaredb::test::TempDir;
 
 constexpr int kMaxLevel = 12;
 
-// A directory of level files "lvl-N" (their bytes do not matter here, only their stamps).
+// A directory of level files "lvl-N" (their bytes do not matter here, only their stamps),
+// and another for the progress file.
 struct Levels {
-    TempDir dir;
+    TempDir dir, work;
+    const std::filesystem::path file = work / "progress.json";
     std::filesystem::path path(int n) const { return dir / ("lvl-" + std::to_string(n)); }
     void write(int n, const std::string& bytes) const { std::ofstream(path(n)) << bytes; }
+    // Levels 0..top, level n of n + 1 bytes.
+    void write_up_to(int top) const {
+        for (int n = 0; n <= top; ++n) write(n, std::string(size_t(n) + 1, 'x'));
+    }
     VerifyRecord::PathOf path_of() const {
         return [this](int n) { return path(n); };
     }
     VerifiedDirectory identity() const { return {dir.path(), "awari", 6, "owaredb"}; }
-    VerifyRecord open(const std::filesystem::path& file, double seconds = 0) const {
+    VerifyRecord open(double seconds = 0) const {
         return VerifyRecord(file, identity(), kMaxLevel, path_of(), seconds);
     }
 };
@@ -45,29 +51,25 @@ bool has_line_with(const VerifyRecord& r, const std::string& text) {
 
 TEST_CASE("a new progress file records nothing and is written only with a fact") {
     Levels levels;
-    for (int n = 0; n <= 5; ++n) levels.write(n, std::string(size_t(n) + 1, 'x'));
-    TempDir work;
-    const auto file = work / "progress.json";
-    VerifyRecord r = levels.open(file);
+    levels.write_up_to(5);
+    VerifyRecord r = levels.open();
     CHECK(has_line_with(r, ": new"));
     CHECK_FALSE(r.consistent(0));
     CHECK(r.consistent_prefix(3) == 0);
-    CHECK_FALSE(std::filesystem::exists(file));
+    CHECK_FALSE(std::filesystem::exists(levels.file));
     r.record_consistent(0);
-    CHECK(std::filesystem::exists(file));
+    CHECK(std::filesystem::exists(levels.file));
 }
 
 TEST_CASE("levels and a level's first positions survive a rerun over the same files") {
     Levels levels;
-    for (int n = 0; n <= 5; ++n) levels.write(n, std::string(size_t(n) + 1, 'x'));
-    TempDir work;
-    const auto file = work / "progress.json";
+    levels.write_up_to(5);
     {
-        VerifyRecord r = levels.open(file);
+        VerifyRecord r = levels.open();
         for (int n = 0; n <= 3; ++n) r.record_consistent(n);
         r.record_prefix(4, 1234);
     }
-    VerifyRecord again = levels.open(file);
+    VerifyRecord again = levels.open();
     for (int n = 0; n <= 3; ++n) CHECK(again.consistent(n));
     CHECK_FALSE(again.consistent(4));
     CHECK(again.consistent_prefix(4) == 1234);
@@ -75,31 +77,31 @@ TEST_CASE("levels and a level's first positions survive a rerun over the same fi
     CHECK(has_line_with(again, "levels 0..3 consistent; level 4: its first 1234 positions"));
     // The level found consistent whole leaves no prefix behind.
     again.record_consistent(4);
-    VerifyRecord third = levels.open(file);
+    VerifyRecord third = levels.open();
     CHECK(third.consistent(4));
     CHECK(third.consistent_prefix(4) == 0);
     CHECK(has_line_with(third, "levels 0..4 consistent"));
     // Nothing but the file itself is left in the directory (temp file renamed over it).
     int entries = 0;
-    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(work.path()))
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(levels.work.path()))
         ++entries;
     CHECK(entries == 1);
 }
 
 TEST_CASE("a changed, new or removed level file drops the facts of its level and above") {
-    TempDir work;
-    const auto file = work / "progress.json";
-    auto recorded = [&](const Levels& levels) {
-        VerifyRecord r = levels.open(file);
+    Levels levels; // each subcase runs the test case anew, so each gets a fresh directory
+    // Levels 0..5 written (but `missing`), 0..4 recorded consistent, level 5's first 99.
+    auto record_over = [&](int missing) {
+        for (int n = 0; n <= 5; ++n)
+            if (n != missing) levels.write(n, "ab");
+        VerifyRecord r = levels.open();
         for (int n = 0; n <= 4; ++n) r.record_consistent(n);
         r.record_prefix(5, 99);
     };
     SUBCASE("changed") {
-        Levels levels;
-        for (int n = 0; n <= 5; ++n) levels.write(n, "ab");
-        recorded(levels);
+        record_over(-1);
         levels.write(3, "abc"); // another size
-        VerifyRecord r = levels.open(file);
+        VerifyRecord r = levels.open();
         CHECK(r.consistent(2));
         CHECK_FALSE(r.consistent(3));
         CHECK_FALSE(r.consistent(4));
@@ -108,31 +110,24 @@ TEST_CASE("a changed, new or removed level file drops the facts of its level and
                                "again"));
     }
     SUBCASE("appeared") {
-        Levels levels;
-        for (int n = 0; n <= 5; ++n)
-            if (n != 4) levels.write(n, "ab");
-        recorded(levels);
+        record_over(4);
         levels.write(4, "ab");
-        VerifyRecord r = levels.open(file);
+        VerifyRecord r = levels.open();
         CHECK(r.consistent(3));
         CHECK_FALSE(r.consistent(4));
         CHECK(has_line_with(r, "level 4's file appeared since"));
     }
     SUBCASE("gone") {
-        Levels levels;
-        for (int n = 0; n <= 5; ++n) levels.write(n, "ab");
-        recorded(levels);
+        record_over(-1);
         std::filesystem::remove(levels.path(0));
-        VerifyRecord r = levels.open(file);
+        VerifyRecord r = levels.open();
         CHECK_FALSE(r.consistent(0));
         CHECK(has_line_with(r, "level 0's file is gone since"));
     }
     SUBCASE("a level above every fact: nothing dropped") {
-        Levels levels;
-        for (int n = 0; n <= 5; ++n) levels.write(n, "ab");
-        recorded(levels);
+        record_over(-1);
         levels.write(7, "ab"); // the generation wrote a higher level meanwhile
-        VerifyRecord r = levels.open(file);
+        VerifyRecord r = levels.open();
         CHECK(r.consistent(4));
         CHECK(r.consistent_prefix(5) == 99);
         CHECK_FALSE(has_line_with(r, "since"));
@@ -142,39 +137,36 @@ TEST_CASE("a changed, new or removed level file drops the facts of its level and
 TEST_CASE("the prefix is rewritten at most once per interval; a level's end always") {
     Levels levels;
     levels.write(0, "a");
-    TempDir work;
-    const auto file = work / "progress.json";
-    VerifyRecord r = levels.open(file, 3600);
+    VerifyRecord r = levels.open(3600);
     r.record_prefix(0, 10); // the first write is not held back
     r.record_prefix(0, 20); // within the interval: kept in memory only
-    CHECK(levels.open(file).consistent_prefix(0) == 10);
+    CHECK(levels.open().consistent_prefix(0) == 10);
     r.record_consistent(0);
-    CHECK(levels.open(file).consistent(0));
+    CHECK(levels.open().consistent(0));
 }
 
 TEST_CASE("a progress file of another check is refused, a damaged one named") {
     Levels levels;
     levels.write(0, "a");
-    TempDir work;
-    const auto file = work / "progress.json";
-    levels.open(file).record_consistent(0);
+    levels.open().record_consistent(0);
     const std::string other_rules = "records a check of '" + levels.dir.path().string() +
                                     "' (awari, 6 pits a side, owaredb files), not of";
-    CHECK_THROWS_WITH_AS(
-        VerifyRecord(file, {levels.dir.path(), "abapa", 6, "owaredb"}, kMaxLevel, levels.path_of()),
-        doctest::Contains(other_rules.c_str()), std::runtime_error);
-    CHECK_THROWS_WITH_AS(
-        VerifyRecord(file, {work.path(), "awari", 6, "owaredb"}, kMaxLevel, levels.path_of()),
-        doctest::Contains("give another --progress-file"), std::runtime_error);
-    const std::string text = read_all(file);
-    std::ofstream(file) << text.substr(0, text.size() / 2); // cut short
-    CHECK_THROWS_WITH_AS(levels.open(file), doctest::Contains("is not a verify progress file"),
+    CHECK_THROWS_WITH_AS(VerifyRecord(levels.file, {levels.dir.path(), "abapa", 6, "owaredb"},
+                                      kMaxLevel, levels.path_of()),
+                         doctest::Contains(other_rules.c_str()), std::runtime_error);
+    CHECK_THROWS_WITH_AS(VerifyRecord(levels.file, {levels.work.path(), "awari", 6, "owaredb"},
+                                      kMaxLevel, levels.path_of()),
+                         doctest::Contains("give another --progress-file"), std::runtime_error);
+    const std::string text = read_all(levels.file);
+    std::ofstream(levels.file) << text.substr(0, text.size() / 2); // cut short
+    CHECK_THROWS_WITH_AS(levels.open(), doctest::Contains("is not a verify progress file"),
                          std::runtime_error);
-    std::ofstream(file) << "{\"something\": 1}\n";
-    CHECK_THROWS_WITH_AS(levels.open(file), doctest::Contains("is not a verify progress file"),
+    std::ofstream(levels.file) << "{\"something\": 1}\n";
+    CHECK_THROWS_WITH_AS(levels.open(), doctest::Contains("is not a verify progress file"),
                          std::runtime_error);
-    std::ofstream(file) << text.substr(0, text.find("\"consistent\"")) + "\"consistent\":[99]}";
-    CHECK_THROWS_WITH_AS(levels.open(file), doctest::Contains("level 99 out of range"),
+    std::ofstream(levels.file) << text.substr(0, text.find("\"consistent\"")) +
+                                      "\"consistent\":[99]}";
+    CHECK_THROWS_WITH_AS(levels.open(), doctest::Contains("level 99 out of range"),
                          std::runtime_error);
 }
 
