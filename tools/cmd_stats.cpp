@@ -278,7 +278,7 @@ int cmd_stats(const Args& args) {
         if (all) {
             if (streamed) {
                 const std::unique_ptr<SmallerLevelValues> files = stored->streamed(n);
-                StreamedLevelProgress progress(n);
+                LevelCheckProgress progress(n, true);
                 add_counts(counts.values, with_oware_game(db.rules(), pits, [&](const auto& game) {
                                return streamed_outside_value_counts(game, n, *files, threads,
                                                                     plan.batch_positions(),

@@ -240,22 +240,21 @@ bool check_value_level(int n, const StoredLevels& source, int threads, LevelMode
                     n, (unsigned long long)start);
     uint64_t bad = size;
     int stored = 0;
+    LevelCheckProgress show(n, streamed, start);
+    auto progress = [&](uint64_t done, uint64_t total) {
+        show(done, total);
+        if (record) record->record_prefix(n, start + done);
+    };
     try {
         if (streamed) {
             std::vector<ValueArray>().swap(levels); // levels above are streamed too
             const std::unique_ptr<SmallerLevelValues> values = source.streamed(n);
-            StreamedLevelProgress show(n, start);
-            auto progress = [&](uint64_t done, uint64_t total) {
-                show(done, total);
-                if (record) record->record_prefix(n, start + done);
-            };
             bad = first_mismatch_of_level(size, start, [&](IndexRange range) {
                 return with_oware_game(source.rules(), source.pits(), [&](const auto& game) {
                     return first_streamed_bellman_mismatch(game, n, *values, threads, range,
                                                            plan.batch_positions(), progress);
                 });
             });
-            show.clear();
             if (bad < size) {
                 int8_t v = 0;
                 values->read(n, std::span(&bad, 1), std::span(&v, 1));
@@ -268,12 +267,14 @@ bool check_value_level(int n, const StoredLevels& source, int threads, LevelMode
             levels.push_back(std::move(values));
             bad = first_mismatch_of_level(size, start, [&](IndexRange range) {
                 return with_oware_game(source.rules(), source.pits(), [&](const auto& game) {
-                    return first_bellman_mismatch(game, n, levels, threads, range);
+                    return first_bellman_mismatch(game, n, levels, threads, range, progress);
                 });
             });
             if (bad < size) stored = levels[n][bad];
         }
+        show.clear();
     } catch (const std::runtime_error& e) { // a file that cannot be read as it should
+        show.clear();
         std::printf("DAMAGED %s\n", e.what());
         return false;
     }

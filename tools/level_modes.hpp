@@ -82,14 +82,15 @@ class LevelModePlan {
     bool streaming_ = false;
 };
 
-/// The progress of a streamed level on stderr (rank 0's; one redrawn line on a terminal, a
-/// line every 10 s otherwise, the first after 10 s so that a log gets none for a short
-/// level): a level of billions of positions takes minutes. `already`: the positions an
-/// earlier run checked (verify --progress-file), counted in the share shown, not in the
-/// rate the ETA comes from.
-class StreamedLevelProgress {
+/// The progress of a pass over a level's positions (verify's check, stats' count), streamed
+/// or in memory, on stderr (rank 0's; one redrawn line on a terminal, a line every 10 s
+/// otherwise, the first after 10 s so that a log gets none for a short level): a level of
+/// billions of positions takes minutes. `already`: the positions an earlier run checked
+/// (verify --progress-file), counted in the share shown, not in the rate the ETA comes from.
+class LevelCheckProgress {
   public:
-    explicit StreamedLevelProgress(int n, uint64_t already = 0) : n_(n), already_(already) {}
+    LevelCheckProgress(int n, bool streamed, uint64_t already = 0)
+        : n_(n), streamed_(streamed), already_(already) {}
     /// `done` of this run's `total` positions.
     void operator()(uint64_t done, uint64_t total) {
         if (MpiJob::current_rank() != 0 || total == 0) return;
@@ -99,8 +100,9 @@ class StreamedLevelProgress {
                                     ? format_duration(elapsed * double(total - done) / double(done))
                                     : "?";
         char line[120];
-        std::snprintf(line, sizeof line, "level %2d (streamed): %3.0f%% of %llu positions | ETA %s",
-                      n_, 100.0 * double(already_ + done) / double(already_ + total),
+        std::snprintf(line, sizeof line, "level %2d (%s): %3.0f%% of %llu positions | ETA %s", n_,
+                      streamed_ ? "streamed" : "in memory",
+                      100.0 * double(already_ + done) / double(already_ + total),
                       (unsigned long long)(already_ + total), eta.c_str());
         line_.show(line);
     }
@@ -110,6 +112,7 @@ class StreamedLevelProgress {
 
   private:
     int n_;
+    bool streamed_;
     uint64_t already_;
     ActiveClock clock_;
     ProgressLine line_;

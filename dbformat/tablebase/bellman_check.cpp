@@ -14,17 +14,18 @@
 
 namespace owaredb {
 
+namespace {
+
+// first_bellman_mismatch over [begin, end) in one go; `none` when all agree.
 template <int P>
-uint64_t first_bellman_mismatch(const BasicOwareGame<P>& game, int n,
-                                const std::vector<ValueArray>& levels, int threads,
-                                IndexRange range) {
+uint64_t first_bellman_mismatch_in(const BasicOwareGame<P>& game, int n,
+                                   const std::vector<ValueArray>& levels, int threads,
+                                   uint64_t begin, uint64_t end, uint64_t none) {
     // A chunk of positions per thread at a time, each in rank order (one unrank a chunk,
     // game.next after), valued in batches whose children's loads overlap (BatchedBellman).
     constexpr uint64_t kChunk = 1 << 14;
     using Position = BasicPosition<P>;
-    const uint64_t size = game.level_size(n);
-    const uint64_t begin = std::min(range.begin, size), end = std::min(range.end, size);
-    std::atomic<uint64_t> first{size};
+    std::atomic<uint64_t> first{none};
     parallel::for_chunks(threads, begin, std::max(begin, end), kChunk, [&](uint64_t b, uint64_t e) {
         if (b >= first.load(std::memory_order_relaxed)) return;
         uint64_t i = b; // the index of the next value computed
@@ -43,6 +44,27 @@ uint64_t first_bellman_mismatch(const BasicOwareGame<P>& game, int n,
         bellman.flush();
     });
     return first.load();
+}
+
+} // namespace
+
+template <int P>
+uint64_t
+first_bellman_mismatch(const BasicOwareGame<P>& game, int n, const std::vector<ValueArray>& levels,
+                       int threads, IndexRange range,
+                       const std::function<void(uint64_t done, uint64_t total)>& progress) {
+    const uint64_t size = game.level_size(n);
+    const uint64_t begin = std::min(range.begin, size),
+                   end = std::max(begin, std::min(range.end, size));
+    if (!progress) return first_bellman_mismatch_in(game, n, levels, threads, begin, end, size);
+    const uint64_t slice = std::max<uint64_t>(uint64_t(1) << 16, (end - begin) / 256);
+    for (uint64_t b = begin; b < end; b += std::min(slice, end - b)) {
+        const uint64_t e = b + std::min(slice, end - b);
+        const uint64_t bad = first_bellman_mismatch_in(game, n, levels, threads, b, e, size);
+        if (bad < size) return bad;
+        progress(e - begin, end - begin);
+    }
+    return size;
 }
 
 namespace {
@@ -94,7 +116,8 @@ uint64_t first_streamed_bellman_mismatch(
 
 #define OWAREDB_INSTANTIATE(P)                                                                     \
     template uint64_t first_bellman_mismatch(const BasicOwareGame<P>&, int,                        \
-                                             const std::vector<ValueArray>&, int, IndexRange);     \
+                                             const std::vector<ValueArray>&, int, IndexRange,      \
+                                             const std::function<void(uint64_t, uint64_t)>&);      \
     template uint64_t first_streamed_bellman_mismatch(                                             \
         const BasicOwareGame<P>&, int, const SmallerLevelValues&, int, IndexRange, uint64_t,       \
         const std::function<void(uint64_t, uint64_t)>&);

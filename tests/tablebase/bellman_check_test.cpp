@@ -365,3 +365,32 @@ TEST_CASE("in-memory consistency check: the first of several wrong values, acros
         }
     }
 }
+
+TEST_CASE("in-memory consistency check with progress: the same answers, slice by slice") {
+    const int n = 10;
+    const OwareGame game(Rules::awari());
+    auto levels = solve_in_memory(game, n, 2);
+    const uint64_t size = game.level_size(n);
+    REQUIRE(size > 4 * (uint64_t(1) << 16)); // several slices of the least size, 2^16
+    const IndexRange range{100, size - 5};
+    const uint64_t total = range.end - range.begin;
+    std::vector<uint64_t> seen;
+    auto record = [&](uint64_t done, uint64_t t) {
+        CHECK(t == total);
+        seen.push_back(done);
+    };
+    CHECK(first_bellman_mismatch(game, n, levels, 2, range, record) == size);
+    REQUIRE(seen.size() == (total + 65535) / 65536);
+    for (size_t i = 0; i + 1 < seen.size(); ++i) CHECK(seen[i] == 65536 * (i + 1));
+    CHECK(seen.back() == total);
+    // A planted wrong value: found as without progress, and no report reaches past it.
+    const uint64_t at = size / 2 + 17;
+    levels[size_t(n)][at] =
+        static_cast<int8_t>(levels[size_t(n)][at] == 0 ? 1 : -levels[size_t(n)][at]);
+    const uint64_t expected = first_bellman_mismatch(game, n, levels, 2, range);
+    REQUIRE(expected <= at);
+    seen.clear();
+    CHECK(first_bellman_mismatch(game, n, levels, 2, range, record) == expected);
+    REQUIRE_FALSE(seen.empty());
+    CHECK(range.begin + seen.back() <= expected);
+}
