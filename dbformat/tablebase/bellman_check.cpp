@@ -49,15 +49,16 @@ uint64_t first_bellman_mismatch_in(const BasicOwareGame<P>& game, int n,
 } // namespace
 
 template <int P>
-uint64_t
-first_bellman_mismatch(const BasicOwareGame<P>& game, int n, const std::vector<ValueArray>& levels,
-                       int threads, IndexRange range,
-                       const std::function<void(uint64_t done, uint64_t total)>& progress) {
+uint64_t first_bellman_mismatch(const BasicOwareGame<P>& game, int n,
+                                const std::vector<ValueArray>& levels, int threads,
+                                IndexRange range,
+                                const std::function<void(uint64_t done, uint64_t total)>& progress,
+                                uint64_t slice) {
     const uint64_t size = game.level_size(n);
     const uint64_t begin = std::min(range.begin, size),
                    end = std::max(begin, std::min(range.end, size));
     if (!progress) return first_bellman_mismatch_in(game, n, levels, threads, begin, end, size);
-    const uint64_t slice = std::max<uint64_t>(uint64_t(1) << 16, (end - begin) / 256);
+    if (slice == 0) slice = std::max(kBellmanCheckSlice, (end - begin) / 64);
     for (uint64_t b = begin; b < end; b += std::min(slice, end - b)) {
         const uint64_t e = b + std::min(slice, end - b);
         const uint64_t bad = first_bellman_mismatch_in(game, n, levels, threads, b, e, size);
@@ -115,9 +116,9 @@ uint64_t first_streamed_bellman_mismatch(
 }
 
 #define OWAREDB_INSTANTIATE(P)                                                                     \
-    template uint64_t first_bellman_mismatch(const BasicOwareGame<P>&, int,                        \
-                                             const std::vector<ValueArray>&, int, IndexRange,      \
-                                             const std::function<void(uint64_t, uint64_t)>&);      \
+    template uint64_t first_bellman_mismatch(                                                      \
+        const BasicOwareGame<P>&, int, const std::vector<ValueArray>&, int, IndexRange,            \
+        const std::function<void(uint64_t, uint64_t)>&, uint64_t);                                 \
     template uint64_t first_streamed_bellman_mismatch(                                             \
         const BasicOwareGame<P>&, int, const SmallerLevelValues&, int, IndexRange, uint64_t,       \
         const std::function<void(uint64_t, uint64_t)>&);

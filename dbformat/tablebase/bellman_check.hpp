@@ -19,13 +19,17 @@ namespace owaredb {
 /// level_size(n) when every value there agrees. Parallel over `threads`; the answer does
 /// not depend on them. For a board of P pits a side, 1..8 (as the functions below).
 /// `progress(done, total)`, if given, is called on the calling thread with the positions of
-/// the range checked so far, all consistent, after each slice of it (1/256 of the range, at
-/// least 2^16 positions); without it the range is taken in one go.
+/// the range checked so far, all consistent, after each slice of it: `slice` positions, or
+/// with 0 1/64 of the range and at least kBellmanCheckSlice (each slice's end waits for its
+/// threads: a slice must be many chunks long); without it the range is taken in one go.
 template <int P>
 uint64_t
 first_bellman_mismatch(const BasicOwareGame<P>& game, int n, const std::vector<ValueArray>& levels,
                        int threads, IndexRange range = {},
-                       const std::function<void(uint64_t done, uint64_t total)>& progress = {});
+                       const std::function<void(uint64_t done, uint64_t total)>& progress = {},
+                       uint64_t slice = 0);
+/// The least slice of first_bellman_mismatch with progress: 2^22 positions, 256 chunks.
+inline constexpr uint64_t kBellmanCheckSlice = uint64_t(1) << 22;
 
 /// Bytes a streamed check (below) takes per position of its batch on a board of P pits a
 /// side: its Bellman value's (StreamedBellman) and the stored value.

@@ -367,11 +367,12 @@ TEST_CASE("in-memory consistency check: the first of several wrong values, acros
 }
 
 TEST_CASE("in-memory consistency check with progress: the same answers, slice by slice") {
+    // Slices of 2^16 here (the default's least, kBellmanCheckSlice, is more than the level).
     const int n = 10;
     const OwareGame game(Rules::awari());
     auto levels = solve_in_memory(game, n, 2);
     const uint64_t size = game.level_size(n);
-    REQUIRE(size > 4 * (uint64_t(1) << 16)); // several slices of the least size, 2^16
+    REQUIRE(size > 4 * (uint64_t(1) << 16)); // several slices of 2^16
     const IndexRange range{100, size - 5};
     const uint64_t total = range.end - range.begin;
     std::vector<uint64_t> seen;
@@ -379,7 +380,7 @@ TEST_CASE("in-memory consistency check with progress: the same answers, slice by
         CHECK(t == total);
         seen.push_back(done);
     };
-    CHECK(first_bellman_mismatch(game, n, levels, 2, range, record) == size);
+    CHECK(first_bellman_mismatch(game, n, levels, 2, range, record, 65536) == size);
     REQUIRE(seen.size() == (total + 65535) / 65536);
     for (size_t i = 0; i + 1 < seen.size(); ++i) CHECK(seen[i] == 65536 * (i + 1));
     CHECK(seen.back() == total);
@@ -390,7 +391,11 @@ TEST_CASE("in-memory consistency check with progress: the same answers, slice by
     const uint64_t expected = first_bellman_mismatch(game, n, levels, 2, range);
     REQUIRE(expected <= at);
     seen.clear();
-    CHECK(first_bellman_mismatch(game, n, levels, 2, range, record) == expected);
+    CHECK(first_bellman_mismatch(game, n, levels, 2, range, record, 65536) == expected);
     REQUIRE_FALSE(seen.empty());
     CHECK(range.begin + seen.back() <= expected);
+    // The default slices: one, the whole range, so no report before the mismatch.
+    seen.clear();
+    CHECK(first_bellman_mismatch(game, n, levels, 2, range, record) == expected);
+    CHECK(seen.empty());
 }

@@ -230,9 +230,6 @@ done
 touch -d '2000-01-01' "$work/pub/scores.9"
 "$owaredb" verify --dir "$work/pub" --values-up-to 9 --progress-file "$prog" >"$work/prog5.log" 2>&1
 check "a changed level file: its facts dropped, said so, checked again" bash -c "grep -q \"level 9's file changed since, so levels 9 and above are checked again\" '$work/prog5.log' && grep -q 'MISMATCH level 9 index $bad,' '$work/prog5.log' && [[ \$(grep -c '(recorded in the progress file)' '$work/prog5.log') == 9 ]]"
-"$owaredb" verify --dir "$work/pub" --values-from 9 --values-up-to 9 --mode in-memory --progress-file "$work/mem-progress.json" >/dev/null 2>&1
-check "an in-memory check records its progress inside a level too (slices of 65536)" python3 -c "
-import json; d = json.load(open('$work/mem-progress.json')); assert $bad >= 65536 and d['prefix'] == {'level': 9, 'positions': 65536}, d"
 kill_prog="$work/kill-progress.json"
 "$owaredb" verify --dir "$work/a" --mode streamed --memory 1M --progress-file "$kill_prog" >/dev/null 2>&1 &
 pid=$!
