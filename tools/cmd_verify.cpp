@@ -273,6 +273,9 @@ bool check_value_level(int n, const StoredLevels& source, int threads, LevelMode
             if (bad < size) stored = levels[n][bad];
         }
         show.clear();
+    } catch (const ProgressFileError&) {
+        show.clear();
+        throw; // the command's failure (verify_record.hpp), not a damaged level file
     } catch (const std::runtime_error& e) { // a file that cannot be read as it should
         show.clear();
         std::printf("DAMAGED %s\n", e.what());

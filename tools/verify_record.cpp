@@ -70,6 +70,7 @@ VerifyRecord::VerifyRecord(std::filesystem::path file, VerifiedDirectory directo
     const std::string name = "progress file '" + file_.string() + "'";
     if (!std::filesystem::exists(file_)) {
         opening_lines_.push_back(name + ": new");
+        write();
         return;
     }
     std::ifstream in(file_);
@@ -147,6 +148,7 @@ VerifyRecord::VerifyRecord(std::filesystem::path file, VerifiedDirectory directo
                                  " since, so levels " + std::to_string(changed) +
                                  " and above are checked again");
     }
+    write();
 }
 
 bool VerifyRecord::consistent(int n) const {
@@ -161,6 +163,7 @@ void VerifyRecord::record_consistent(int n) {
     consistent_.at(size_t(n)) = true;
     if (prefix_level_ == n) prefix_level_ = -1, prefix_positions_ = 0;
     write();
+    last_write_ = steady_seconds();
 }
 
 void VerifyRecord::record_prefix(int n, uint64_t positions) {
@@ -168,6 +171,7 @@ void VerifyRecord::record_prefix(int n, uint64_t positions) {
     prefix_positions_ = positions;
     if (last_write_ >= 0 && steady_seconds() - last_write_ < min_seconds_between_writes_) return;
     write();
+    last_write_ = steady_seconds();
 }
 
 void VerifyRecord::write() {
@@ -192,10 +196,13 @@ void VerifyRecord::write() {
         doc["prefix"] = Json{{"level", prefix_level_}, {"positions", prefix_positions_}};
     doc["written"] = utc_timestamp();
     const std::string text = doc.dump() + "\n";
-    db::detail::AtomicFileSink sink(file_);
-    sink.write(std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
-    sink.commit();
-    last_write_ = steady_seconds();
+    try {
+        db::detail::AtomicFileSink sink(file_);
+        sink.write(std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+        sink.commit();
+    } catch (const std::runtime_error& e) {
+        throw ProgressFileError(std::string("cannot write the progress file: ") + e.what());
+    }
 }
 
 } // namespace owaredb::cli

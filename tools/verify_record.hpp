@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,12 @@ struct LevelFileStamp {
 /// The stamp of the file at `path` (absent when there is none).
 LevelFileStamp stamp_of(const std::filesystem::path& path);
 
+/// A progress file that cannot be written (its directory missing, a full disk): the
+/// check's own failure, not a damaged level file.
+struct ProgressFileError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 class VerifyRecord {
   public:
     /// Level n's file of the directory checked (it may not exist).
@@ -48,10 +55,11 @@ class VerifyRecord {
 
     /// Opens the record at `file` for `directory`, whose level n lives at path_of(n), levels
     /// 0..max_level: reads what `file` holds if it exists (and keeps the facts whose files are
-    /// unchanged), else starts empty; nothing is written until a fact is recorded.
-    /// `min_seconds_between_writes` bounds how often note_prefix rewrites the file. Throws
-    /// std::runtime_error naming `file` when it is not a progress file or is one of another
-    /// check (VerifiedDirectory), or cannot be read.
+    /// unchanged), else starts empty, and writes it at once, so that a file that cannot be
+    /// written fails before the check starts. `min_seconds_between_writes` bounds how often
+    /// record_prefix rewrites the file. Throws std::runtime_error naming `file` when it is
+    /// not a progress file or is one of another check (VerifiedDirectory), or cannot be read;
+    /// ProgressFileError when it cannot be written.
     VerifyRecord(std::filesystem::path file, VerifiedDirectory directory, int max_level,
                  PathOf path_of, double min_seconds_between_writes = 30);
 
@@ -66,7 +74,7 @@ class VerifyRecord {
     /// when none are recorded; the level's size is never stored here (consistent(n) is).
     uint64_t consistent_prefix(int n) const;
 
-    /// Level n found consistent, written at once. Throws std::runtime_error naming the file
+    /// Level n found consistent, written at once. Throws ProgressFileError naming the file
     /// when it cannot be written (disk full, permissions).
     void record_consistent(int n);
     /// The first `positions` positions of level n found consistent; written when at least
@@ -84,7 +92,7 @@ class VerifyRecord {
     int prefix_level_ = -1;
     uint64_t prefix_positions_ = 0;
     double min_seconds_between_writes_;
-    double last_write_ = -1; ///< steady-clock seconds of the last write, -1 before any
+    double last_write_ = -1; ///< steady-clock seconds of the last fact written, -1 before any
     std::vector<std::string> opening_lines_;
 };
 

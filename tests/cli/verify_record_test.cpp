@@ -49,16 +49,19 @@ bool has_line_with(const VerifyRecord& r, const std::string& text) {
     return false;
 }
 
-TEST_CASE("a new progress file records nothing and is written only with a fact") {
+TEST_CASE("a new progress file records nothing, and is written at once") {
     Levels levels;
     levels.write_up_to(5);
     VerifyRecord r = levels.open();
     CHECK(has_line_with(r, ": new"));
     CHECK_FALSE(r.consistent(0));
     CHECK(r.consistent_prefix(3) == 0);
-    CHECK_FALSE(std::filesystem::exists(levels.file));
-    r.record_consistent(0);
+    // Written before any check, so that a file that cannot be written fails first.
     CHECK(std::filesystem::exists(levels.file));
+    CHECK(has_line_with(levels.open(), "no level consistent"));
+    CHECK_THROWS_WITH_AS(VerifyRecord(levels.work / "no-such-dir" / "progress.json",
+                                      levels.identity(), kMaxLevel, levels.path_of()),
+                         doctest::Contains("cannot write the progress file"), ProgressFileError);
 }
 
 TEST_CASE("levels and a level's first positions survive a rerun over the same files") {

@@ -242,6 +242,9 @@ check "verify killed (-9) inside level 11 or later, rerun: the levels done are n
 "$owaredb" verify --dir "$work/a" --progress-file "$prog" >"$work/prog6.log" 2>&1
 check "a progress file of another directory: an error" test $? -eq 1
 check "it names both directories" bash -c "grep -q \"progress file '$prog': it records a check of '$work/pub' (awari, 6 pits a side, published files), not of '$work/a'\" '$work/prog6.log'"
+"$owaredb" verify --dir "$work/a" --progress-file "$work/no-such-dir/progress.json" >"$work/prog8.log" 2>&1
+check "a progress file that cannot be written: an error" test $? -eq 1
+check "before any level is checked, and not a damaged file" bash -c "grep -q 'cannot write the progress file' '$work/prog8.log' && ! grep -q 'DAMAGED\|^level ' '$work/prog8.log'"
 "$owaredb" compare "$work/pub" "$work/a" >"$work/compare.log" 2>&1
 check "compare: a planted value differs, exit 1" test $? -eq 1
 check "compare: it names the level, the index and both values" bash -c "grep -q 'level  9: 167596 positions compared, 1 differ' '$work/compare.log' && grep -Eq '^  index [0-9]+ \(.*\): A -?[0-9]+, B -?[0-9]+$' '$work/compare.log'"
