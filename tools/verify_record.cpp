@@ -4,8 +4,6 @@
 #include "cli/system_stats.hpp"
 #include "dbformat/file_io.hpp"
 
-#include <sys/stat.h>
-
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -54,10 +52,11 @@ std::string describe(const VerifiedDirectory& d) {
 } // namespace
 
 LevelFileStamp stamp_of(const std::filesystem::path& path) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) return {};
-    return {true, uint64_t(st.st_size),
-            int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+    // The reader's own stamp (dbformat/file_io.hpp); the inode and change time are left out,
+    // so that a copy or a restore of the same bytes with their times keeps its facts.
+    const db::detail::FileStamp st = db::detail::file_stamp(path);
+    if (st.error != 0) return {};
+    return {true, st.size, st.modified_ns};
 }
 
 VerifyRecord::VerifyRecord(std::filesystem::path file, VerifiedDirectory directory, int max_level,
