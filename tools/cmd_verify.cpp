@@ -66,8 +66,8 @@ const char* label(const db::Status& s) {
 // how many did not.
 struct Checksums {
     std::vector<int> intact;
-    int damaged = 0;
-    bool any() const { return !intact.empty() || damaged > 0; }
+    std::vector<int> damaged;
+    bool any() const { return !intact.empty() || !damaged.empty(); }
 };
 
 // This process's rank and the number of ranks (0 of 1 without mpirun).
@@ -114,7 +114,7 @@ template <class Dir> Checksums check_checksums(const Dir& db, int threads) {
     Checksums c;
     for (int n = 0; n <= kMaxSeeds; ++n) {
         if (intact >> n & 1) c.intact.push_back(n);
-        c.damaged += int(damaged >> n & 1);
+        if (damaged >> n & 1) c.damaged.push_back(n);
     }
     return c;
 }
@@ -136,8 +136,8 @@ uint64_t first_mismatch_of_level(uint64_t size, uint64_t start, FirstIn&& first_
 
 // Consistency, level by level from 0 while every smaller level is intact, up to level
 // `up_to`: `check(n)` loads level n, checks it against levels 0..n, prints its line and
-// returns whether it is consistent. A missing level leaves the levels above it unchecked:
-// a failure, not a pass. Returns the number of levels found consistent, or -1 on any
+// returns whether it is consistent. A missing or damaged level leaves the levels above it
+// unchecked: a failure, not a pass. Returns the number of levels found consistent, or -1 on any
 // failure.
 // The level a game of k seeds per pit never reaches (GameLevels: levels 0..12k-2 and 12k
 // there, 12k-1 missing; 2Pk and 2Pk-1 on a board of `pits` pits a side) is no gap:
@@ -164,9 +164,10 @@ int check_consistency(const Checksums& files, const char* what, int up_to, int p
     if (above > 0)
         std::printf("%ss above %d: checksums only (--values-up-to %d)\n", what, up_to, up_to);
     if (checked + above < static_cast<long>(files.intact.size())) {
-        std::printf("FAILED: %s %d is missing, so the %ss above it could not be checked for "
+        const bool damaged = std::ranges::find(files.damaged, n) != files.damaged.end();
+        std::printf("FAILED: %s %d is %s, so the %ss above it could not be checked for "
                     "consistency\n",
-                    what, n, what);
+                    what, n, damaged ? "damaged" : "missing", what);
         return -1;
     }
     return checked;
@@ -178,8 +179,8 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
     const Checksums files = check_checksums(db, threads);
     present = files.any();
     if (!present) return true;
-    std::printf("bound checksums: %zu bound files intact, %d damaged\n", files.intact.size(),
-                files.damaged);
+    std::printf("bound checksums: %zu bound files intact, %zu damaged\n", files.intact.size(),
+                files.damaged.size());
     std::fflush(stdout);
     std::vector<ValueArray> levels;
     const int checked = check_consistency(
@@ -213,7 +214,7 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
     if (checked > 0)
         std::printf("(bounds consistency is a necessary condition: a larger fixed point of the "
                     "same equations would pass it too)\n");
-    return files.damaged == 0 && checked >= 0;
+    return files.damaged.empty() && checked >= 0;
 }
 
 bool load_unchecked(int n, const StoredLevels& source, LevelModePlan& plan,
@@ -327,7 +328,7 @@ bool check_value_levels(const Checksums& files, const StoredLevels& source, int 
         [&](int k) {
             if (levels.size() == size_t(k)) levels.emplace_back(); // keeps levels[k] = level k
         });
-    return files.damaged == 0 && checked >= 0;
+    return files.damaged.empty() && checked >= 0;
 }
 
 // Value files: checksums, then every value of levels from..up_to against the Bellman equation.
@@ -337,8 +338,8 @@ bool verify_values(const DatabaseDir& db, int threads, int from, int up_to, Leve
     if (!files.any())
         throw std::runtime_error("no " + db.rules().name + " level files in '" + db.dir().string() +
                                  "'");
-    std::printf("checksums: %zu level files intact, %d damaged\n", files.intact.size(),
-                files.damaged);
+    std::printf("checksums: %zu level files intact, %zu damaged\n", files.intact.size(),
+                files.damaged.size());
     std::fflush(stdout);
     return check_value_levels(files, *our_stored_levels(db, threads), threads, from, up_to, plan,
                               record);
@@ -357,14 +358,14 @@ bool verify_published(const PublishedDir& dir, int threads, int from, int up_to,
             files.intact.push_back(n);
             continue;
         }
-        ++files.damaged;
+        files.damaged.push_back(n);
         std::printf("%s %s\n", label(file.status()), file.status().message().c_str());
     }
     if (!files.any())
         throw std::runtime_error("no published files (scores.N) in '" + dir.dir().string() + "'");
     std::printf("published files (Romein & Bal's scores.N, awari; no checksums in that format): "
-                "%zu of the right size, %d not\n",
-                files.intact.size(), files.damaged);
+                "%zu of the right size, %zu not\n",
+                files.intact.size(), files.damaged.size());
     std::fflush(stdout);
     return check_value_levels(files, *published_stored_levels(dir, threads), threads, from, up_to,
                               plan, record);
