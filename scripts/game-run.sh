@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# A whole game's databases built, checked, counted and probed in the background, in a
+# directory outside the work tree, resumable: the run of issue #26 (awari, 3 seeds a pit)
+# in one command, so that a restart after a session's end, or on a fresh machine, is one
+# command too.
+#
+#   scripts/game-run.sh start  DIR   start, or resume, the generation and its checker
+#   scripts/game-run.sh status DIR   where both stand
+#   scripts/game-run.sh stop   DIR   stop both (the generation resumes inside its level)
+#
+# Settings (environment, read by start): RULES (awari), GAME (3: seeds a pit), MEMORY (the
+# generation's --memory, 18G), CHECK_MEMORY (the checker's, 5G), NICE (the generation's,
+# 10; the checker runs at 19, so the generation's CPU is what the machine spares last),
+# OWAREDB (the binary to pin, build/tools/owaredb).
+#
+# What DIR holds:
+#   bin/owaredb, bin/lib/   the binary pinned at the first start (a rebuilt work tree does not
+#                           change a run in progress); REPIN=1 pins OWAREDB again
+#   data/                   the level files, the build record, checkpoints
+#   generate.log            `generate --game` (its progress lines, /usr/bin/time -v), appended
+#   check/verify.log        `verify` runs over each level once its file is there, appended;
+#                           check/progress.json makes a killed check resume
+#   check/all-configurations.jsonl   `stats --all-configurations` lines of the checked levels
+#   check/start-pv.txt      `probe --pv` of the start position, once the top level is there
+#   check/FAILED            a check that found a wrong value or a damaged file: the checker
+#                           stops there (the generation goes on)
+#   check/done              every level built, checked and counted, and the start probed
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+usage() {
+  echo "usage: scripts/game-run.sh start|status|stop DIR" >&2
+  exit 2
+}
+[[ $# -eq 2 ]] || usage
+cmd=$1
+mkdir -p "$2"
+dir=$(cd "$2" && pwd)
+binary_to_pin=$(realpath -m "${OWAREDB:-$repo/build/tools/owaredb}")
+
+alive() { [[ -f $1 ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
+stamp() { date -u +%FT%TZ; }
+
+# The levels a game of k seeds a pit reaches on 6 pits a side: 0..12k-2 and 12k.
+game_levels() {
+  local k=$1 n
+  for ((n = 0; n <= 12 * k - 2; n++)); do echo "$n"; done
+  echo $((12 * k))
+}
+
+start_generation() {
+  if alive "$dir/generate.pid"; then
+    echo "generation: running (pid $(cat "$dir/generate.pid"))"
+    return
+  fi
+  if [[ -f $dir/generate.exit && $(cat "$dir/generate.exit") == 0 ]]; then
+    echo "generation: finished"
+    return
+  fi
+  rm -f "$dir/generate.exit"
+  setsid bash -c '
+    echo "== start $(date -u +%FT%TZ) $(cat bin/version)" >>generate.log
+    nice -n "$NICE" /usr/bin/time -v bin/owaredb generate --rules "$RULES" --game "$GAME" \
+      --memory "$MEMORY" --dir data >>generate.log 2>&1
+    rc=$?
+    echo "== exit $rc $(date -u +%FT%TZ)" >>generate.log
+    echo $rc >generate.exit
+  ' </dev/null >/dev/null 2>&1 &
+  echo $! >"$dir/generate.pid"
+  echo "generation: started (pid $!), log $dir/generate.log"
+}
+
+start_checker() {
+  if alive "$dir/check/checker.pid"; then
+    echo "checker: running (pid $(cat "$dir/check/checker.pid"))"
+    return
+  fi
+  setsid nice -n 19 "$repo/scripts/game-run.sh" checker-loop "$dir" </dev/null >>"$dir/check/checker.log" 2>&1 &
+  echo $! >"$dir/check/checker.pid"
+  echo "checker: started (pid $!), log $dir/check/checker.log"
+}
+
+# The highest level whose file is there (files appear whole: written aside, then renamed).
+top_level() {
+  local top=-1 n
+  for n in $(game_levels "$GAME"); do
+    [[ -f $dir/data/$RULES-$(printf %02d "$n").owdb ]] && top=$n
+  done
+  echo "$top"
+}
+
+# The levels of check/all-configurations.jsonl.
+counted_levels() {
+  [[ -f $dir/check/all-configurations.jsonl ]] || return 0
+  python3 -c 'import json,sys
+for line in open(sys.argv[1]):
+    if line.strip(): print(json.loads(line)["seeds"])' "$dir/check/all-configurations.jsonl"
+}
+
+# Checks each level once its file is there, counts it once checked, probes the start once
+# the game's top level is there; ends when all is done or a check fails.
+checker_loop() {
+  local top threads verified counted want_top=$((12 * GAME))
+  verified=$(cat "$dir/check/verified-up-to" 2>/dev/null || echo -1)
+  while :; do
+    top=$(top_level)
+    threads=1
+    alive "$dir/generate.pid" || threads=0
+    if ((top > verified)); then
+      echo "== $(stamp) verify levels $((verified + 1))..$top, $threads threads" >>"$dir/check/verify.log"
+      if /usr/bin/time -v bin/owaredb verify --rules "$RULES" --dir data --values-from $((verified + 1)) \
+        --values-up-to "$top" --memory "$CHECK_MEMORY" --threads "$threads" \
+        --progress-file check/progress.json >>"$dir/check/verify.log" 2>&1; then
+        verified=$top
+        echo "$verified" >"$dir/check/verified-up-to"
+      else
+        echo "$(stamp) verify of levels $((verified + 1))..$top failed: see check/verify.log" | tee "$dir/check/FAILED"
+        return 1
+      fi
+      continue
+    fi
+    counted=$(counted_levels | tail -1)
+    counted=${counted:--1}
+    if ((verified > counted)); then
+      echo "== $(stamp) count levels $((counted + 1))..$verified" >>"$dir/check/stats.log"
+      OWAREDB=$dir/bin/owaredb /usr/bin/time -v "$repo/scripts/all-configurations-jsonl.sh" "$dir/data" \
+        "$dir/check/all-configurations.jsonl" --memory "$CHECK_MEMORY" --threads "$threads" \
+        --values-from $((counted + 1)) --values-up-to "$verified" >>"$dir/check/stats.log" 2>&1 || {
+        echo "$(stamp) count of levels $((counted + 1))..$verified failed: see check/stats.log" | tee "$dir/check/FAILED"
+        return 1
+      }
+      continue
+    fi
+    if ((top == want_top)) && [[ ! -s $dir/check/start-pv.txt ]]; then
+      local start
+      start=$(printf "$GAME %.0s" {1..12})
+      bin/owaredb probe --rules "$RULES" --dir data --pv "$start" >check/start-pv.tmp 2>&1 &&
+        mv check/start-pv.tmp check/start-pv.txt
+      continue
+    fi
+    if ((top == want_top && verified == want_top)) && [[ -s $dir/check/start-pv.txt ]]; then
+      echo "$(stamp) done: levels built, checked and counted; the start probed" | tee check/done
+      return 0
+    fi
+    sleep "${POLL:-60}"
+  done
+}
+
+pin_binary() {
+  local from=$binary_to_pin
+  [[ -x $dir/bin/owaredb && -z ${REPIN:-} ]] && return
+  [[ -x $from ]] || {
+    echo "game-run: no binary at $from (build the work tree first, or set OWAREDB)" >&2
+    exit 1
+  }
+  mkdir -p "$dir/bin/lib"
+  local lib
+  lib=$(ldd "$from" | awk '/libowaredb/ {print $3}')
+  cp -L "$lib" "$dir/bin/lib/"
+  # The wrapper finds the pinned library before the build tree's (RUNPATH comes after it).
+  cp "$from" "$dir/bin/owaredb.real"
+  printf '#!/bin/sh\nLD_LIBRARY_PATH="%s/bin/lib" exec "%s/bin/owaredb.real" "$@"\n' "$dir" "$dir" >"$dir/bin/owaredb"
+  chmod +x "$dir/bin/owaredb"
+  echo "$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$repo" diff --quiet 2>/dev/null || echo +changes)" >"$dir/bin/version"
+  echo "binary: pinned $from ($(cat "$dir/bin/version"))"
+}
+
+export RULES=${RULES:-awari} GAME=${GAME:-3} MEMORY=${MEMORY:-18G} CHECK_MEMORY=${CHECK_MEMORY:-5G} NICE=${NICE:-10}
+mkdir -p "$dir/data" "$dir/check"
+cd "$dir"
+case $cmd in
+  start)
+    # The settings of the first start are the run's (a restart keeps them).
+    if [[ -f settings ]]; then
+      # shellcheck disable=SC1091
+      source settings
+    else
+      printf 'export RULES=%s GAME=%s MEMORY=%s CHECK_MEMORY=%s NICE=%s\n' \
+        "$RULES" "$GAME" "$MEMORY" "$CHECK_MEMORY" "$NICE" >settings
+    fi
+    pin_binary
+    start_generation
+    start_checker
+    ;;
+  checker-loop)
+    source settings
+    checker_loop
+    ;;
+  status)
+    [[ -f settings ]] && source settings
+    if alive generate.pid; then echo "generation: running"; else echo "generation: not running (exit $(cat generate.exit 2>/dev/null || echo ?))"; fi
+    tail -c 4000 generate.log 2>/dev/null | tr '\r' '\n' | grep -E '^(level|==)' | tail -2 || true
+    if alive check/checker.pid; then echo "checker: running"; else echo "checker: not running"; fi
+    echo "levels built up to $(top_level), checked up to $(cat check/verified-up-to 2>/dev/null || echo none), counted: $(counted_levels | tr '\n' ' ')"
+    tail -c 4000 check/verify.log 2>/dev/null | tr '\r' '\n' | grep -E '^(level|verify|==)' | tail -2 || true
+    [[ -f check/FAILED ]] && cat check/FAILED
+    [[ -f check/done ]] && cat check/done
+    [[ -s check/start-pv.txt ]] && grep -E '^seeds' check/start-pv.txt
+    true
+    ;;
+  stop)
+    for f in check/checker.pid generate.pid; do
+      alive "$f" && kill -- -"$(cat "$f")" 2>/dev/null && echo "stopped $f"
+    done
+    true
+    ;;
+  *) usage ;;
+esac

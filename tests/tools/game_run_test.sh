@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# scripts/game-run.sh on the 1-seed-a-pit awari game (levels 0..10 and 12): a run started
+# in the background builds, checks, counts and probes every level of the game; a second
+# start while it runs starts nothing; a run whose files were damaged stops its checker with
+# check/FAILED and says so in its status.
+#   game_run_test.sh OWAREDB
+set -uo pipefail
+source "$(dirname "$0")/test_lib.sh"
+owaredb=$(realpath "$1")
+script=$(realpath "$(dirname "$0")/../../scripts/game-run.sh")
+published=$(realpath "$(dirname "$0")/../../docs/data/awari-all-configurations.jsonl")
+export OWAREDB=$owaredb GAME=1 POLL=1 MEMORY=1G CHECK_MEMORY=1G
+
+# Waits up to 120 s for FILE to appear.
+wait_for() {
+  local i
+  for ((i = 0; i < 240; i++)); do
+    [[ -e $1 ]] && return 0
+    sleep 0.5
+  done
+  return 1
+}
+
+run=$work/run
+"$script" start "$run" >"$work/start.out" 2>&1
+check "start names the pinned binary" grep -q "binary: pinned" "$work/start.out"
+"$script" start "$run" >"$work/start2.out" 2>&1
+check "a second start starts no second generation" bash -c "! grep -q 'generation: started' '$work/start2.out'"
+check "the run ends with every step done" wait_for "$run/check/done"
+check "no check failed" test ! -e "$run/check/FAILED"
+check "the generation exited 0" grep -qx 0 "$run/generate.exit"
+check "the game's levels and no others were built" bash -c \
+  "cd '$run/data' && [[ \$(ls awari-*.owdb | tr '\n' ' ') == 'awari-00.owdb awari-01.owdb awari-02.owdb awari-03.owdb awari-04.owdb awari-05.owdb awari-06.owdb awari-07.owdb awari-08.owdb awari-09.owdb awari-10.owdb awari-12.owdb ' ]]"
+check "every level was checked" grep -qx 12 "$run/check/verified-up-to"
+check "verify said OK" grep -q "verify: OK" "$run/check/verify.log"
+# The counted lines are the published file's lines of the same levels (levels 0..24 of it
+# agree with Lincke's thesis, tests/tools/compare_published.py).
+check "one counted line per level of the game, as docs/data has them" python3 -c "
+import json, sys
+mine = [json.loads(l) for l in open('$run/check/all-configurations.jsonl') if l.strip()]
+published = {json.loads(l)['seeds']: json.loads(l) for l in open('$published') if l.strip()}
+assert [m['seeds'] for m in mine] == list(range(11)) + [12], [m['seeds'] for m in mine]
+for m in mine:
+    assert m == published[m['seeds']], (m, published[m['seeds']])
+"
+check "the start position was probed with its line of play" grep -q "principal variation" "$run/check/start-pv.txt"
+check "the start's value is the 12-seed file's" bash -c \
+  "[[ \$(grep '^seeds' '$run/check/start-pv.txt') == \$('$owaredb' probe --dir '$run/data' --rules awari '1 1 1 1 1 1 1 1 1 1 1 1' | grep '^seeds') ]]"
+"$script" status "$run" >"$work/status.out" 2>&1
+check "status says done" grep -q "done: levels built, checked and counted" "$work/status.out"
+
+# A damaged level file of a finished generation (which would otherwise rebuild it): the
+# checker stops with check/FAILED.
+broken=$work/broken
+mkdir -p "$broken"
+cp -r "$run/data" "$broken/data"
+echo 0 >"$broken/generate.exit"
+python3 -c "
+import sys
+p = '$broken/data/awari-09.owdb'
+b = bytearray(open(p, 'rb').read())
+b[len(b) // 2] ^= 0x40
+open(p, 'wb').write(bytes(b))
+"
+"$script" start "$broken" >/dev/null 2>&1
+check "a damaged file fails the check" wait_for "$broken/check/FAILED"
+check "the failure names the log" grep -q "see check/verify.log" "$broken/check/FAILED"
+check "whose check names the damaged file" grep -q "DAMAGED .*awari-09.owdb" "$broken/check/verify.log"
+check "the finished generation was not started again" test ! -e "$broken/generate.log"
+"$script" status "$broken" >"$work/status-broken.out" 2>&1
+check "status shows the failure" grep -q "failed" "$work/status-broken.out"
+"$script" stop "$broken" >/dev/null 2>&1
+
+finish game_run
