@@ -48,3 +48,28 @@ TEST_CASE("a resumed run: the earlier processes' work steadies the estimate") {
     const double alone_later = *alone.seconds_left(left - slow, here_work + slow, 720) / 3600;
     CHECK(alone_later == doctest::Approx(11.56).epsilon(0.01));
 }
+
+TEST_CASE("the run's end: the level in progress by its own ETA, the levels after it by the "
+          "run's rate") {
+    // The lost 36-seed run (#26) at 89 % of level 36, its last level, read "ETA level 37:01,
+    // run 31:05": the run's average rate, most of it from levels built in memory, is above
+    // a streamed level's, so the run was to end six minutes before its last level did.
+    RunRate rate;
+    rate.add_earlier(369, 5579);
+    const double level_left = 37 * 60 + 1, level_work_left = 0.11 * 1700;
+    // On the last level, the run ends with the level.
+    CHECK(*rate.run_seconds_left(level_left, level_work_left, 0, 100, 3600) ==
+          doctest::Approx(level_left));
+    // With levels after it, they come at the run's rate: (369 + 100) units in 9,179 s.
+    CHECK(*rate.run_seconds_left(level_left, level_work_left, 50, 100, 3600) ==
+          doctest::Approx(level_left + 50 * 9179.0 / 469));
+    // While the level has no estimate of its own (its first second), all of it at the
+    // run's rate, as before.
+    CHECK(*rate.run_seconds_left(std::nullopt, level_work_left, 50, 100, 3600) ==
+          doctest::Approx((level_work_left + 50) * 9179.0 / 469));
+    // Nothing measured at all: no estimate, whatever the level says of the levels after it.
+    const RunRate none;
+    CHECK_FALSE(none.run_seconds_left(level_left, level_work_left, 50, 0, 0));
+    CHECK(*none.run_seconds_left(level_left, level_work_left, 0, 0, 0) ==
+          doctest::Approx(level_left));
+}

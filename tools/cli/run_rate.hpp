@@ -35,6 +35,22 @@ class RunRate {
         return work_left * seconds / work;
     }
 
+    /// Seconds until the run ends: the level in progress by its own estimate,
+    /// `level_seconds_left` (its measured rate: a streamed level's is well below the run's
+    /// average, so the run's rate alone put the end of the last level before the level's
+    /// own ETA), then `later_work_left` units of the levels after it at the run's rate.
+    /// Without the level's estimate, all of it (`level_work_left` too) at the run's rate.
+    std::optional<double> run_seconds_left(std::optional<double> level_seconds_left,
+                                           double level_work_left, double later_work_left,
+                                           double work_here, double seconds_here) const {
+        if (!level_seconds_left)
+            return seconds_left(level_work_left + later_work_left, work_here, seconds_here);
+        if (!(later_work_left > 0)) return level_seconds_left;
+        const std::optional<double> later = seconds_left(later_work_left, work_here, seconds_here);
+        if (!later) return std::nullopt;
+        return *level_seconds_left + *later;
+    }
+
     double earlier_work() const { return earlier_work_; }
     double earlier_seconds() const { return earlier_seconds_; }
 

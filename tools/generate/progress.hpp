@@ -100,10 +100,11 @@ class ProgressDisplay {
         checkpoint_ = checkpoint;
     }
     // The line says when the level will be done and when the run will, from the rate of
-    // the work done: the level's since its start, the run's since its start (both this
-    // process's, weighted by work(), plus what earlier processes recorded, so that a
-    // resumed run does not estimate from its first minutes alone: cli/run_rate.hpp). Both
-    // leave out the time the process was stopped (cli/active_clock.hpp).
+    // the work done: the level's since its start; the run's, the level's ETA plus the
+    // levels after it at the run's rate since its start (this process's, weighted by
+    // work(), plus what earlier processes recorded, so that a resumed run does not estimate
+    // from its first minutes alone: cli/run_rate.hpp). Both leave out the time the process
+    // was stopped (cli/active_clock.hpp).
     void update(const LevelProgress& p) {
         const double elapsed = clock_.elapsed();
         const double level_work = work(level_size_, level_);
@@ -122,13 +123,21 @@ class ProgressDisplay {
         // Work done by this process (not what a checkpoint brought), and work left.
         const double done = done_here_ + level_done * level_work;
         const double left = remaining_ - finished_ - p.pass_fraction * level_work;
-        std::string level_eta = "?", run_eta = "?";
+        std::optional<double> level_seconds_left;
         if (level_earlier_seconds_ > 0 && p.pass_fraction > 0)
-            level_eta = format_duration((level_earlier_seconds_ + in_level) *
-                                        (1 - p.pass_fraction) / p.pass_fraction);
+            level_seconds_left =
+                (level_earlier_seconds_ + in_level) * (1 - p.pass_fraction) / p.pass_fraction;
         else if (level_done > 0 && in_level > 1)
-            level_eta = format_duration(in_level * (1 - p.pass_fraction) / level_done);
-        if (const std::optional<double> s = rate_.seconds_left(left, done, elapsed))
+            level_seconds_left = in_level * (1 - p.pass_fraction) / level_done;
+        const double level_work_left = (1 - p.pass_fraction) * level_work;
+        std::string level_eta = "?", run_eta = "?";
+        if (level_seconds_left) level_eta = format_duration(*level_seconds_left);
+        // Until a level has run a minute, its own ETA rests on seconds of one phase: the
+        // run's rate estimates the level too until then.
+        const bool level_measured = level_earlier_seconds_ > 0 || in_level >= 60;
+        if (const std::optional<double> s =
+                rate_.run_seconds_left(level_measured ? level_seconds_left : std::nullopt,
+                                       level_work_left, left - level_work_left, done, elapsed))
             run_eta = format_duration(*s);
         const std::string phase = p.step             ? p.step
                                   : p.threshold == 0 ? "first pass"
