@@ -15,7 +15,8 @@
 #
 # What DIR holds:
 #   bin/owaredb, bin/lib/   the binary pinned at the first start (a rebuilt work tree does not
-#                           change a run in progress); REPIN=1 pins OWAREDB again
+#                           change a run in progress); REPIN=1 pins OWAREDB again (what
+#                           runs goes on with the binary it started with)
 #   data/                   the level files, the build record, checkpoints
 #   generate.log            `generate --game` (its progress lines, /usr/bin/time -v), appended
 #   check/verify.log        `verify` runs over each level once its file is there, appended;
@@ -155,9 +156,11 @@ pin_binary() {
   mkdir -p "$dir/bin/lib"
   local lib
   lib=$(ldd "$from" | awk '/libowaredb/ {print $3}')
-  cp -L "$lib" "$dir/bin/lib/"
+  # Copied aside and renamed: a process running the old files keeps them (overwriting a
+  # running binary fails, a mapped library in place would crash it).
+  cp -L "$lib" "$dir/bin/lib/.new" && mv "$dir/bin/lib/.new" "$dir/bin/lib/$(basename "$lib")"
+  cp "$from" "$dir/bin/.new" && mv "$dir/bin/.new" "$dir/bin/owaredb.real"
   # The wrapper finds the pinned library before the build tree's (RUNPATH comes after it).
-  cp "$from" "$dir/bin/owaredb.real"
   printf '#!/bin/sh\nLD_LIBRARY_PATH="%s/bin/lib" exec "%s/bin/owaredb.real" "$@"\n' "$dir" "$dir" >"$dir/bin/owaredb"
   chmod +x "$dir/bin/owaredb"
   echo "$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$repo" diff --quiet 2>/dev/null || echo +changes)" >"$dir/bin/version"

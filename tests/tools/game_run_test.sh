@@ -48,6 +48,11 @@ check "the start's value is the 12-seed file's" bash -c \
   "[[ \$(grep '^seeds' '$run/check/start-pv.txt') == \$('$owaredb' probe --dir '$run/data' --rules awari '1 1 1 1 1 1 1 1 1 1 1 1' | grep '^seeds') ]]"
 "$script" status "$run" >"$work/status.out" 2>&1
 check "status says done" grep -q "done: levels built, checked and counted" "$work/status.out"
+REPIN=1 "$script" start "$run" >"$work/repin.out" 2>&1
+check "REPIN=1 pins the binary again" grep -q "binary: pinned" "$work/repin.out"
+check "and a finished generation is not started again" grep -q "generation: finished" "$work/repin.out"
+check "the pinned binary runs" bash -c "'$run/bin/owaredb' info '$run/data/awari-12.owdb' >/dev/null"
+"$script" stop "$run" >/dev/null 2>&1
 
 # A damaged level file of a finished generation (which would otherwise rebuild it): the
 # checker stops with check/FAILED.
