@@ -8,10 +8,12 @@
 #   scripts/game-run.sh status DIR   where both stand
 #   scripts/game-run.sh stop   DIR   stop both (the generation resumes inside its level)
 #
-# Settings (environment, read by start): RULES (awari), GAME (3: seeds a pit), MEMORY (the
-# generation's --memory, 18G), CHECK_MEMORY (the checker's, 5G), NICE (the generation's,
-# 10; the checker runs at 19, so the generation's CPU is what the machine spares last),
-# OWAREDB (the binary to pin, build/tools/owaredb).
+# Settings (environment, read by the first start and kept in DIR/settings): RULES (awari),
+# GAME (3: seeds a pit), MEMORY (the generation's --memory, 18G), CHECK_MEMORY (the
+# checker's, 5G; the checker reads DIR/settings again before each step, so an edit there
+# takes effect at its next check), NICE (the generation's, 10; the checker runs at 19, so
+# the generation's CPU is what the machine spares last), OWAREDB (the binary to pin,
+# build/tools/owaredb).
 #
 # What DIR holds:
 #   bin/owaredb, bin/lib/   the binary pinned at the first start (a rebuilt work tree does not
@@ -103,6 +105,9 @@ checker_loop() {
   local top threads verified counted want_top=$((12 * GAME))
   verified=$(cat "$dir/check/verified-up-to" 2>/dev/null || echo -1)
   while :; do
+    # Read again before each step: CHECK_MEMORY edited in DIR/settings takes effect at the
+    # next check (more memory for the checker once the generation's levels are streamed).
+    source "$dir/settings"
     top=$(top_level)
     threads=1
     alive "$dir/generate.pid" || threads=0

@@ -76,4 +76,16 @@ check "the finished generation was not started again" test ! -e "$broken/generat
 check "status shows the failure" grep -q "failed" "$work/status-broken.out"
 "$script" stop "$broken" >/dev/null 2>&1
 
+# The checker's settings come from DIR/settings, not from the environment of a later start:
+# a budget that verify refuses there fails the check, though this shell exports a good one.
+edited=$work/edited
+mkdir -p "$edited"
+cp -r "$run/data" "$edited/data"
+echo 0 >"$edited/generate.exit"
+echo "export RULES=awari GAME=1 MEMORY=1G CHECK_MEMORY=12parsecs NICE=10" >"$edited/settings"
+"$script" start "$edited" >/dev/null 2>&1
+check "a budget from DIR/settings reaches the checker" wait_for "$edited/check/FAILED"
+check "and verify names it" grep -q "12parsecs" "$edited/check/verify.log"
+"$script" stop "$edited" >/dev/null 2>&1
+
 finish game_run
