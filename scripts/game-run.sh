@@ -25,8 +25,9 @@
 #                           check/progress.json makes a killed check resume
 #   check/all-configurations.jsonl   `stats --all-configurations` lines of the checked levels
 #   check/start-pv.txt      `probe --pv` of the start position, once the top level is there
-#   check/FAILED            a check that found a wrong value or a damaged file: the checker
-#                           stops there (the generation goes on)
+#   check/FAILED            a check that found a wrong value or a damaged file (or a count or
+#                           the probe that failed): the checker stops there (the generation
+#                           goes on)
 #   check/done              every level built, checked and counted, and the start probed
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -139,8 +140,12 @@ checker_loop() {
     if ((top == want_top)) && [[ ! -s $dir/check/start-pv.txt ]]; then
       local start
       start=$(printf "$GAME %.0s" {1..12})
-      bin/owaredb probe --rules "$RULES" --dir data --pv "$start" >check/start-pv.tmp 2>&1 &&
+      if bin/owaredb probe --rules "$RULES" --dir data --pv "$start" >check/start-pv.tmp 2>&1; then
         mv check/start-pv.tmp check/start-pv.txt
+      else
+        echo "$(stamp) probe of the start failed: see check/start-pv.tmp" | tee "$dir/check/FAILED"
+        return 1
+      fi
       continue
     fi
     if ((top == want_top && verified == want_top)) && [[ -s $dir/check/start-pv.txt ]]; then
