@@ -41,7 +41,14 @@ mkdir -p "$2"
 dir=$(cd "$2" && pwd)
 binary_to_pin=$(realpath -m "${OWAREDB:-$repo/build/tools/owaredb}")
 
-alive() { [[ -f $1 ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# Whether the process of pid file $1 runs, and is ours: its command line names DIR (after
+# a reboot the pid may be another process's).
+alive() {
+  [[ -f $1 ]] || return 1
+  local pid
+  pid=$(cat "$1")
+  [[ -r /proc/$pid/cmdline ]] && tr '\0' '\n' <"/proc/$pid/cmdline" | grep -qxF "$dir"
+}
 stamp() { date -u +%FT%TZ; }
 
 # The levels a game of k seeds a pit reaches on 6 pits a side: 0..12k-2 and 12k.
@@ -68,7 +75,7 @@ start_generation() {
     rc=$?
     echo "== exit $rc $(date -u +%FT%TZ)" >>generate.log
     echo $rc >generate.exit
-  ' </dev/null >/dev/null 2>&1 &
+  ' game-run-generation "$dir" </dev/null >/dev/null 2>&1 &
   echo $! >"$dir/generate.pid"
   echo "generation: started (pid $!), log $dir/generate.log"
 }
@@ -177,44 +184,52 @@ pin_binary() {
   echo "binary: pinned $from ($(cat "$dir/bin/version"))"
 }
 
-export RULES=${RULES:-awari} GAME=${GAME:-3} MEMORY=${MEMORY:-18G} CHECK_MEMORY=${CHECK_MEMORY:-5G} NICE=${NICE:-10}
-mkdir -p "$dir/data" "$dir/check"
-cd "$dir"
-case $cmd in
-  start)
-    # The settings of the first start are the run's (a restart keeps them).
-    if [[ -f settings ]]; then
-      # shellcheck disable=SC1091
+# The commands, in a function called from the script's last line: bash reads a script as it
+# runs it, so a checker running for days would otherwise read an edited file from its old
+# offset once its loop returns.
+main() {
+  export RULES=${RULES:-awari} GAME=${GAME:-3} MEMORY=${MEMORY:-18G} CHECK_MEMORY=${CHECK_MEMORY:-5G} NICE=${NICE:-10}
+  mkdir -p "$dir/data" "$dir/check"
+  cd "$dir"
+  case $cmd in
+    start)
+      # The settings of the first start are the run's (a restart keeps them).
+      if [[ -f settings ]]; then
+        # shellcheck disable=SC1091
+        source settings
+      else
+        printf 'export RULES=%s GAME=%s MEMORY=%s CHECK_MEMORY=%s NICE=%s\n' \
+          "$RULES" "$GAME" "$MEMORY" "$CHECK_MEMORY" "$NICE" >settings
+      fi
+      pin_binary
+      start_generation
+      start_checker
+      ;;
+    checker-loop)
       source settings
-    else
-      printf 'export RULES=%s GAME=%s MEMORY=%s CHECK_MEMORY=%s NICE=%s\n' \
-        "$RULES" "$GAME" "$MEMORY" "$CHECK_MEMORY" "$NICE" >settings
-    fi
-    pin_binary
-    start_generation
-    start_checker
-    ;;
-  checker-loop)
-    source settings
-    checker_loop
-    ;;
-  status)
-    [[ -f settings ]] && source settings
-    if alive generate.pid; then echo "generation: running"; else echo "generation: not running (exit $(cat generate.exit 2>/dev/null || echo ?))"; fi
-    tail -c 4000 generate.log 2>/dev/null | tr '\r' '\n' | grep -E '^(level|==)' | tail -2 || true
-    if alive check/checker.pid; then echo "checker: running"; else echo "checker: not running"; fi
-    echo "levels built up to $(top_level), checked up to $(cat check/verified-up-to 2>/dev/null || echo none), counted: $(counted_levels | tr '\n' ' ')"
-    tail -c 4000 check/verify.log 2>/dev/null | tr '\r' '\n' | grep -E '^(level|verify|==)' | tail -2 || true
-    [[ -f check/FAILED ]] && cat check/FAILED
-    [[ -f check/done ]] && cat check/done
-    [[ -s check/start-pv.txt ]] && grep -E '^seeds' check/start-pv.txt
-    true
-    ;;
-  stop)
-    for f in check/checker.pid generate.pid; do
-      alive "$f" && kill -- -"$(cat "$f")" 2>/dev/null && echo "stopped $f"
-    done
-    true
-    ;;
-  *) usage ;;
-esac
+      checker_loop
+      ;;
+    status)
+      [[ -f settings ]] && source settings
+      if alive generate.pid; then echo "generation: running"; else echo "generation: not running (exit $(cat generate.exit 2>/dev/null || echo ?))"; fi
+      tail -c 4000 generate.log 2>/dev/null | tr '\r' '\n' | grep -E '^(level|==)' | tail -2 || true
+      if alive check/checker.pid; then echo "checker: running"; else echo "checker: not running"; fi
+      echo "levels built up to $(top_level), checked up to $(cat check/verified-up-to 2>/dev/null || echo none), counted: $(counted_levels | tr '\n' ' ')"
+      tail -c 4000 check/verify.log 2>/dev/null | tr '\r' '\n' | grep -E '^(level|verify|==)' | tail -2 || true
+      [[ -f check/FAILED ]] && cat check/FAILED
+      [[ -f check/done ]] && cat check/done
+      [[ -s check/start-pv.txt ]] && grep -E '^seeds' check/start-pv.txt
+      true
+      ;;
+    stop)
+      for f in check/checker.pid generate.pid; do
+        alive "$f" && kill -- -"$(cat "$f")" 2>/dev/null && echo "stopped $f"
+      done
+      true
+      ;;
+    *) usage ;;
+  esac
+}
+
+main "$@"
+exit

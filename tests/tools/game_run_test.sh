@@ -53,6 +53,15 @@ check "REPIN=1 pins the binary again" grep -q "binary: pinned" "$work/repin.out"
 check "and a finished generation is not started again" grep -q "generation: finished" "$work/repin.out"
 check "the pinned binary runs" bash -c "'$run/bin/owaredb' info '$run/data/awari-12.owdb' >/dev/null"
 "$script" stop "$run" >/dev/null 2>&1
+# A pid file left by a run that a reboot stopped, its pid now another process's: not ours.
+sleep 300 &
+stranger=$!
+echo $stranger >"$run/generate.pid"
+rm -f "$run/generate.exit"
+"$script" status "$run" >"$work/status-stale.out" 2>&1
+check "a pid file naming another process is not the generation" grep -q "generation: not running" "$work/status-stale.out"
+kill $stranger 2>/dev/null
+echo 0 >"$run/generate.exit"
 
 # A damaged level file of a finished generation (which would otherwise rebuild it): the
 # checker stops with check/FAILED.
