@@ -63,7 +63,7 @@ const char* label(const db::Status& s) {
 }
 
 // The level files of one kind found in the directory: which passed every checksum, and
-// how many did not.
+// which did not.
 struct Checksums {
     std::vector<int> intact;
     std::vector<int> damaged;
@@ -137,8 +137,8 @@ uint64_t first_mismatch_of_level(uint64_t size, uint64_t start, FirstIn&& first_
 // Consistency, level by level from 0 while every smaller level is intact, up to level
 // `up_to`: `check(n)` loads level n, checks it against levels 0..n, prints its line and
 // returns whether it is consistent. A missing or damaged level leaves the levels above it
-// unchecked: a failure, not a pass. Returns the number of levels found consistent, or -1 on any
-// failure.
+// unchecked: a failure, not a pass. Returns the number of levels found consistent, or -1
+// on any failure.
 // The level a game of k seeds per pit never reaches (GameLevels: levels 0..12k-2 and 12k
 // there, 12k-1 missing; 2Pk and 2Pk-1 on a board of `pits` pits a side) is no gap:
 // `skip(n)` is told of it instead.
