@@ -9,7 +9,11 @@ them as a Markdown table: mode, wall seconds (solving, then writing), CPU second
 shared machine's wall time does not tell it), positions/s by that, peak RSS, file size and
 bits/position; then the totals.
 
-    scripts/build-record-table.py DIR [--levels A..B] [--cores T]
+    scripts/build-record-table.py DIR [--levels A..B] [--cores T] [--verify PROGRESS_FILE]
+
+With --verify, a second table: what `owaredb verify --progress-file PROGRESS_FILE` spent
+checking each level's values, over every run that checked it (a check killed and resumed
+adds up), and where a check now stands.
 
 Only levels whose file is still there at the recorded size are shown (the last row of a
 file wins, as in `owaredb generate`'s summary).
@@ -25,11 +29,24 @@ def parse_levels(text):
     return int(a), int(b or a)
 
 
+def ranges(levels):
+    """"0..28, 30, 32..33" for a sorted list of levels."""
+    parts, i = [], 0
+    while i < len(levels):
+        j = i
+        while j + 1 < len(levels) and levels[j + 1] == levels[j] + 1:
+            j += 1
+        parts.append(str(levels[i]) if i == j else f"{levels[i]}..{levels[j]}")
+        i = j + 1
+    return ", ".join(parts) or "none"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dir")
     ap.add_argument("--levels", type=parse_levels, default=(0, 48), help="A..B (default all)")
     ap.add_argument("--cores", type=int, default=2, help="T, the machine's cores (default 2)")
+    ap.add_argument("--verify", metavar="PROGRESS_FILE", help="verify's --progress-file")
     args = ap.parse_args()
     record = os.path.join(args.dir, "owaredb-build.jsonl")
     try:
@@ -73,6 +90,46 @@ def main():
     if any(r["earlier_unknown"] for r in chosen):
         print("(+: resumed from a checkpoint that did not record the earlier runs' time; "
               "this run's part only)")
+    if args.verify:
+        print_verify_table(args.verify, first, last, t)
+
+
+def print_verify_table(path, first, last, cores):
+    """The check times of levels first..last that the progress file at `path` records."""
+    try:
+        doc = json.load(open(path))
+    except (OSError, json.JSONDecodeError) as e:
+        sys.exit(f"build-record-table: cannot read the progress file {path}: {e}")
+    times = {t["level"]: t for t in doc.get("times", [])}
+    consistent = [n for n in doc.get("consistent", []) if first <= n <= last]
+    print(f"\n| level | positions checked (timed) | wall s | CPU s | CPU / {cores} s | "
+          "CPU ns/position |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    wall = cpu = positions = 0
+    untimed = []
+    for n in consistent:
+        t = times.get(n)
+        if t is None:
+            untimed.append(n)
+            continue
+        print(f"| {n} | {t['positions']:,} | {t['wall_seconds']:,.0f} | {t['cpu_seconds']:,.0f} | "
+              f"{t['cpu_seconds'] / cores:,.0f} | {1e9 * t['cpu_seconds'] / t['positions']:,.0f} |")
+        wall += t["wall_seconds"]
+        cpu += t["cpu_seconds"]
+        positions += t["positions"]
+    print(f"\nverify: levels {ranges(consistent)} consistent; timed: "
+          f"{positions:,} positions, wall {wall / 3600:.2f} h, CPU {cpu / 3600:.2f} h, "
+          f"CPU / {cores} {cpu / cores / 3600:.2f} h")
+    if untimed:
+        print("consistent, no time recorded (checked by an owaredb that kept none): "
+              + ranges(untimed))
+    prefix = doc.get("prefix")
+    if prefix and first <= prefix["level"] <= last:
+        t = prefix.get("time")
+        timed = (f" (timed: {t['positions']:,} of them, wall {t['wall_seconds']:,.0f} s, "
+                 f"CPU {t['cpu_seconds']:,.0f} s)" if t else "")
+        print(f"level {prefix['level']}: its first {prefix['positions']:,} positions consistent "
+              f"so far{timed}")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,9 @@
 #   scripts/game-run.sh start  DIR   start, or resume, the generation and its checker
 #   scripts/game-run.sh status DIR   where both stand
 #   scripts/game-run.sh stop   DIR   stop both (the generation resumes inside its level)
+#   scripts/game-run.sh report DIR   the run's tables: each level's generation (mode, wall,
+#                                    CPU, memory, file) and check (wall, CPU), the counted
+#                                    levels and the start position's value
 #
 # Settings (environment, read by the first start and kept in DIR/settings): RULES (awari),
 # GAME (3: seeds a pit), MEMORY (the generation's --memory, 18G), CHECK_MEMORY (the
@@ -32,7 +35,7 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 usage() {
-  echo "usage: scripts/game-run.sh start|status|stop DIR" >&2
+  echo "usage: scripts/game-run.sh start|status|stop|report DIR" >&2
   exit 2
 }
 [[ $# -eq 2 ]] || usage
@@ -219,6 +222,14 @@ main() {
       [[ -f check/FAILED ]] && cat check/FAILED
       [[ -f check/done ]] && cat check/done
       [[ -s check/start-pv.txt ]] && grep -E '^seeds' check/start-pv.txt
+      true
+      ;;
+    report)
+      [[ -f settings ]] && source settings
+      python3 "$repo/scripts/build-record-table.py" data --verify check/progress.json
+      echo
+      echo "counted levels (check/all-configurations.jsonl): $(counted_levels | tr '\n' ' ')"
+      [[ -s check/start-pv.txt ]] && grep -E '^seeds|^principal' check/start-pv.txt
       true
       ;;
     stop)

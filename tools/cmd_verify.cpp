@@ -228,6 +228,14 @@ bool check_value_level(int n, const StoredLevels& source, int threads, LevelMode
                        std::vector<ValueArray>& levels, VerifyRecord* record) {
     const bool streamed = plan.streamed(n);
     const auto started = std::chrono::steady_clock::now();
+    const double cpu_started = cpu_seconds();
+    // This process's time on the level over its first `positions` (from `start`).
+    auto spent = [&](uint64_t positions) {
+        return CheckTime{
+            positions,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+            cpu_seconds() - cpu_started};
+    };
     const uint64_t size = source.level_size(n);
     if (record && record->consistent(n)) {
         std::printf("level %2d: %llu values consistent (recorded in the progress file)\n", n,
@@ -244,7 +252,7 @@ bool check_value_level(int n, const StoredLevels& source, int threads, LevelMode
     LevelCheckProgress show(n, streamed, start);
     auto progress = [&](uint64_t done, uint64_t total) {
         show(done, total);
-        if (record) record->record_prefix(n, start + done);
+        if (record) record->record_prefix(n, start + done, spent(done));
     };
     try {
         if (streamed) {
@@ -289,10 +297,18 @@ bool check_value_level(int n, const StoredLevels& source, int threads, LevelMode
                     position_text(source.pits(), n, bad).c_str(), stored);
         return false;
     }
-    std::printf("level %2d: %llu values consistent (%s, %.1f s)\n", n, (unsigned long long)size,
-                streamed ? "streamed" : "in memory",
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-    if (record) record->record_consistent(n);
+    const CheckTime here = spent(size - start);
+    std::printf("level %2d: %llu values consistent (%s, %.1f s, CPU %.1f s", n,
+                (unsigned long long)size, streamed ? "streamed" : "in memory", here.wall_seconds,
+                here.cpu_seconds);
+    if (record) {
+        record->record_consistent(n, here);
+        // A resumed check: what every run that recorded its time spent, and on how much.
+        if (const std::optional<CheckTime> all = record->time_of(n); all && start > 0)
+            std::printf("; with the earlier runs %.1f s, CPU %.1f s over %llu positions",
+                        all->wall_seconds, all->cpu_seconds, (unsigned long long)all->positions);
+    }
+    std::printf(")\n");
     return true;
 }
 

@@ -44,6 +44,19 @@ std::filesystem::path absolute_dir(const std::filesystem::path& dir) {
     return ec ? std::filesystem::absolute(dir) : canonical;
 }
 
+Json time_json(const CheckTime& t) {
+    return Json{{"positions", t.positions},
+                {"wall_seconds", t.wall_seconds},
+                {"cpu_seconds", t.cpu_seconds}};
+}
+
+// A time as time_json() wrote it, or none (positions 0) where the object has none.
+CheckTime time_from(const Json& j) {
+    if (!j.contains("wall_seconds")) return {};
+    return {j.at("positions").get<uint64_t>(), j.at("wall_seconds").get<double>(),
+            j.at("cpu_seconds").get<double>()};
+}
+
 std::string describe(const VerifiedDirectory& d) {
     return "'" + d.dir.string() + "' (" + d.rules + ", " + std::to_string(d.pits) +
            " pits a side, " + d.format + " files)";
@@ -62,7 +75,7 @@ LevelFileStamp stamp_of(const std::filesystem::path& path) {
 VerifyRecord::VerifyRecord(std::filesystem::path file, VerifiedDirectory directory, int max_level,
                            PathOf path_of, double min_seconds_between_writes)
     : file_(std::move(file)), directory_(std::move(directory)),
-      consistent_(size_t(max_level) + 1, false),
+      consistent_(size_t(max_level) + 1, false), times_(size_t(max_level) + 1),
       min_seconds_between_writes_(min_seconds_between_writes) {
     directory_.dir = absolute_dir(directory_.dir);
     for (int n = 0; n <= max_level; ++n) stamps_.push_back(stamp_of(path_of(n)));
@@ -82,8 +95,10 @@ VerifyRecord::VerifyRecord(std::filesystem::path file, VerifiedDirectory directo
     }
     std::vector<LevelFileStamp> recorded(stamps_.size());
     std::vector<bool> consistent(consistent_.size(), false);
+    std::vector<CheckTime> times(times_.size());
     int prefix_level = -1;
     uint64_t prefix_positions = 0;
+    CheckTime prefix_time;
     std::string written;
     try {
         if (!doc.is_object() || doc.value(kMarker, 0) != kVersion)
@@ -105,9 +120,14 @@ VerifyRecord::VerifyRecord(std::filesystem::path file, VerifiedDirectory directo
             recorded[level_in_range(f.at("level").get<int>())] = {
                 true, f.at("bytes").get<uint64_t>(), f.at("modified_ns").get<int64_t>()};
         for (const Json& n : doc.at("consistent")) consistent[level_in_range(n.get<int>())] = true;
+        // Times came with version 1's later releases: a record without them is still valid.
+        if (doc.contains("times"))
+            for (const Json& t : doc["times"])
+                times[level_in_range(t.at("level").get<int>())] = time_from(t);
         if (doc.contains("prefix")) {
             prefix_level = int(level_in_range(doc["prefix"].at("level").get<int>()));
             prefix_positions = doc["prefix"].at("positions").get<uint64_t>();
+            if (doc["prefix"].contains("time")) prefix_time = time_from(doc["prefix"]["time"]);
         }
         written = doc.value("written", std::string("?"));
     } catch (const std::invalid_argument& e) {
@@ -122,14 +142,17 @@ VerifyRecord::VerifyRecord(std::filesystem::path file, VerifiedDirectory directo
     bool dropped = false;
     for (int n = 0; n < int(consistent.size()); ++n) {
         if (!consistent[size_t(n)]) continue;
-        if (n < changed)
+        if (n < changed) {
             consistent_[size_t(n)] = true;
-        else
+            times_[size_t(n)] = times[size_t(n)];
+        } else {
             dropped = true;
+        }
     }
     if (prefix_level >= 0 && prefix_level < changed) {
-        prefix_level_ = prefix_level;
+        prefix_level_ = opened_prefix_level_ = prefix_level;
         prefix_positions_ = prefix_positions;
+        prefix_time_ = opened_prefix_time_ = prefix_time;
     } else if (prefix_level >= 0) {
         dropped = true;
     }
@@ -158,16 +181,34 @@ uint64_t VerifyRecord::consistent_prefix(int n) const {
     return n == prefix_level_ ? prefix_positions_ : 0;
 }
 
-void VerifyRecord::record_consistent(int n) {
+std::optional<CheckTime> VerifyRecord::time_of(int n) const {
+    CheckTime t;
+    if (consistent(n))
+        t = times_[size_t(n)];
+    else if (n == prefix_level_)
+        t = prefix_time_;
+    if (t.positions == 0) return std::nullopt;
+    return t;
+}
+
+CheckTime VerifyRecord::earlier_time(int n) const {
+    return n == opened_prefix_level_ ? opened_prefix_time_ : CheckTime{};
+}
+
+void VerifyRecord::record_consistent(int n, const CheckTime& this_run) {
     consistent_.at(size_t(n)) = true;
-    if (prefix_level_ == n) prefix_level_ = -1, prefix_positions_ = 0;
+    times_.at(size_t(n)) = earlier_time(n);
+    times_[size_t(n)] += this_run;
+    if (prefix_level_ == n) prefix_level_ = -1, prefix_positions_ = 0, prefix_time_ = {};
     write();
     last_write_ = steady_seconds();
 }
 
-void VerifyRecord::record_prefix(int n, uint64_t positions) {
+void VerifyRecord::record_prefix(int n, uint64_t positions, const CheckTime& this_run) {
     prefix_level_ = n;
     prefix_positions_ = positions;
+    prefix_time_ = earlier_time(n);
+    prefix_time_ += this_run;
     if (last_write_ >= 0 && steady_seconds() - last_write_ < min_seconds_between_writes_) return;
     write();
     last_write_ = steady_seconds();
@@ -191,8 +232,18 @@ void VerifyRecord::write() {
     for (int n = 0; n < int(consistent_.size()); ++n)
         if (consistent_[size_t(n)]) consistent.push_back(n);
     doc["consistent"] = std::move(consistent);
-    if (prefix_level_ >= 0)
+    Json times = Json::array();
+    for (int n = 0; n < int(times_.size()); ++n)
+        if (consistent_[size_t(n)] && times_[size_t(n)].positions > 0) {
+            Json t = time_json(times_[size_t(n)]);
+            t["level"] = n;
+            times.push_back(std::move(t));
+        }
+    doc["times"] = std::move(times);
+    if (prefix_level_ >= 0) {
         doc["prefix"] = Json{{"level", prefix_level_}, {"positions", prefix_positions_}};
+        if (prefix_time_.positions > 0) doc["prefix"]["time"] = time_json(prefix_time_);
+    }
     doc["written"] = utc_timestamp();
     const std::string text = doc.dump() + "\n";
     try {

@@ -42,6 +42,22 @@ struct LevelFileStamp {
 /// The stamp of the file at `path` (absent when there is none).
 LevelFileStamp stamp_of(const std::filesystem::path& path);
 
+/// What checking a level's values cost: wall and CPU seconds over `positions` of them. A
+/// check resumed from a progress file adds its time to what earlier runs recorded; a part
+/// checked by a run that recorded no time (an older owaredb) is not in `positions`, so that
+/// seconds / positions stays a true rate.
+struct CheckTime {
+    uint64_t positions = 0;
+    double wall_seconds = 0;
+    double cpu_seconds = 0;
+    CheckTime& operator+=(const CheckTime& t) {
+        positions += t.positions;
+        wall_seconds += t.wall_seconds;
+        cpu_seconds += t.cpu_seconds;
+        return *this;
+    }
+};
+
 /// A progress file that cannot be written (its directory missing, a full disk): the
 /// check's own failure, not a damaged level file.
 struct ProgressFileError : std::runtime_error {
@@ -74,13 +90,20 @@ class VerifyRecord {
     /// when none are recorded; the level's size is never stored here (consistent(n) is).
     uint64_t consistent_prefix(int n) const;
 
-    /// Level n found consistent, written at once. Throws ProgressFileError naming the file
-    /// when it cannot be written (disk full, permissions).
-    void record_consistent(int n);
-    /// The first `positions` positions of level n found consistent; written when at least
+    /// The time recorded for checking level n: for a consistent level, the whole check's
+    /// (every run's that recorded one); for the level of consistent_prefix(), its prefix's.
+    /// None when no time is recorded (a record of an older owaredb, or nothing yet).
+    std::optional<CheckTime> time_of(int n) const;
+
+    /// Level n found consistent, written at once; `this_run` is what this process spent on
+    /// it, added to what the record held for its prefix when opened. Throws
+    /// ProgressFileError naming the file when it cannot be written (disk full, permissions).
+    void record_consistent(int n, const CheckTime& this_run = {});
+    /// The first `positions` positions of level n found consistent, `this_run` spent on them
+    /// by this process (as record_consistent); written when at least
     /// min_seconds_between_writes passed since the last write (a kill loses at most that much
     /// of the check). Throws as record_consistent.
-    void record_prefix(int n, uint64_t positions);
+    void record_prefix(int n, uint64_t positions, const CheckTime& this_run = {});
 
   private:
     void write();
@@ -88,9 +111,16 @@ class VerifyRecord {
     std::filesystem::path file_;
     VerifiedDirectory directory_;
     std::vector<LevelFileStamp> stamps_; ///< levels 0..max_level, as they are now
+    // What earlier runs spent on level n's prefix, as the record held it when opened.
+    CheckTime earlier_time(int n) const;
+
     std::vector<bool> consistent_;
+    std::vector<CheckTime> times_; ///< of the consistent levels; positions 0: none recorded
     int prefix_level_ = -1;
     uint64_t prefix_positions_ = 0;
+    CheckTime prefix_time_;
+    int opened_prefix_level_ = -1; ///< the prefix when opened, and its time
+    CheckTime opened_prefix_time_;
     double min_seconds_between_writes_;
     double last_write_ = -1; ///< steady-clock seconds of the last fact written, -1 before any
     std::vector<std::string> opening_lines_;

@@ -148,6 +148,58 @@ TEST_CASE("the prefix is rewritten at most once per interval; a level's end alwa
     CHECK(levels.open().consistent(0));
 }
 
+TEST_CASE("a level's check time adds up over the runs that checked it, and goes with it") {
+    Levels levels;
+    levels.write_up_to(5);
+    {
+        VerifyRecord r = levels.open();
+        r.record_consistent(0, {1, 0.5, 0.25});
+        r.record_prefix(1, 100, {100, 10, 15}); // a run killed after 100 positions of level 1
+    }
+    {
+        VerifyRecord r = levels.open();
+        CHECK(r.time_of(0)->positions == 1);
+        CHECK(r.time_of(0)->cpu_seconds == doctest::Approx(0.25));
+        CHECK(r.time_of(1)->positions == 100);
+        CHECK(r.time_of(2) == std::nullopt);
+        // The rerun resumes at position 100: its time joins the killed run's.
+        r.record_prefix(1, 150, {50, 4, 6});
+        CHECK(r.time_of(1)->positions == 150);
+        CHECK(r.time_of(1)->wall_seconds == doctest::Approx(14));
+        r.record_consistent(1, {200, 20, 30});
+        CHECK(r.time_of(1)->positions == 300);
+        CHECK(r.time_of(1)->wall_seconds == doctest::Approx(30));
+        CHECK(r.time_of(1)->cpu_seconds == doctest::Approx(45));
+    }
+    VerifyRecord again = levels.open();
+    REQUIRE(again.time_of(1));
+    CHECK(again.time_of(1)->positions == 300);
+    CHECK(again.time_of(1)->cpu_seconds == doctest::Approx(45));
+    // A level whose file changed is checked again, its old time dropped with its fact.
+    levels.write(1, "changed");
+    CHECK(levels.open().time_of(1) == std::nullopt);
+    CHECK(levels.open().time_of(0)->wall_seconds == doctest::Approx(0.5));
+}
+
+TEST_CASE("a record without times (an older owaredb's) is read; a resumed check times its part") {
+    Levels levels;
+    levels.write_up_to(2);
+    { levels.open().record_prefix(2, 40); }
+    const std::string text = read_all(levels.file);
+    REQUIRE(text.find("\"time\"") == std::string::npos);
+    // As an older owaredb wrote it: no "times" at all.
+    const size_t times = text.find(",\"times\":[]");
+    REQUIRE(times != std::string::npos);
+    std::ofstream(levels.file) << text.substr(0, times) + text.substr(times + 11);
+    VerifyRecord r = levels.open();
+    CHECK(r.consistent_prefix(2) == 40);
+    CHECK(r.time_of(2) == std::nullopt);
+    r.record_consistent(2, {60, 3, 5});
+    // Only the 60 positions this run timed: 3 s over 60 is a true rate, 3 s over 100 is not.
+    CHECK(r.time_of(2)->positions == 60);
+    CHECK(levels.open().time_of(2)->positions == 60);
+}
+
 TEST_CASE("a progress file of another check is refused, a damaged one named") {
     Levels levels;
     levels.write(0, "a");

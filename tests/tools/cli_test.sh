@@ -210,6 +210,12 @@ bad=$(sed -n 's/^MISMATCH level 9 index \([0-9]*\),.*/\1/p' "$work/verifyp.log")
 prog="$work/progress.json"
 "$owaredb" verify --dir "$work/pub" --values-up-to 8 --progress-file "$prog" >"$work/prog1.log" 2>&1
 check "verify --progress-file: a new file, levels 0..8 recorded" bash -c "grep -q \"progress file '$prog': new\" '$work/prog1.log' && grep -q '\"consistent\":\[0,1,2,3,4,5,6,7,8\]' '$prog'"
+check "each level's line gives its wall and CPU seconds" grep -q "^level  8: [0-9]* values consistent (in memory, [0-9.]* s, CPU [0-9.]* s)$" "$work/prog1.log"
+check "the progress file keeps each level's check time, over all the positions its line counts" python3 -c "
+import json, re; t = {x['level']: x for x in json.load(open('$prog'))['times']}
+size = {int(m[1]): int(m[2]) for m in re.finditer(r'^level +(\d+): (\d+) values consistent', open('$work/prog1.log').read(), re.M)}
+assert sorted(t) == sorted(size) == list(range(9)), (t, size)
+assert all(t[n]['positions'] == size[n] and t[n]['wall_seconds'] >= 0 and t[n]['cpu_seconds'] >= 0 for n in t), t"
 "$owaredb" verify --dir "$work/pub" --values-up-to 9 --mode streamed --memory 1M --progress-file "$prog" >"$work/prog2.log" 2>&1
 check "a rerun skips the levels recorded and finds the planted value" bash -c "
   grep -q 'levels 0..8 consistent' '$work/prog2.log' && [[ \$(grep -c 'values consistent (recorded in the progress file)' '$work/prog2.log') == 9 ]] &&
@@ -239,6 +245,15 @@ kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
 check "verify killed (-9) inside level 11 or later, rerun: the levels done are not checked again, OK" bash -c "
   grep -q 'verify: OK' '$work/prog7.log' && [[ \$(grep -c '(recorded in the progress file)' '$work/prog7.log') -ge 11 ]] &&
   grep -q '\"consistent\":\[0,1,2,3,4,5,6,7,8,9,10,11,12' '$kill_prog'"
+time_prog="$work/time-progress.json"
+"$owaredb" verify --dir "$work/a" --values-up-to 8 --progress-file "$time_prog" >/dev/null 2>&1
+python3 -c "
+import json; d = json.load(open('$time_prog'))
+d['prefix'] = {'level': 9, 'positions': 1000, 'time': {'positions': 1000, 'wall_seconds': 100, 'cpu_seconds': 150}}
+json.dump(d, open('$time_prog', 'w'))"
+"$owaredb" verify --dir "$work/a" --values-up-to 9 --progress-file "$time_prog" >"$work/prog9.log" 2>&1
+check "a resumed level's line adds the earlier runs' time to its own, over all its positions" bash -c "
+  grep -Eq '^level  9: ([0-9]+) values consistent \(in memory, [0-9.]+ s, CPU [0-9.]+ s; with the earlier runs 1[0-9]{2}\.[0-9] s, CPU 1[5-9][0-9]\.[0-9] s over \1 positions\)$' '$work/prog9.log'"
 "$owaredb" verify --dir "$work/a" --progress-file "$prog" >"$work/prog6.log" 2>&1
 check "a progress file of another directory: an error" test $? -eq 1
 check "it names both directories" bash -c "grep -q \"progress file '$prog': it records a check of '$work/pub' (awari, 6 pits a side, published files), not of '$work/a'\" '$work/prog6.log'"

@@ -48,6 +48,20 @@ check "the start's value is the 12-seed file's" bash -c \
   "[[ \$(grep '^seeds' '$run/check/start-pv.txt') == \$('$owaredb' probe --dir '$run/data' --rules awari '1 1 1 1 1 1 1 1 1 1 1 1' | grep '^seeds') ]]"
 "$script" status "$run" >"$work/status.out" 2>&1
 check "status says done" grep -q "done: levels built, checked and counted" "$work/status.out"
+"$script" report "$run" >"$work/report.out" 2>&1
+check "report: a generation row for each level of the game" bash -c \
+  "grep -q '^levels 0..12 (12 levels, ' '$work/report.out' && [[ \$(grep -cE '^\| [0-9]+ \| in-memory \|' '$work/report.out') == 12 ]]"
+check "report: every level's check timed, over all its positions" bash -c \
+  "grep -q '^verify: levels 0..10, 12 consistent; timed: ' '$work/report.out' && ! grep -q 'no time recorded' '$work/report.out' &&
+   python3 -c \"
+import re
+text = open('$work/report.out').read()
+built = dict(re.findall(r'^\\| (\\d+) \\| in-memory \\| ([\\d,]+) \\|', text, re.M))
+checked = dict(re.findall(r'^\\| (\\d+) \\| ([\\d,]+) \\| [\\d,]+ \\| [\\d,]+ \\| [\\d,]+ \\| [\\d,]+ \\|$', text, re.M))
+assert len(built) == 12 and checked == built, (built, checked)
+\""
+check "report: the counted levels and the start's value" bash -c \
+  "grep -q '^counted levels (check/all-configurations.jsonl): 0 1 2 3 4 5 6 7 8 9 10 12 ' '$work/report.out' && grep -q '^seeds' '$work/report.out'"
 REPIN=1 "$script" start "$run" >"$work/repin.out" 2>&1
 check "REPIN=1 pins the binary again" grep -q "binary: pinned" "$work/repin.out"
 check "and a finished generation is not started again" grep -q "generation: finished" "$work/repin.out"
