@@ -66,7 +66,7 @@ int run_levels(LevelBuilder& builder, const GameLevels& levels, const std::strin
             const auto w0 = Clock::now();
             builder.write(n, row);
             row.write_seconds = since(w0);
-            if (prints) display.level_finished();
+            if (prints) display.level_finished(row.write_seconds);
         }
         row.file_bytes = builder.dir().file_bytes(n);
         row.seconds += row.earlier_seconds;

@@ -6,6 +6,7 @@
 #include "cli/active_clock.hpp"
 #include "cli/run_rate.hpp"
 #include "cli/system_stats.hpp"
+#include "cli/write_rate.hpp"
 #include "generate/build_record.hpp"
 #include "generate/preflight.hpp"
 #include "oware/ranking.hpp"
@@ -68,23 +69,30 @@ class ProgressDisplay {
         return work_left;
     }
 
-    /// The work and wall seconds (solving and writing) of the levels of `levels` that `db`
-    /// holds, as its build record measured them: what earlier processes of a resumed run
-    /// did, for the run's ETA. A level the record does not describe adds nothing.
-    static RunRate recorded(const LevelDir& db, const GameLevels& levels) {
-        RunRate rate;
+    /// What earlier processes of a run did, as the build record measured it.
+    struct Recorded {
+        RunRate rate;     ///< work and wall seconds (solving and writing), for the run's ETA
+        WriteRate writes; ///< the files' write times, for the level's
+    };
+    /// The levels of `levels` that `db` holds, by its build record. A level the record does
+    /// not describe adds nothing.
+    static Recorded recorded(const LevelDir& db, const GameLevels& levels) {
+        Recorded r;
         const BuildRecord record(db.dir());
         for (int n = 0; n <= levels.max_level; ++n)
             if (levels.contains(n))
-                if (const std::optional<LevelRow> row = record.find(db.path(n)))
-                    rate.add_earlier(work(db.level_size(n), n), row->seconds + row->write_seconds);
-        return rate;
+                if (const std::optional<LevelRow> row = record.find(db.path(n))) {
+                    r.rate.add_earlier(work(db.level_size(n), n),
+                                       row->seconds + row->write_seconds);
+                    r.writes.add(row->mode, db.level_size(n), row->write_seconds);
+                }
+        return r;
     }
 
     /// `total_work`: the work of the levels to build (work_to_do()); `earlier`: what earlier
     /// processes of this run did (recorded()).
-    explicit ProgressDisplay(double total_work, RunRate earlier = {})
-        : remaining_(total_work), rate_(earlier) {}
+    explicit ProgressDisplay(double total_work, Recorded earlier = {})
+        : remaining_(total_work), rate_(earlier.rate), writes_(earlier.writes) {}
 
     /// Level n of `size` positions starts in `mode`; `checkpoint`, if any, is the one it
     /// may resume from, read at the first update() (after the solver's restore) for the
@@ -129,6 +137,11 @@ class ProgressDisplay {
                 (level_earlier_seconds_ + in_level) * (1 - p.pass_fraction) / p.pass_fraction;
         else if (level_done > 0 && in_level > 1)
             level_seconds_left = in_level * (1 - p.pass_fraction) / level_done;
+        // The file's compression and write come after the last phase: at the rate of the
+        // last level written (cli/write_rate.hpp).
+        if (level_seconds_left)
+            if (const std::optional<double> w = writes_.seconds(mode_name(mode_), level_size_))
+                *level_seconds_left += *w;
         const double level_work_left = (1 - p.pass_fraction) * level_work;
         std::string level_eta = "?", run_eta = "?";
         if (level_seconds_left) level_eta = format_duration(*level_seconds_left);
@@ -149,10 +162,15 @@ class ProgressDisplay {
                       (unsigned long long)level_size_, level_eta.c_str(), run_eta.c_str());
         line_.show(line);
     }
-    // Compressing a large level takes a while; say so instead of going quiet.
+    // Compressing a large level takes a while; say so instead of going quiet, and about how
+    // long by the last level written.
     void writing() {
         char line[120];
-        std::snprintf(line, sizeof line, "level %2d: compressing and writing the file", level_);
+        std::string about;
+        if (const std::optional<double> w = writes_.seconds(mode_name(mode_), level_size_))
+            about = " (about " + format_duration(*w) + ")";
+        std::snprintf(line, sizeof line, "level %2d: compressing and writing the file%s", level_,
+                      about.c_str());
         if (line_.terminal())
             std::fprintf(stderr, "\r%-100s", line);
         else
@@ -165,7 +183,9 @@ class ProgressDisplay {
         std::fprintf(stderr, "level %2d: %s\n", n, what.c_str());
         std::fflush(stderr);
     }
-    void level_finished() {
+    /// The level's file was written in `write_seconds`.
+    void level_finished(double write_seconds) {
+        writes_.add(mode_name(mode_), level_size_, write_seconds);
         finished_ += work(level_size_, level_);
         done_here_ += (1 - std::max(0.0, level_from_)) * work(level_size_, level_);
         line_.clear();
@@ -182,6 +202,7 @@ class ProgressDisplay {
     double level_earlier_seconds_ = 0; // earlier processes' time on the level, if known
     const LevelCheckpoint* checkpoint_ = nullptr;
     RunRate rate_; // earlier processes' work (this process's is done_here_ and the level's)
+    WriteRate writes_;
     int level_ = 0;
     uint64_t level_size_ = 0;
     LevelMode mode_ = LevelMode::InMemory;
