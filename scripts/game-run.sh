@@ -229,7 +229,10 @@ main() {
       python3 "$repo/scripts/build-record-table.py" data --verify check/progress.json
       echo
       echo "counted levels (check/all-configurations.jsonl): $(counted_levels | tr '\n' ' ')"
-      [[ -s check/start-pv.txt ]] && grep -E '^seeds|^principal' check/start-pv.txt
+      if [[ -s check/start-pv.txt ]]; then
+        grep -E '^seeds' check/start-pv.txt
+        echo "principal variation: $(grep -cE '^ *[0-9]+\. ' check/start-pv.txt) plies, $(grep -E '^ *end:' check/start-pv.txt | sed 's/^ *end: //')"
+      fi
       true
       ;;
     stop)

@@ -62,6 +62,9 @@ assert len(built) == 12 and checked == built, (built, checked)
 \""
 check "report: the counted levels and the start's value" bash -c \
   "grep -q '^counted levels (check/all-configurations.jsonl): 0 1 2 3 4 5 6 7 8 9 10 12 ' '$work/report.out' && grep -q '^seeds' '$work/report.out'"
+check "report: the line of play's length and end, as probed" bash -c \
+  "plies=\$(grep -cE '^ *[0-9]+\\. ' '$run/check/start-pv.txt') && ((plies > 0)) &&
+   grep -qE \"^principal variation: \$plies plies, [a-z]\" '$work/report.out'"
 REPIN=1 "$script" start "$run" >"$work/repin.out" 2>&1
 check "REPIN=1 pins the binary again" grep -q "binary: pinned" "$work/repin.out"
 check "and a finished generation is not started again" grep -q "generation: finished" "$work/repin.out"
