@@ -105,7 +105,8 @@ void LevelCheckpoint::level_written() const {
     std::filesystem::remove(path_, ec);
     if (saves_ == 0) return;
     char line[80];
-    std::snprintf(line, sizeof line, "%d checkpoints saved, %.2f s", saves_, seconds_saving_);
+    std::snprintf(line, sizeof line, "%d checkpoint%s saved, %.2f s", saves_,
+                  saves_ == 1 ? "" : "s", seconds_saving_);
     report_(line);
 }
 
