@@ -1,0 +1,72 @@
+// The line `owaredb generate` shows while a large level's file is compressed and written
+// (generate/progress.hpp): it estimates the write from the last level written in the same
+// mode, else from the last level written at all, and says nothing it cannot estimate.
+#include "generate/progress.hpp"
+
+#include "temp_dir.hpp"
+
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+
+namespace {
+
+using namespace owaredb;
+using namespace owaredb::cli;
+
+// What `show` writes to stderr.
+std::string stderr_of(const std::function<void()>& show) {
+    test::TempDir dir;
+    const std::filesystem::path file = dir / "stderr";
+    std::fflush(stderr);
+    const int saved = ::dup(2);
+    const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    REQUIRE(saved >= 0);
+    REQUIRE(fd >= 0);
+    ::dup2(fd, 2);
+    ::close(fd);
+    show();
+    std::fflush(stderr);
+    ::dup2(saved, 2);
+    ::close(saved);
+    std::ifstream in(file);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+} // namespace
+
+TEST_CASE("ProgressDisplay::writing: no estimate before any level was written") {
+    ProgressDisplay display(0);
+    display.level_started(17, 20'000'000, LevelMode::InMemory);
+    CHECK(stderr_of([&] { display.writing(); }) == "level 17: compressing and writing the file\n");
+}
+
+TEST_CASE("ProgressDisplay::writing: the last level of the mode sets the rate") {
+    ProgressDisplay display(0);
+    // 2 us a position in memory, 5 us streamed.
+    display.level_started(20, 1'000'000, LevelMode::InMemory);
+    display.level_finished(2.0);
+    display.level_started(21, 30'000'000, LevelMode::InMemory);
+    CHECK(stderr_of([&] { display.writing(); }) ==
+          "level 21: compressing and writing the file (about 1:00)\n");
+    display.level_finished(60.0);
+    // The first streamed level has no streamed rate yet: the last level's, 2 us.
+    display.level_started(22, 45'000'000, LevelMode::Streamed);
+    CHECK(stderr_of([&] { display.writing(); }) ==
+          "level 22: compressing and writing the file (about 1:30)\n");
+    display.level_finished(225.0);
+    display.level_started(23, 1'000'000'000, LevelMode::Streamed);
+    CHECK(stderr_of([&] { display.writing(); }) ==
+          "level 23: compressing and writing the file (about 1:23:20)\n");
+    // An in-memory level again: the in-memory rate, not the last (streamed) one.
+    display.level_started(24, 3'000'000, LevelMode::InMemory);
+    CHECK(stderr_of([&] { display.writing(); }) ==
+          "level 24: compressing and writing the file (about 0:06)\n");
+}
