@@ -17,6 +17,7 @@
 # the default budget leaves).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/bench-common.sh
 dir=$1 from=$2 to=$3 ks=${4:-1 2 4} threads=${5:-1}
 read -ra owaredb <<<"${OWAREDB:-$PWD/${BUILD:-build}/tools/owaredb}"
 read -ra mpirun <<<"${MPIRUN:-mpirun}"
@@ -24,18 +25,10 @@ rules=${RULES:-abapa}
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-mpi.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1
-echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)," \
-  "$(free -g | awk '/Mem:/ {print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_machine
 echo "== $rules levels $from..$to over $dir's 0..$((from - 1)); $threads thread(s) per rank"
-link_smaller() {
-  local k f
-  mkdir -p "$1"
-  for k in $(seq 0 $((from - 1))); do
-    f=$(printf '%s/%s-%02d.owdb' "$dir" "$rules" "$k")
-    [[ -f $f ]] || { echo "missing $f" >&2; exit 1; }
-    ln -f "$f" "$1/" 2>/dev/null || cp "$f" "$1/"
-  done
-}
+bench_require_levels "$dir" "$rules" "$from"
+link_smaller() { bench_link_levels "$dir" "$rules" "$from" "$1"; }
 # The one-process reference: streamed mode, the same engine without ranks (REFERENCE=0
 # leaves it out where it was measured already; DIR's files, if any, still check the bytes).
 ref="$work/one"

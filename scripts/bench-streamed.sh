@@ -10,17 +10,14 @@
 #   scripts/bench-streamed.sh /tmp/data 20 3 160M
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/bench-common.sh
 dir=$1 n=$2 reps=${3:-3} memory=${4:-}
 owaredb=${BUILD:-build}/tools/owaredb
 rules=${RULES:-abapa}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)," \
-  "$(free -g | awk '/Mem:/ {print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg)"
-for k in $(seq 0 $((n - 1))); do
-  f=$(printf '%s/%s-%02d.owdb' "$dir" "$rules" "$k")
-  [[ -f $f ]] || { echo "missing $f (owaredb generate --rules $rules --max-seeds $((n - 1)))" >&2; exit 1; }
-done
+bench_machine
+bench_require_levels "$dir" "$rules" "$n"
 target=$(printf '%s-%02d.owdb' "$rules" "$n")
 declare -A seconds peak
 for mode in in-memory streamed; do mkdir "$work/$mode"; done
@@ -28,8 +25,7 @@ for r in $(seq "$reps"); do
   for mode in in-memory streamed; do
     d="$work/$mode"
     rm -f "$d/$target"
-    for k in $(seq 0 $((n - 1))); do ln -f "$(printf '%s/%s-%02d.owdb' "$dir" "$rules" "$k")" "$d/" 2>/dev/null ||
-      cp "$(printf '%s/%s-%02d.owdb' "$dir" "$rules" "$k")" "$d/"; done
+    bench_link_levels "$dir" "$rules" "$n" "$d"
     extra=()
     [[ $mode == streamed && -n $memory ]] && extra=(--memory "$memory")
     /usr/bin/time -f '%M' -o "$work/rss" "$owaredb" generate --rules "$rules" --max-seeds "$n" \

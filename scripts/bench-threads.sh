@@ -12,17 +12,14 @@
 # build/tools/owaredb; a loader and its arguments may come first).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/bench-common.sh
 dir=$1 n=$2 thread_counts=${3:-1 2 4 8 16} modes=${4:-in-memory streamed}
 read -ra owaredb <<<"${OWAREDB:-$PWD/${BUILD:-build}/tools/owaredb}"
 rules=${RULES:-abapa}
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-threads.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)," \
-  "$(free -g | awk '/Mem:/ {print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg)"
-for k in $(seq 0 $((n - 1))); do
-  f=$(printf '%s/%s-%02d.owdb' "$dir" "$rules" "$k")
-  [[ -f $f ]] || { echo "missing $f (owaredb generate --rules $rules --max-seeds $((n - 1)))" >&2; exit 1; }
-done
+bench_machine
+bench_require_levels "$dir" "$rules" "$n"
 target=$(printf '%s-%02d.owdb' "$rules" "$n")
 echo "== $rules level $n over $dir's 0..$((n - 1)); threads: $thread_counts; modes: $modes"
 printf '%-10s %7s %10s %10s %9s %8s %10s\n' mode threads 'solve s' 'cpu s' 'peak MiB' speed-up efficiency
@@ -31,11 +28,7 @@ for mode in $modes; do
   first_seconds= first_threads=
   for t in $thread_counts; do
     d="$work/$mode-$t"
-    mkdir "$d"
-    for k in $(seq 0 $((n - 1))); do
-      f=$(printf '%s/%s-%02d.owdb' "$dir" "$rules" "$k")
-      ln -f "$f" "$d/" 2>/dev/null || cp "$f" "$d/"
-    done
+    bench_link_levels "$dir" "$rules" "$n" "$d"
     "${owaredb[@]}" generate --rules "$rules" --max-seeds "$n" --dir "$d" --mode "$mode" \
       --threads "$t" --checkpoint-minutes -1 >"$work/out" 2>"$work/err" ||
       { echo "$mode, $t threads: generate failed:"; tail -5 "$work/err"; exit 1; }
