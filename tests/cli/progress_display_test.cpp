@@ -1,6 +1,7 @@
 // The line `owaredb generate` shows while a large level's file is compressed and written
 // (generate/progress.hpp): it estimates the write from the last level written in the same
-// mode, else from the last level written at all, and says nothing it cannot estimate.
+// mode, else from the last level written at all; without a rate it says only that it
+// writes, and a write it expects to take under a second it does not announce.
 #include "generate/progress.hpp"
 
 #include "temp_dir.hpp"
@@ -69,4 +70,16 @@ TEST_CASE("ProgressDisplay::writing: the last level of the mode sets the rate") 
     display.level_started(24, 3'000'000, LevelMode::InMemory);
     CHECK(stderr_of([&] { display.writing(); }) ==
           "level 24: compressing and writing the file (about 0:06)\n");
+}
+
+TEST_CASE("ProgressDisplay::writing: a write expected under a second is not announced") {
+    ProgressDisplay display(0);
+    display.level_started(17, 20'000'000, LevelMode::InMemory);
+    display.level_finished(0.2); // 10 ns a position
+    display.level_started(18, 33'000'000, LevelMode::InMemory);
+    CHECK(stderr_of([&] { display.writing(); }).empty()); // 0.33 s
+    display.level_finished(0.33);
+    display.level_started(19, 150'000'000, LevelMode::InMemory);
+    CHECK(stderr_of([&] { display.writing(); }) ==
+          "level 19: compressing and writing the file (about 0:02)\n");
 }

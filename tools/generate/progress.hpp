@@ -163,12 +163,15 @@ class ProgressDisplay {
         line_.show(line);
     }
     // Compressing a large level takes a while; say so instead of going quiet, and about how
-    // long by the last level written.
+    // long by the last level written. A write that level says will take under a second is
+    // not announced ("about 0:00" would be all the line said).
     void writing() {
         char line[120];
         std::string about;
-        if (const std::optional<double> w = writes_.seconds(mode_name(mode_), level_size_))
+        if (const std::optional<double> w = writes_.seconds(mode_name(mode_), level_size_)) {
+            if (*w < 1) return;
             about = " (about " + format_duration(*w) + ")";
+        }
         std::snprintf(line, sizeof line, "level %2d: compressing and writing the file%s", level_,
                       about.c_str());
         if (line_.terminal())
