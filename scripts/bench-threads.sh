@@ -20,7 +20,6 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/bench-threads.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 bench_machine
 bench_require_levels "$dir" "$rules" "$n"
-target=$(printf '%s-%02d.owdb' "$rules" "$n")
 echo "== $rules level $n over $dir's 0..$((n - 1)); threads: $thread_counts; modes: $modes"
 printf '%-10s %7s %10s %10s %9s %8s %10s\n' mode threads 'solve s' 'cpu s' 'peak MiB' speed-up efficiency
 reference=
@@ -40,11 +39,12 @@ for mode in $modes; do
     if [[ -z $first_seconds ]]; then first_seconds=$seconds first_threads=$t; fi
     awk -v m="$mode" -v t="$t" -v s="$seconds" -v c="$cpu" -v p="$peak" -v s1="$first_seconds" -v t1="$first_threads" \
       'BEGIN {up = s1 / s; printf "%-10s %7d %10.2f %10.2f %9d %7.2fx %9.0f%%\n", m, t, s, c, p, up, 100 * up * t1 / t}'
+    written=$(bench_level_file "$d" "$rules" "$n")
     if [[ -z $reference ]]; then
-      reference="$d/$target"
+      reference=$written
     else
-      cmp -s "$reference" "$d/$target" || { echo "DIFFERENT: $mode with $t threads wrote other bytes"; exit 1; }
-      rm -f "$d/$target"
+      cmp -s "$reference" "$written" || { echo "DIFFERENT: $mode with $t threads wrote other bytes"; exit 1; }
+      rm -f "$written"
     fi
   done
 done
