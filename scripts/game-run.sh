@@ -12,7 +12,9 @@
 #                                    levels and the start position's value
 #
 # Settings (environment, read by the first start and kept in DIR/settings): RULES (awari),
-# GAME (3: seeds a pit), MEMORY (the generation's --memory, 18G), CHECK_MEMORY (the
+# GAME (3: seeds a pit), UP_TO (12 x GAME: with more, once the game's levels are there the run
+# goes on to every level up to UP_TO, the game's missing 12k-1 first, each checked and counted
+# as it lands), MEMORY (the generation's --memory, 18G), CHECK_MEMORY (the
 # checker's, 5G; the checker reads DIR/settings again before each step, so an edit there
 # takes effect at its next check), NICE (the generation's, 10; the checker runs at 19, so
 # the generation's CPU is what the machine spares last), OWAREDB (the binary to pin,
@@ -61,6 +63,18 @@ game_levels() {
   echo $((12 * k))
 }
 
+# The run's levels in the order they are built: the game's, then 12k-1 and those above 12k
+# up to UP_TO.
+run_levels() {
+  local n
+  game_levels "$GAME"
+  ((UP_TO > 12 * GAME)) || return 0
+  for ((n = 12 * GAME - 1; n <= UP_TO; n++)); do
+    ((n != 12 * GAME)) && echo "$n"
+  done
+  return 0
+}
+
 start_generation() {
   if alive "$dir/generate.pid"; then
     echo "generation: running (pid $(cat "$dir/generate.pid"))"
@@ -76,6 +90,12 @@ start_generation() {
     nice -n "$NICE" /usr/bin/time -v bin/owaredb generate --rules "$RULES" --game "$GAME" \
       --memory "$MEMORY" --dir data >>generate.log 2>&1
     rc=$?
+    if ((rc == 0 && UP_TO > 12 * GAME)); then
+      echo "== levels up to $UP_TO $(date -u +%FT%TZ)" >>generate.log
+      nice -n "$NICE" /usr/bin/time -v bin/owaredb generate --rules "$RULES" --max-seeds "$UP_TO" \
+        --memory "$MEMORY" --dir data >>generate.log 2>&1
+      rc=$?
+    fi
     echo "== exit $rc $(date -u +%FT%TZ)" >>generate.log
     echo $rc >generate.exit
   ' game-run-generation "$dir" </dev/null >/dev/null 2>&1 &
@@ -93,13 +113,64 @@ start_checker() {
   echo "checker: started (pid $!), log $dir/check/checker.log"
 }
 
-# The highest level whose file is there (files appear whole: written aside, then renamed).
+level_file() { echo "$dir/data/$RULES-$(printf %02d "$1").owdb"; }
+
+# How many of the run's levels, in build order, are there without a gap (files appear
+# whole: written aside, then renamed).
+built_count() {
+  local count=0 n
+  for n in $(run_levels); do
+    [[ -f $(level_file "$n") ]] || break
+    count=$((count + 1))
+  done
+  echo "$count"
+}
+
+# How many of the run's levels, in build order, come up to and with level $1 (0 for -1).
+count_up_to() {
+  local count=0 n
+  ((${1} >= 0)) || { echo 0; return; }
+  for n in $(run_levels); do
+    count=$((count + 1))
+    ((n == $1)) && break
+  done
+  echo "$count"
+}
+
+# How many of the run's levels, in build order, are counted without a gap (the counted
+# file is in order of seeds, not of building).
+counted_count() {
+  local count=0 n counted
+  counted=" $(counted_levels | tr '\n' ' ') "
+  for n in $(run_levels); do
+    [[ $counted == *" $n "* ]] || break
+    count=$((count + 1))
+  done
+  echo "$count"
+}
+
+# The highest level of the run's that is there (status).
 top_level() {
   local top=-1 n
-  for n in $(game_levels "$GAME"); do
-    [[ -f $dir/data/$RULES-$(printf %02d "$n").owdb ]] && top=$n
+  for n in $(run_levels); do
+    [[ -f $(level_file "$n") ]] && ((n > top)) && top=$n
   done
   echo "$top"
+}
+
+# The run's levels from position $1 to $2 (0-based, exclusive) in build order, as one
+# range for the commands: the game's levels together (a command skips a game's missing
+# 12k-1), a level above the game's alone (its range would hold levels checked before).
+# Prints "FROM TO COUNT".
+next_range() {
+  local -a levels
+  mapfile -t levels < <(run_levels)
+  local from=$1 to=$2 last=$1 game
+  game=$(game_levels "$GAME" | wc -l)
+  if ((from < game)); then
+    while ((last + 1 < to && last + 1 < game)); do last=$((last + 1)); done
+  fi
+  echo "${levels[from]} ${levels[last]} $((last - from + 1))"
 }
 
 # The levels of check/all-configurations.jsonl.
@@ -111,43 +182,45 @@ for line in open(sys.argv[1]):
 }
 
 # Checks each level once its file is there, counts it once checked, probes the start once
-# the game's top level is there; ends when all is done or a check fails.
+# the game's top level is there; ends when all is done or a check fails. The levels go in
+# build order (run_levels); check/verified-up-to names the last level of that order checked.
 checker_loop() {
-  local top threads verified counted want_top=$((12 * GAME))
-  verified=$(cat "$dir/check/verified-up-to" 2>/dev/null || echo -1)
+  local threads verified counted built range from to size all
+  all=$(run_levels | wc -l)
   while :; do
     # Read again before each step: CHECK_MEMORY edited in DIR/settings takes effect at the
     # next check (more memory for the checker once the generation's levels are streamed).
     source "$dir/settings"
-    top=$(top_level)
+    verified=$(count_up_to "$(cat "$dir/check/verified-up-to" 2>/dev/null || echo -1)")
+    built=$(built_count)
     threads=1
     alive "$dir/generate.pid" || threads=0
-    if ((top > verified)); then
-      echo "== $(stamp) verify levels $((verified + 1))..$top, $threads threads" >>"$dir/check/verify.log"
-      if /usr/bin/time -v bin/owaredb verify --rules "$RULES" --dir data --values-from $((verified + 1)) \
-        --values-up-to "$top" --memory "$CHECK_MEMORY" --threads "$threads" \
+    if ((built > verified)); then
+      read -r from to size <<<"$(next_range "$verified" "$built")"
+      echo "== $(stamp) verify levels $from..$to, $threads threads" >>"$dir/check/verify.log"
+      if /usr/bin/time -v bin/owaredb verify --rules "$RULES" --dir data --values-from "$from" \
+        --values-up-to "$to" --memory "$CHECK_MEMORY" --threads "$threads" \
         --progress-file check/progress.json >>"$dir/check/verify.log" 2>&1; then
-        verified=$top
-        echo "$verified" >"$dir/check/verified-up-to"
+        echo "$to" >"$dir/check/verified-up-to"
       else
-        echo "$(stamp) verify of levels $((verified + 1))..$top failed: see check/verify.log" | tee "$dir/check/FAILED"
+        echo "$(stamp) verify of levels $from..$to failed: see check/verify.log" | tee "$dir/check/FAILED"
         return 1
       fi
       continue
     fi
-    counted=$(counted_levels | tail -1)
-    counted=${counted:--1}
+    counted=$(counted_count)
     if ((verified > counted)); then
-      echo "== $(stamp) count levels $((counted + 1))..$verified" >>"$dir/check/stats.log"
+      read -r from to size <<<"$(next_range "$counted" "$verified")"
+      echo "== $(stamp) count levels $from..$to" >>"$dir/check/stats.log"
       OWAREDB=$dir/bin/owaredb /usr/bin/time -v "$repo/scripts/all-configurations-jsonl.sh" "$dir/data" \
         "$dir/check/all-configurations.jsonl" --memory "$CHECK_MEMORY" --threads "$threads" \
-        --values-from $((counted + 1)) --values-up-to "$verified" >>"$dir/check/stats.log" 2>&1 || {
-        echo "$(stamp) count of levels $((counted + 1))..$verified failed: see check/stats.log" | tee "$dir/check/FAILED"
+        --values-from "$from" --values-up-to "$to" >>"$dir/check/stats.log" 2>&1 || {
+        echo "$(stamp) count of levels $from..$to failed: see check/stats.log" | tee "$dir/check/FAILED"
         return 1
       }
       continue
     fi
-    if ((top == want_top)) && [[ ! -s $dir/check/start-pv.txt ]]; then
+    if [[ -f $(level_file $((12 * GAME))) && ! -s $dir/check/start-pv.txt ]]; then
       local start
       start=$(printf "$GAME %.0s" {1..12})
       if bin/owaredb probe --rules "$RULES" --dir data --pv "$start" >check/start-pv.tmp 2>&1; then
@@ -158,7 +231,7 @@ checker_loop() {
       fi
       continue
     fi
-    if ((top == want_top && verified == want_top)) && [[ -s $dir/check/start-pv.txt ]]; then
+    if ((verified == all)) && [[ -s $dir/check/start-pv.txt ]]; then
       echo "$(stamp) done: levels built, checked and counted; the start probed" | tee check/done
       return 0
     fi
@@ -192,6 +265,7 @@ pin_binary() {
 # offset once its loop returns.
 main() {
   export RULES=${RULES:-awari} GAME=${GAME:-3} MEMORY=${MEMORY:-18G} CHECK_MEMORY=${CHECK_MEMORY:-5G} NICE=${NICE:-10}
+  export UP_TO=${UP_TO:-}
   mkdir -p "$dir/data" "$dir/check"
   cd "$dir"
   case $cmd in
@@ -201,9 +275,10 @@ main() {
         # shellcheck disable=SC1091
         source settings
       else
-        printf 'export RULES=%s GAME=%s MEMORY=%s CHECK_MEMORY=%s NICE=%s\n' \
-          "$RULES" "$GAME" "$MEMORY" "$CHECK_MEMORY" "$NICE" >settings
+        printf 'export RULES=%s GAME=%s UP_TO=%s MEMORY=%s CHECK_MEMORY=%s NICE=%s\n' \
+          "$RULES" "$GAME" "${UP_TO:-$((12 * GAME))}" "$MEMORY" "$CHECK_MEMORY" "$NICE" >settings
       fi
+      export UP_TO=${UP_TO:-$((12 * GAME))}
       pin_binary
       start_generation
       start_checker

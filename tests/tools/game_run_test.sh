@@ -2,7 +2,8 @@
 # scripts/game-run.sh on the 1-seed-a-pit awari game (levels 0..10 and 12): a run started
 # in the background builds, checks, counts and probes every level of the game; a second
 # start while it runs starts nothing; a run whose files were damaged stops its checker with
-# check/FAILED and says so in its status.
+# check/FAILED and says so in its status; with UP_TO past the game, the run goes on to the
+# levels above it, each checked and counted.
 #   game_run_test.sh OWAREDB
 set -uo pipefail
 source "$(dirname "$0")/test_lib.sh"
@@ -113,5 +114,29 @@ echo "export RULES=awari GAME=1 MEMORY=1G CHECK_MEMORY=12parsecs NICE=10" >"$edi
 check "a budget from DIR/settings reaches the checker" wait_for "$edited/check/FAILED"
 check "and verify names it" grep -q "12parsecs" "$edited/check/verify.log"
 "$script" stop "$edited" >/dev/null 2>&1
+
+# UP_TO beyond the game: the run goes on to the game's missing 12k-1 and the levels above
+# 12k, each checked alone and counted once checked.
+beyond=$work/beyond
+mkdir -p "$beyond"
+cp -r "$run/data" "$beyond/data"
+UP_TO=13 "$script" start "$beyond" >/dev/null 2>&1
+check "UP_TO: the run ends with every step done" wait_for "$beyond/check/done"
+check "UP_TO: no check failed" test ! -e "$beyond/check/FAILED"
+check "UP_TO: levels 11 and 13 were built after the game's" bash -c \
+  "cd '$beyond/data' && [[ -f awari-11.owdb && -f awari-13.owdb && ! -e awari-14.owdb ]]"
+check "UP_TO: the settings keep it" grep -q "UP_TO=13" "$beyond/settings"
+check "UP_TO: each level above the game's was checked alone" bash -c \
+  "grep -q 'verify levels 11..11,' '$beyond/check/verify.log' && grep -q 'verify levels 13..13,' '$beyond/check/verify.log'"
+check "UP_TO: the last level checked is 13" grep -qx 13 "$beyond/check/verified-up-to"
+check "UP_TO: every level counted once, as docs/data has them" python3 -c "
+import json
+mine = [json.loads(l) for l in open('$beyond/check/all-configurations.jsonl') if l.strip()]
+published = {json.loads(l)['seeds']: json.loads(l) for l in open('$published') if l.strip()}
+assert [m['seeds'] for m in mine] == list(range(14)), [m['seeds'] for m in mine]
+for m in mine:
+    assert m == published[m['seeds']], (m, published[m['seeds']])
+"
+"$script" stop "$beyond" >/dev/null 2>&1
 
 finish game_run
