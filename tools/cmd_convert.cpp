@@ -127,10 +127,13 @@ class ReportedValues final : public db::ValueSource {
     ConversionLine& line_;
 };
 
+// Level n's conversion from the file `source`: its work files serve only a conversion of
+// that very file (a re-downloaded or another directory's level starts again).
 ConversionOptions conversion_options(const ConvertOptions& o, int n, uint64_t budget,
-                                     ConversionLine& line) {
+                                     const std::filesystem::path& source, ConversionLine& line) {
     ConversionOptions c;
     c.work_dir = work_dir_of(o, n);
+    c.source_identity = source_file_identity(source);
     c.memory = budget;
     c.threads = o.threads;
     c.progress = [&line](const ConversionProgress& p) { line(p); };
@@ -193,6 +196,7 @@ int cmd_import(const Args& args) {
     int converted = 0, kept = 0;
     for (int n : levels) {
         if (ours.check(n, o.threads).ok()) { // already imported, every block intact
+            ConvertedLevel::discard_work_files(work_dir_of(o, n)); // a run killed after it
             ++kept;
             continue;
         }
@@ -202,7 +206,7 @@ int cmd_import(const Args& args) {
         if (!file.ok()) throw std::runtime_error(file.status().message());
         ConversionLine line("importing", n);
         ConvertedLevel level(n, OrderDirection::to_ours, PublishedFileValues(*file),
-                             conversion_options(o, n, budget, line));
+                             conversion_options(o, n, budget, published.path(n), line));
         ours.save(n, ReportedValues(level, line), o.threads);
         level.remove_work_files();
         line.clear();
@@ -249,6 +253,7 @@ int cmd_export(const Args& args) {
     int converted = 0, kept = 0;
     for (int n : levels) {
         if (published.open(n).ok()) { // already exported (written atomically: whole)
+            ConvertedLevel::discard_work_files(work_dir_of(o, n)); // a run killed after it
             ++kept;
             continue;
         }
@@ -264,7 +269,7 @@ int cmd_export(const Args& args) {
         ConversionLine line("exporting", n);
         ConvertedLevel level(n, OrderDirection::to_published,
                              LevelFileValues(reader, level_size(n), o.threads),
-                             conversion_options(o, n, budget, line));
+                             conversion_options(o, n, budget, ours.path(n), line));
         db::detail::AtomicFileSink sink(published.path(n));
         std::vector<int8_t> piece(std::size_t(16) << 20);
         for (uint64_t b = 0; b < level.size(); b += piece.size()) {

@@ -1,5 +1,6 @@
 #include "tablebase/order_conversion.hpp"
 
+#include "dbformat/checksum.hpp"
 #include "dbformat/file_io.hpp"
 #include "oware/ranking.hpp"
 #include "retro/binomial.hpp"
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
@@ -16,6 +18,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace owaredb {
@@ -45,9 +48,25 @@ uint64_t target_run_length(const PublishedLayout& l, OrderDirection d, int s) {
     return d == OrderDirection::to_published ? l.rows(s) : l.columns(s);
 }
 
-std::string marker_text(int n, OrderDirection d, uint64_t source_size) {
+// The marker's first lines: the conversion its work files belong to. Pass 1 appends a
+// line "pass1-S CHECKSUM" a file.
+std::string marker_head(int n, OrderDirection d, uint64_t source_size, std::string identity) {
+    std::replace(identity.begin(), identity.end(), '\n', ' ');
     return "owaredb order conversion\nlevel " + std::to_string(n) + "\ndirection " +
-           direction_name(d) + "\nsource_size " + std::to_string(source_size) + "\n";
+           direction_name(d) + "\nsource_size " + std::to_string(source_size) + "\nsource " +
+           identity + "\n";
+}
+
+std::string hex(uint64_t v) {
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
+    return text;
+}
+
+void write_small_file(const std::filesystem::path& path, const std::string& text) {
+    db::detail::AtomicFileSink sink(path);
+    sink.write(std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+    sink.commit();
 }
 
 std::string read_small_file(const std::filesystem::path& p) {
@@ -97,6 +116,24 @@ class InputFile {
     int fd_ = -1;
 };
 
+// The checksum of a whole work file as hex, or "" when it cannot be read.
+std::string file_checksum(const std::filesystem::path& path) {
+    try {
+        const InputFile file(path);
+        const uint64_t size = std::filesystem::file_size(path);
+        db::detail::StreamingChecksum sum;
+        std::vector<uint8_t> piece(std::size_t(4) << 20);
+        for (uint64_t at = 0; at < size; at += piece.size()) {
+            const uint64_t count = std::min<uint64_t>(piece.size(), size - at);
+            file.read(at, piece.data(), count);
+            sum.update(std::span(piece).first(std::size_t(count)));
+        }
+        return hex(sum.digest());
+    } catch (const std::exception&) {
+        return "";
+    }
+}
+
 // out[b * a_count + d] = in[src_of[d] * width + b] for b < width, d < a_count: a band of
 // `width` target runs from `a_count` source runs, in tiles of kTile x kTile that stay in
 // the L1 cache (the source runs read along b, the target runs written along d).
@@ -136,6 +173,17 @@ uint64_t pass1_bytes(int n) {
 
 } // namespace
 
+std::string source_file_identity(const std::filesystem::path& file) {
+    struct stat st {};
+    if (::stat(file.c_str(), &st) != 0)
+        throw std::runtime_error(file.string() + ": " + std::strerror(errno));
+    return std::filesystem::absolute(file).string() + " dev " + std::to_string(st.st_dev) +
+           " inode " + std::to_string(st.st_ino) + " size " + std::to_string(st.st_size) +
+           " mtime " + std::to_string(st.st_mtim.tv_sec) + "." +
+           std::to_string(st.st_mtim.tv_nsec) + " ctime " + std::to_string(st.st_ctim.tv_sec) +
+           "." + std::to_string(st.st_ctim.tv_nsec);
+}
+
 uint64_t ConvertedLevel::budget_needed(int n) {
     // Pass 2 at its narrowest: a band of one target run, in and out, and the index of the
     // source runs; pass 1 needs more.
@@ -164,34 +212,27 @@ ConvertedLevel::ConvertedLevel(int n, OrderDirection direction, const db::ValueS
                                  std::to_string((budget_needed(n) >> 20) + 1) +
                                  " MiB, over the budget of " +
                                  std::to_string(options_.memory >> 20) + " MiB");
+    // A link planted at the work directory would have the conversion write and remove
+    // files wherever it points.
+    if (std::filesystem::is_symlink(options_.work_dir))
+        throw std::runtime_error(options_.work_dir.string() +
+                                 ": a symbolic link, not a work directory (remove it)");
     std::filesystem::create_directories(options_.work_dir);
     remove_files(options_.work_dir, [](const std::string& name) {
         return is_work_file(name) && name.find(".tmp.") != std::string::npos; // a killed write
     });
 
-    // Resume: pass 1 is done if its marker says so for this very conversion, and each
-    // matrix of pass 2 is done if its file is complete; anything else starts again.
-    const std::string marker = marker_text(n, direction, source.size());
-    const auto marker_path = options_.work_dir / kMarker;
-    bool resumable = std::filesystem::exists(marker_path) && read_small_file(marker_path) == marker;
-    for (int s = 0; resumable && s <= n; ++s) {
-        std::error_code ec;
-        const uint64_t want = layout_.matrix_size(s);
-        const bool second = std::filesystem::file_size(work_file(2, s), ec) == want && !ec;
-        const bool first = std::filesystem::file_size(work_file(1, s), ec) == want && !ec;
-        resumable = first || second;
-    }
-    if (!resumable) {
+    // Resume: pass 1 is done if its marker says so for this very conversion and its files
+    // still have their checksums, and each matrix of pass 2 is done if its file has its
+    // checksum; anything else starts again.
+    const std::string head = marker_head(n, direction, source.size(), options_.source_identity);
+    if (!resumable(head)) {
         remove_files(options_.work_dir, is_work_file);
-        pass1(source);
-        db::detail::AtomicFileSink sink(marker_path);
-        sink.write(std::span(reinterpret_cast<const uint8_t*>(marker.data()), marker.size()));
-        sink.commit();
+        pass1(source, head);
     }
     for (int s = 0; s <= n; ++s) {
         std::error_code ec;
-        if (std::filesystem::file_size(work_file(2, s), ec) != layout_.matrix_size(s) || ec)
-            pass2(s);
+        if (!std::filesystem::exists(work_file(2, s).concat(".sum"), ec)) pass2(s);
         std::filesystem::remove(work_file(1, s), ec);
         if (options_.progress) {
             uint64_t done = 0;
@@ -217,23 +258,52 @@ ConvertedLevel::ConvertedLevel(int n, OrderDirection direction, const db::ValueS
 
 ConvertedLevel::~ConvertedLevel() = default;
 
+// Whether the work files are this conversion's (the marker starts with `head`) and whole:
+// each matrix has its pass-2 file with its checksum, or else its pass-1 file with the
+// checksum the marker gives. Files left by another process may have been changed since:
+// each is read and checked, once, here.
+bool ConvertedLevel::resumable(const std::string& head) const {
+    const auto marker_path = options_.work_dir / kMarker;
+    std::error_code ec;
+    if (!std::filesystem::exists(marker_path, ec)) return false;
+    const std::string marker = read_small_file(marker_path);
+    if (marker.compare(0, head.size(), head) != 0) return false;
+    for (int s = 0; s <= n_; ++s) {
+        const auto second = work_file(2, s), first = work_file(1, s);
+        const auto second_sum = std::filesystem::path(second).concat(".sum");
+        if (std::filesystem::exists(second_sum, ec)) {
+            if (read_small_file(second_sum) != file_checksum(second) + "\n") return false;
+            continue;
+        }
+        const std::string line = "pass1-" + std::to_string(s) + " ";
+        const auto at = marker.find("\n" + line, head.size() - 1);
+        if (at == std::string::npos ||
+            marker.compare(at + 1 + line.size(), 17, file_checksum(first) + "\n") != 0)
+            return false;
+    }
+    return true;
+}
+
 std::filesystem::path ConvertedLevel::work_file(int pass, int s) const {
     return options_.work_dir / ("pass" + std::to_string(pass) + "-" + std::to_string(s));
 }
 
-void ConvertedLevel::pass1(const db::ValueSource& source) const {
+void ConvertedLevel::pass1(const db::ValueSource& source, const std::string& head) const {
     const int n = n_;
     const bool to_published = direction_ == OrderDirection::to_published;
     std::vector<std::unique_ptr<db::detail::AtomicFileSink>> files;
+    std::vector<std::unique_ptr<db::detail::StreamingChecksum>> sums;
     std::vector<std::vector<uint8_t>> buffers(std::size_t(n) + 1);
     const uint64_t buffer_bytes = std::max(kRunBuffer, longest_run(n_));
     for (int s = 0; s <= n; ++s) {
         files.push_back(std::make_unique<db::detail::AtomicFileSink>(work_file(1, s)));
+        sums.push_back(std::make_unique<db::detail::StreamingChecksum>());
         buffers[std::size_t(s)].reserve(buffer_bytes);
     }
     auto flush = [&](int s) {
         auto& b = buffers[std::size_t(s)];
         files[std::size_t(s)]->write(b);
+        sums[std::size_t(s)]->update(b);
         b.clear();
     };
 
@@ -279,11 +349,14 @@ void ConvertedLevel::pass1(const db::ValueSource& source) const {
     if (read_to != size || at != have)
         throw std::logic_error("order conversion: the runs do not cover level " +
                                std::to_string(n));
+    std::string marker = head;
     for (int s = 0; s <= n; ++s) {
         flush(s);
         files[std::size_t(s)]->commit();
+        marker += "pass1-" + std::to_string(s) + " " + hex(sums[std::size_t(s)]->digest()) + "\n";
     }
     if (options_.progress) options_.progress({1, size, size});
+    write_small_file(options_.work_dir / kMarker, marker);
 }
 
 void ConvertedLevel::pass2(int s) const {
@@ -308,6 +381,7 @@ void ConvertedLevel::pass2(int s) const {
     std::vector<uint8_t> in(a_count * width), out(a_count * width);
     const InputFile file(work_file(1, s));
     db::detail::AtomicFileSink sink(work_file(2, s));
+    db::detail::StreamingChecksum sum;
     for (uint64_t b0 = 0; b0 < width_all; b0 += width) {
         const uint64_t w = std::min(width, width_all - b0);
         if (w == width_all)
@@ -317,8 +391,11 @@ void ConvertedLevel::pass2(int s) const {
                 file.read(a * width_all + b0, in.data() + a * w, w);
         transpose_band(in.data(), w, src_of, out.data(), options_.threads);
         sink.write(std::span(out).first(a_count * w));
+        sum.update(std::span(out).first(a_count * w));
     }
     sink.commit();
+    write_small_file(std::filesystem::path(work_file(2, s)).concat(".sum"),
+                     hex(sum.digest()) + "\n");
 }
 
 uint64_t ConvertedLevel::size() const {
@@ -369,9 +446,14 @@ void ConvertedLevel::read_piece(uint64_t begin, std::span<int8_t> out) const {
 
 void ConvertedLevel::remove_work_files() {
     matrices_.clear();
-    remove_files(options_.work_dir, is_work_file);
+    discard_work_files(options_.work_dir);
+}
+
+void ConvertedLevel::discard_work_files(const std::filesystem::path& dir) {
     std::error_code ec;
-    std::filesystem::remove(options_.work_dir, ec); // only if empty
+    if (std::filesystem::is_symlink(dir, ec) || !std::filesystem::is_directory(dir, ec)) return;
+    remove_files(dir, is_work_file);
+    std::filesystem::remove(dir, ec); // only if empty
 }
 
 } // namespace owaredb

@@ -13,9 +13,14 @@
 //      bands of runs (the file is then read ceil(size / budget) times).
 //   3. The caller reads the level in the target order from the pass-2 files (this class is
 //      a db::ValueSource), merging the 49 files run by run: sequential in each.
-// Every work file is written atomically. A killed conversion resumes: pass 1 is done when
-// the marker "pass1.done" names the same level, direction and source size, and a matrix of
-// pass 2 is done when its "pass2-S" file exists. Disk: about twice the level (the pass-2
+// Every work file is written atomically, and its XXH3 checksum is kept beside it (pass 1's
+// in the marker "pass1.done", each pass-2 file's in "pass2-S.sum"). A killed conversion
+// resumes: pass 1 is done when the marker names the same level, direction, source size and
+// source identity (ConversionOptions::source_identity), and a matrix of pass 2 is done when
+// its "pass2-S" file and checksum are there. A work file left by an earlier process is read
+// whole and checked against its checksum before it is used; when one does not match, the
+// conversion starts again from the source, as when the marker names another conversion.
+// Disk: about twice the level (the pass-2
 // files and the caller's output), at most once the level plus one matrix at any time of
 // passes 1 and 2.
 #pragma once
@@ -29,6 +34,7 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace owaredb {
@@ -45,8 +51,8 @@ struct ConversionProgress {
 };
 
 struct ConversionOptions {
-    /// Holds the work files; created if missing. Left in place when the conversion fails
-    /// or is killed (a rerun resumes from it); remove_work_files() empties it.
+    /// Holds the work files; created if missing, refused if a symbolic link. Left in place when the
+    /// conversion fails or is killed (a rerun resumes from it); remove_work_files() empties it.
     std::filesystem::path work_dir;
     /// Bytes the conversion may use, its tables included (budget_needed() is the least).
     uint64_t memory = uint64_t(1) << 30;
@@ -55,9 +61,20 @@ struct ConversionOptions {
     uint64_t band_bytes = 0;
     /// OpenMP threads for the transposes (0 = default).
     int threads = 0;
+    /// What names the source, such as source_file_identity() of the file it reads: work
+    /// files are taken over only by a conversion of the same level, direction, size and
+    /// identity. Empty names no source in particular (work files of any source of the
+    /// same size would be taken over: set it whenever the source is a file).
+    std::string source_identity;
     /// Called every few tens of MB of each pass, from the calling thread.
     std::function<void(const ConversionProgress&)> progress;
 };
+
+/// The identity of a source file for ConversionOptions::source_identity: its path, device,
+/// inode, size, modification and change times, so that a file replaced, rewritten or
+/// touched (a re-downloaded `scores.N`, another directory's level) is another source. Throws
+/// std::runtime_error naming the file when it cannot be read.
+std::string source_file_identity(const std::filesystem::path& file);
 
 class ConvertedLevel final : public db::ValueSource {
   public:
@@ -82,9 +99,13 @@ class ConvertedLevel final : public db::ValueSource {
     /// Removes the work files and the work directory if it is then empty (after the
     /// caller has safely written what it read).
     void remove_work_files();
+    /// The same for the work directory `dir` of a conversion whose result is there already
+    /// (a run killed after writing it); nothing if `dir` is not a directory (or is a link).
+    static void discard_work_files(const std::filesystem::path& dir);
 
   private:
-    void pass1(const db::ValueSource& source) const;
+    bool resumable(const std::string& marker) const;
+    void pass1(const db::ValueSource& source, const std::string& marker) const;
     void pass2(int s) const;
     void read_piece(uint64_t begin, std::span<int8_t> out) const;
     std::filesystem::path work_file(int pass, int s) const;

@@ -11,6 +11,7 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <stdexcept>
 
 using namespace owaredb;
@@ -221,6 +222,111 @@ TEST_CASE("order conversion: a killed conversion resumes from its work files") {
         ConvertedLevel again(n, OrderDirection::to_published, db::SpanValues(ours), o);
         CHECK(read_whole(again, 1 << 20) == expected);
     }
+}
+
+// The hostile run of #52: a conversion killed in pass 2 left work files; what a rerun may
+// take from them.
+TEST_CASE("order conversion: work files of another source or damaged are not used") {
+    const int n = 13;
+    const std::vector<int8_t> ours = ours_by_published_key(n);
+    TempDir work;
+    ConversionOptions o;
+    o.work_dir = work.path();
+    o.band_bytes = level_size(n) / 20;
+    o.source_identity = "the true source";
+    std::vector<int8_t> expected;
+    {
+        ConvertedLevel whole(n, OrderDirection::to_published, db::SpanValues(ours), o);
+        expected = read_whole(whole, 1 << 20);
+        whole.remove_work_files();
+    }
+    // Another source of the same level and size: every value changed.
+    std::vector<int8_t> forged = ours;
+    for (int8_t& v : forged) v = int8_t(v == n ? -n : v + 1);
+    auto killed_in_pass2 = [&](const std::vector<int8_t>& source, const std::string& identity) {
+        ConversionOptions dying = o;
+        dying.source_identity = identity;
+        dying.progress = [](const ConversionProgress& p) {
+            if (p.pass == 2 && p.done * 2 > p.total) throw std::runtime_error("killed");
+        };
+        CHECK_THROWS_WITH(
+            ConvertedLevel(n, OrderDirection::to_published, db::SpanValues(source), dying),
+            "killed");
+        REQUIRE(std::filesystem::exists(work.path() / "pass1.done"));
+    };
+    // The last matrix's pass-1 file (pass 2 stopped before it) or its pass-2 file.
+    auto damage = [&](const std::string& name, bool zero_tail) {
+        const auto path = work.path() / name;
+        REQUIRE(std::filesystem::exists(path));
+        std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+        const auto size = std::streamoff(std::filesystem::file_size(path));
+        if (zero_tail) {
+            const std::streamoff tail = std::min<std::streamoff>(size, 4096);
+            f.seekp(size - tail);
+            const std::vector<char> zeros(std::size_t(tail), 0);
+            f.write(zeros.data(), tail);
+        } else {
+            f.seekg(size / 2);
+            const char c = char(f.get());
+            f.seekp(size / 2);
+            f.put(char(c == 0 ? 1 : 0)); // another value in -n..n
+        }
+    };
+    SUBCASE("another source's work files (same level, direction and size)") {
+        killed_in_pass2(forged, "another source");
+        ConvertedLevel again(n, OrderDirection::to_published, db::SpanValues(ours), o);
+        CHECK(read_whole(again, 1 << 20) == expected);
+    }
+    SUBCASE("the same source's work files are still taken") {
+        killed_in_pass2(ours, o.source_identity);
+        ConvertedLevel again(n, OrderDirection::to_published, Untouchable(level_size(n)), o);
+        CHECK(read_whole(again, 1 << 20) == expected);
+    }
+    SUBCASE("a pass-1 file with one byte changed") {
+        killed_in_pass2(ours, o.source_identity);
+        damage("pass1-" + std::to_string(n), false);
+        ConvertedLevel again(n, OrderDirection::to_published, db::SpanValues(ours), o);
+        CHECK(read_whole(again, 1 << 20) == expected);
+    }
+    SUBCASE("a pass-1 file whose last 4 KiB are zeros") {
+        killed_in_pass2(ours, o.source_identity);
+        damage("pass1-" + std::to_string(n), true);
+        ConvertedLevel again(n, OrderDirection::to_published, db::SpanValues(ours), o);
+        CHECK(read_whole(again, 1 << 20) == expected);
+    }
+    SUBCASE("a pass-2 file with one byte changed") {
+        killed_in_pass2(ours, o.source_identity);
+        damage("pass2-0", false);
+        ConvertedLevel again(n, OrderDirection::to_published, db::SpanValues(ours), o);
+        CHECK(read_whole(again, 1 << 20) == expected);
+    }
+}
+
+TEST_CASE("order conversion: a work directory that is a link is refused, and left alone") {
+    TempDir work;
+    std::filesystem::create_directories(work.path() / "victim");
+    std::ofstream(work.path() / "victim" / "pass1.done") << "not ours";
+    std::filesystem::create_directory_symlink(work.path() / "victim", work.path() / "convert");
+    ConversionOptions o;
+    o.work_dir = work.path() / "convert";
+    const std::vector<int8_t> level(level_size(5));
+    CHECK_THROWS_WITH(ConvertedLevel(5, OrderDirection::to_published, db::SpanValues(level), o),
+                      doctest::Contains("a symbolic link"));
+    ConvertedLevel::discard_work_files(o.work_dir);
+    CHECK(std::filesystem::exists(work.path() / "victim" / "pass1.done"));
+}
+
+TEST_CASE("order conversion: work files left after the result was written are removed") {
+    TempDir work;
+    ConversionOptions o;
+    o.work_dir = work.path() / "convert";
+    const std::vector<int8_t> level(level_size(5));
+    {
+        const ConvertedLevel done(5, OrderDirection::to_published, db::SpanValues(level), o);
+    } // killed before remove_work_files()
+    REQUIRE(ConvertedLevel::has_work_files(o.work_dir));
+    ConvertedLevel::discard_work_files(o.work_dir);
+    CHECK(!std::filesystem::exists(o.work_dir));
 }
 
 TEST_CASE("order conversion: bad arguments are refused with the reason") {
