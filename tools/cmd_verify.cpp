@@ -449,10 +449,9 @@ void print_board_start_values(const DatabaseDir& db, int up_to) {
 // The progress file `file` of a check of `directory` (none for an empty name), its opening
 // lines printed.
 std::optional<VerifyRecord> open_record(const std::string& file, VerifiedDirectory directory,
-                                        const VerifyRecord::PathOf& path_of) {
+                                        const LevelFiles& files) {
     if (file.empty()) return std::nullopt;
-    std::optional<VerifyRecord> record(std::in_place, file, std::move(directory), kMaxSeeds,
-                                       path_of);
+    std::optional<VerifyRecord> record(std::in_place, file, std::move(directory), kMaxSeeds, files);
     for (const std::string& line : record->opening_lines()) std::printf("%s\n", line.c_str());
     std::fflush(stdout);
     return record;
@@ -504,9 +503,9 @@ int cmd_verify(const Args& args) {
     if (published_format) {
         require_published_board(options.dir, pits);
         const PublishedDir published(options.dir);
-        std::optional<VerifyRecord> record =
-            open_record(progress_file, {options.dir, "awari", 6, "published"},
-                        [&](int n) { return published.path(n); });
+        std::optional<VerifyRecord> record = open_record(
+            progress_file, {options.dir, "awari", 6, "published"},
+            {[&](int n) { return published.path(n); }, [](int n) { return level_size(6, n); }});
         const bool ok = verify_published(published, threads, values_from, values_up_to, plan,
                                          record ? &*record : nullptr);
         if (ok)
@@ -528,7 +527,7 @@ int cmd_verify(const Args& args) {
     bool bound_files = false;
     std::optional<VerifyRecord> record =
         open_record(progress_file, {options.dir, db.rules().name, pits, "owaredb"},
-                    [&](int n) { return db.path(n); });
+                    {[&](int n) { return db.path(n); }, [&](int n) { return db.level_size(n); }});
     const bool values_ok = value_files || !has_bound_files(db)
                                ? verify_values(db, threads, values_from, values_up_to, plan,
                                                record ? &*record : nullptr)

@@ -2,10 +2,13 @@
 
 #include "cli/json.hpp"
 #include "cli/system_stats.hpp"
+#include "dbformat/checksum.hpp"
 #include "dbformat/file_io.hpp"
 
 #include <cerrno>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -16,7 +19,7 @@ namespace owaredb::cli {
 namespace {
 
 constexpr const char* kMarker = "owaredb_verify_progress";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2; // 2: with "checksum"
 
 double steady_seconds() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
@@ -50,11 +53,45 @@ Json time_json(const CheckTime& t) {
                 {"cpu_seconds", t.cpu_seconds}};
 }
 
-// A time as time_json() wrote it, or none (positions 0) where the object has none.
-CheckTime time_from(const Json& j) {
+// An integer of `j` in lo..hi, or an exception naming `what` (a fraction, a string, a number
+// out of range: nlohmann's get<> would round or wrap it).
+int64_t integer_in(const Json& j, int64_t lo, int64_t hi, const std::string& what) {
+    const bool fits = j.is_number_unsigned()  ? j.get<uint64_t>() <= uint64_t(hi)
+                      : j.is_number_integer() ? j.get<int64_t>() >= lo && j.get<int64_t>() <= hi
+                                              : false;
+    if (!fits) throw std::runtime_error(what + " " + j.dump() + " out of range");
+    return j.get<int64_t>();
+}
+uint64_t count_up_to(const Json& j, uint64_t most, const std::string& what) {
+    if (!j.is_number_unsigned() || j.get<uint64_t>() > most)
+        throw std::runtime_error(what + " " + j.dump() + " out of range 0.." +
+                                 std::to_string(most));
+    return j.get<uint64_t>();
+}
+double seconds_of(const Json& j, const std::string& what) {
+    if (!j.is_number() || !(j.get<double>() >= 0) || !std::isfinite(j.get<double>()))
+        throw std::runtime_error(what + " " + j.dump() + " is not a time");
+    return j.get<double>();
+}
+
+// A time as time_json() wrote it, of at most `most` positions, or none (positions 0) where
+// the object has none.
+CheckTime time_from(const Json& j, uint64_t most) {
     if (!j.contains("wall_seconds")) return {};
-    return {j.at("positions").get<uint64_t>(), j.at("wall_seconds").get<double>(),
-            j.at("cpu_seconds").get<double>()};
+    return {count_up_to(j.at("positions"), most, "timed positions"),
+            seconds_of(j.at("wall_seconds"), "wall_seconds"),
+            seconds_of(j.at("cpu_seconds"), "cpu_seconds")};
+}
+
+// The checksum a document carries, of its text without it.
+std::string checksum_of(Json doc) {
+    doc.erase("checksum");
+    const std::string text = doc.dump();
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx",
+                  static_cast<unsigned long long>(db::detail::checksum(
+                      std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()))));
+    return hex;
 }
 
 std::string describe(const VerifiedDirectory& d) {
@@ -72,13 +109,80 @@ LevelFileStamp stamp_of(const std::filesystem::path& path) {
     return {true, st.size, st.modified_ns};
 }
 
+namespace {
+
+// What a progress file holds, read and checked against the levels of this check.
+struct Recorded {
+    std::vector<LevelFileStamp> stamps;
+    std::vector<bool> consistent;
+    std::vector<CheckTime> times;
+    int prefix_level = -1;
+    uint64_t prefix_positions = 0;
+    CheckTime prefix_time;
+    std::string written;
+};
+
+// The facts of `doc` for levels 0..max_level of `files`; throws std::invalid_argument for a
+// file of another check, std::runtime_error for one that does not fit.
+Recorded read_recorded(const Json& doc, const VerifiedDirectory& mine, int max_level,
+                       const LevelFiles& files) {
+    const int version = doc.is_object() ? doc.value(kMarker, 0) : 0;
+    if (version != 1 && version != kVersion)
+        throw std::runtime_error("no \"" + std::string(kMarker) +
+                                 "\": " + std::to_string(kVersion));
+    if (version == kVersion && doc.value("checksum", std::string()) != checksum_of(doc))
+        throw std::runtime_error("its checksum does not match its text: damaged or edited");
+    const VerifiedDirectory theirs{doc.at("directory").get<std::string>(),
+                                   doc.at("rules").get<std::string>(), doc.at("pits").get<int>(),
+                                   doc.at("format").get<std::string>()};
+    if (!(theirs == mine))
+        throw std::invalid_argument("it records a check of " + describe(theirs) + ", not of " +
+                                    describe(mine) +
+                                    ": give another --progress-file, or remove this one");
+    const size_t levels = size_t(max_level) + 1;
+    Recorded r;
+    r.stamps.resize(levels);
+    r.consistent.resize(levels, false);
+    r.times.resize(levels);
+    auto level = [&](const Json& j) { return size_t(integer_in(j, 0, max_level, "level")); };
+    for (const Json& f : doc.at("files"))
+        r.stamps[level(f.at("level"))] = {
+            true, count_up_to(f.at("bytes"), uint64_t(INT64_MAX), "bytes"),
+            integer_in(f.at("modified_ns"), INT64_MIN, INT64_MAX, "modified_ns")};
+    for (const Json& j : doc.at("consistent")) {
+        const size_t n = level(j);
+        if (!r.stamps[n].present)
+            throw std::runtime_error("level " + std::to_string(n) +
+                                     " recorded consistent without its file");
+        r.consistent[n] = true;
+    }
+    // Times came with version 1's later releases: a record without them is still valid.
+    if (doc.contains("times"))
+        for (const Json& t : doc["times"]) {
+            const size_t n = level(t.at("level"));
+            r.times[n] = time_from(t, files.positions(int(n)));
+        }
+    if (doc.contains("prefix")) {
+        const Json& p = doc["prefix"];
+        r.prefix_level = int(level(p.at("level")));
+        const uint64_t size = files.positions(r.prefix_level);
+        r.prefix_positions =
+            count_up_to(p.at("positions"), size > 0 ? size - 1 : 0, "prefix positions");
+        if (p.contains("time")) r.prefix_time = time_from(p["time"], r.prefix_positions);
+    }
+    r.written = doc.value("written", std::string("?"));
+    return r;
+}
+
+} // namespace
+
 VerifyRecord::VerifyRecord(std::filesystem::path file, VerifiedDirectory directory, int max_level,
-                           PathOf path_of, double min_seconds_between_writes)
+                           LevelFiles files, double min_seconds_between_writes)
     : file_(std::move(file)), directory_(std::move(directory)),
       consistent_(size_t(max_level) + 1, false), times_(size_t(max_level) + 1),
       min_seconds_between_writes_(min_seconds_between_writes) {
     directory_.dir = absolute_dir(directory_.dir);
-    for (int n = 0; n <= max_level; ++n) stamps_.push_back(stamp_of(path_of(n)));
+    for (int n = 0; n <= max_level; ++n) stamps_.push_back(stamp_of(files.path(n)));
     const std::string name = "progress file '" + file_.string() + "'";
     if (!std::filesystem::exists(file_)) {
         opening_lines_.push_back(name + ": new");
@@ -87,73 +191,35 @@ VerifyRecord::VerifyRecord(std::filesystem::path file, VerifiedDirectory directo
     }
     std::ifstream in(file_);
     if (!in) throw std::runtime_error("cannot read " + name + ": " + std::strerror(errno));
-    Json doc;
+    Recorded recorded;
     try {
-        doc = Json::parse(in);
-    } catch (const Json::exception& e) {
-        throw std::runtime_error(name + " is not a verify progress file (" + e.what() + ")");
-    }
-    std::vector<LevelFileStamp> recorded(stamps_.size());
-    std::vector<bool> consistent(consistent_.size(), false);
-    std::vector<CheckTime> times(times_.size());
-    int prefix_level = -1;
-    uint64_t prefix_positions = 0;
-    CheckTime prefix_time;
-    std::string written;
-    try {
-        if (!doc.is_object() || doc.value(kMarker, 0) != kVersion)
-            throw std::runtime_error("no \"" + std::string(kMarker) +
-                                     "\": " + std::to_string(kVersion));
-        const VerifiedDirectory theirs{
-            doc.at("directory").get<std::string>(), doc.at("rules").get<std::string>(),
-            doc.at("pits").get<int>(), doc.at("format").get<std::string>()};
-        if (!(theirs == directory_))
-            throw std::invalid_argument("it records a check of " + describe(theirs) + ", not of " +
-                                        describe(directory_) +
-                                        ": give another --progress-file, or remove this one");
-        auto level_in_range = [&](int n) {
-            if (n < 0 || n > max_level)
-                throw std::runtime_error("level " + std::to_string(n) + " out of range");
-            return size_t(n);
-        };
-        for (const Json& f : doc.at("files"))
-            recorded[level_in_range(f.at("level").get<int>())] = {
-                true, f.at("bytes").get<uint64_t>(), f.at("modified_ns").get<int64_t>()};
-        for (const Json& n : doc.at("consistent")) consistent[level_in_range(n.get<int>())] = true;
-        // Times came with version 1's later releases: a record without them is still valid.
-        if (doc.contains("times"))
-            for (const Json& t : doc["times"])
-                times[level_in_range(t.at("level").get<int>())] = time_from(t);
-        if (doc.contains("prefix")) {
-            prefix_level = int(level_in_range(doc["prefix"].at("level").get<int>()));
-            prefix_positions = doc["prefix"].at("positions").get<uint64_t>();
-            if (doc["prefix"].contains("time")) prefix_time = time_from(doc["prefix"]["time"]);
-        }
-        written = doc.value("written", std::string("?"));
+        recorded = read_recorded(Json::parse(in), directory_, max_level, files);
     } catch (const std::invalid_argument& e) {
         throw std::runtime_error(name + ": " + e.what());
     } catch (const std::exception& e) {
-        throw std::runtime_error(name + " is not a verify progress file (" + e.what() + ")");
+        throw std::runtime_error(name + " is not a verify progress file (" + e.what() +
+                                 "): remove it to check again");
     }
     // Facts about level n hold while the files of levels 0..n are as recorded.
     int changed = 0;
-    while (changed < int(stamps_.size()) && recorded[size_t(changed)] == stamps_[size_t(changed)])
+    while (changed < int(stamps_.size()) &&
+           recorded.stamps[size_t(changed)] == stamps_[size_t(changed)])
         ++changed;
     bool dropped = false;
-    for (int n = 0; n < int(consistent.size()); ++n) {
-        if (!consistent[size_t(n)]) continue;
+    for (int n = 0; n < int(consistent_.size()); ++n) {
+        if (!recorded.consistent[size_t(n)]) continue;
         if (n < changed) {
             consistent_[size_t(n)] = true;
-            times_[size_t(n)] = times[size_t(n)];
+            times_[size_t(n)] = recorded.times[size_t(n)];
         } else {
             dropped = true;
         }
     }
-    if (prefix_level >= 0 && prefix_level < changed) {
-        prefix_level_ = opened_prefix_level_ = prefix_level;
-        prefix_positions_ = prefix_positions;
-        prefix_time_ = opened_prefix_time_ = prefix_time;
-    } else if (prefix_level >= 0) {
+    if (recorded.prefix_level >= 0 && recorded.prefix_level < changed) {
+        prefix_level_ = opened_prefix_level_ = recorded.prefix_level;
+        prefix_positions_ = recorded.prefix_positions;
+        prefix_time_ = opened_prefix_time_ = recorded.prefix_time;
+    } else if (recorded.prefix_level >= 0) {
         dropped = true;
     }
     std::string held = level_ranges(consistent_);
@@ -161,9 +227,9 @@ VerifyRecord::VerifyRecord(std::filesystem::path file, VerifiedDirectory directo
     if (prefix_level_ >= 0)
         held += "; level " + std::to_string(prefix_level_) + ": its first " +
                 std::to_string(prefix_positions_) + " positions consistent";
-    opening_lines_.push_back(name + " (written " + written + "): " + held);
+    opening_lines_.push_back(name + " (written " + recorded.written + "): " + held);
     if (dropped) {
-        const LevelFileStamp& was = recorded[size_t(changed)];
+        const LevelFileStamp& was = recorded.stamps[size_t(changed)];
         const LevelFileStamp& is = stamps_[size_t(changed)];
         const char* how = !was.present ? "appeared" : !is.present ? "is gone" : "changed";
         opening_lines_.push_back(name + ": level " + std::to_string(changed) + "'s file " + how +
@@ -245,6 +311,7 @@ void VerifyRecord::write() {
         if (prefix_time_.positions > 0) doc["prefix"]["time"] = time_json(prefix_time_);
     }
     doc["written"] = utc_timestamp();
+    doc["checksum"] = checksum_of(doc);
     const std::string text = doc.dump() + "\n";
     try {
         db::detail::AtomicFileSink sink(file_);

@@ -8,7 +8,8 @@
 // and modification time they had when it was recorded. FILE holds each level file's stamp;
 // a rerun drops every fact about a level at or above the first file that changed, been
 // added or gone, and says which. FILE is rewritten whole (temp file, fsync, rename): a kill
-// leaves the previous version or the new one.
+// leaves the previous version or the new one, and carries the XXH3 checksum of its text, so
+// that a damaged or edited file is refused, naming it, rather than trusted.
 #pragma once
 
 #include <cstdint>
@@ -64,20 +65,28 @@ struct ProgressFileError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+/// The levels of the directory checked.
+struct LevelFiles {
+    /// Level n's file (it may not exist).
+    std::function<std::filesystem::path(int n)> path;
+    /// Level n's positions: a recorded prefix is shorter.
+    std::function<uint64_t(int n)> positions;
+};
+
 class VerifyRecord {
   public:
-    /// Level n's file of the directory checked (it may not exist).
-    using PathOf = std::function<std::filesystem::path(int n)>;
-
-    /// Opens the record at `file` for `directory`, whose level n lives at path_of(n), levels
-    /// 0..max_level: reads what `file` holds if it exists (and keeps the facts whose files are
-    /// unchanged), else starts empty, and writes it at once, so that a file that cannot be
-    /// written fails before the check starts. `min_seconds_between_writes` bounds how often
+    /// Opens the record at `file` for `directory`, levels 0..max_level, whose level n lives
+    /// at files.path(n): reads what `file` holds if it exists (and keeps the facts whose files
+    /// are unchanged), else starts empty, and writes it at once, so that a file that cannot
+    /// be written fails before the check starts. `min_seconds_between_writes` bounds how often
     /// record_prefix rewrites the file. Throws std::runtime_error naming `file` when it is
-    /// not a progress file or is one of another check (VerifiedDirectory), or cannot be read;
-    /// ProgressFileError when it cannot be written.
+    /// not a progress file or is one of another check (VerifiedDirectory), cannot be read, or
+    /// does not fit: its checksum does not match its text (a file of version 1, from an
+    /// owaredb before checksums, has none), or it records a level outside 0..max_level, a
+    /// level consistent whose file was absent, or a prefix or time of more positions than
+    /// the level has. ProgressFileError when it cannot be written.
     VerifyRecord(std::filesystem::path file, VerifiedDirectory directory, int max_level,
-                 PathOf path_of, double min_seconds_between_writes = 30);
+                 LevelFiles files, double min_seconds_between_writes = 30);
 
     /// What the record held when opened, for the check's first lines: "FILE: new",
     /// "FILE (written T): levels 0..33 consistent, level 34's first K positions", and a

@@ -1,6 +1,7 @@
 // verify's progress file (verify_record.hpp): what a rerun may skip. A fact about level n
 // holds while the files of levels 0..n are as they were; anything else is checked again.
 // A file of another check is refused, a damaged one named, and the file is rewritten whole.
+#include "cli/json.hpp"
 #include "temp_dir.hpp"
 #include "verify_record.hpp"
 
@@ -8,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -29,8 +31,10 @@ struct Levels {
     void write_up_to(int top) const {
         for (int n = 0; n <= top; ++n) write(n, std::string(size_t(n) + 1, 'x'));
     }
-    VerifyRecord::PathOf path_of() const {
-        return [this](int n) { return path(n); };
+    // Level n of kPositions positions.
+    static constexpr uint64_t kPositions = 1 << 20;
+    LevelFiles path_of() const {
+        return {[this](int n) { return path(n); }, [](int) { return kPositions; }};
     }
     VerifiedDirectory identity() const { return {dir.path(), "awari", 6, "owaredb"}; }
     VerifyRecord open(double seconds = 0) const {
@@ -41,6 +45,16 @@ struct Levels {
 std::string read_all(const std::filesystem::path& p) {
     std::ifstream in(p);
     return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The progress file rewritten as an owaredb before checksums wrote it (version 1), edited
+// by `edit` first.
+void rewrite_as_version_1(const Levels& levels, const std::function<void(Json&)>& edit) {
+    Json doc = Json::parse(read_all(levels.file));
+    doc.erase("checksum");
+    doc["owaredb_verify_progress"] = 1;
+    edit(doc);
+    std::ofstream(levels.file) << doc.dump() << "\n";
 }
 
 bool has_line_with(const VerifyRecord& r, const std::string& text) {
@@ -93,12 +107,14 @@ TEST_CASE("levels and a level's first positions survive a rerun over the same fi
 
 TEST_CASE("a changed, new or removed level file drops the facts of its level and above") {
     Levels levels; // each subcase runs the test case anew, so each gets a fresh directory
-    // Levels 0..5 written (but `missing`), 0..4 recorded consistent, level 5's first 99.
+    // Levels 0..5 written (but `missing`), 0..4 recorded consistent (but `missing`: verify
+    // records only the levels it checked), level 5's first 99.
     auto record_over = [&](int missing) {
         for (int n = 0; n <= 5; ++n)
             if (n != missing) levels.write(n, "ab");
         VerifyRecord r = levels.open();
-        for (int n = 0; n <= 4; ++n) r.record_consistent(n);
+        for (int n = 0; n <= 4; ++n)
+            if (n != missing) r.record_consistent(n);
         r.record_prefix(5, 99);
     };
     SUBCASE("changed") {
@@ -187,10 +203,8 @@ TEST_CASE("a record without times (an older owaredb's) is read; a resumed check 
     { levels.open().record_prefix(2, 40); }
     const std::string text = read_all(levels.file);
     REQUIRE(text.find("\"time\"") == std::string::npos);
-    // As an older owaredb wrote it: no "times" at all.
-    const size_t times = text.find(",\"times\":[]");
-    REQUIRE(times != std::string::npos);
-    std::ofstream(levels.file) << text.substr(0, times) + text.substr(times + 11);
+    // As an older owaredb wrote it: no "times" at all (nor a checksum).
+    rewrite_as_version_1(levels, [](Json& doc) { doc.erase("times"); });
     VerifyRecord r = levels.open();
     CHECK(r.consistent_prefix(2) == 40);
     CHECK(r.time_of(2) == std::nullopt);
@@ -219,10 +233,72 @@ TEST_CASE("a progress file of another check is refused, a damaged one named") {
     std::ofstream(levels.file) << "{\"something\": 1}\n";
     CHECK_THROWS_WITH_AS(levels.open(), doctest::Contains("is not a verify progress file"),
                          std::runtime_error);
-    std::ofstream(levels.file) << text.substr(0, text.find("\"consistent\"")) +
-                                      "\"consistent\":[99]}";
+    std::ofstream(levels.file) << text;
+    rewrite_as_version_1(levels, [](Json& doc) { doc["consistent"] = {99}; });
     CHECK_THROWS_WITH_AS(levels.open(), doctest::Contains("level 99 out of range"),
                          std::runtime_error);
+}
+
+// The hostile run of #52 (item 3): edits that made verify say OK for a level it never checked.
+TEST_CASE("a progress file that does not fit its levels is refused, naming it") {
+    Levels levels;
+    levels.write_up_to(3);
+    {
+        VerifyRecord r = levels.open();
+        r.record_consistent(0);
+        r.record_consistent(1);
+        r.record_prefix(2, 10);
+    }
+    const std::string good = read_all(levels.file);
+    const std::string name = "progress file '" + levels.file.string() + "'";
+    auto refused = [&](const char* why) {
+        CHECK_THROWS_WITH_AS(levels.open(), doctest::Contains(why), std::runtime_error);
+        CHECK_THROWS_WITH_AS(levels.open(), doctest::Contains(name.c_str()), std::runtime_error);
+    };
+    SUBCASE("one digit changed: the checksum does not match") {
+        std::string text = good;
+        const size_t at = text.find("\"positions\":10");
+        REQUIRE(at != std::string::npos);
+        text[at + 12] = '9'; // a prefix of 90 positions
+        std::ofstream(levels.file) << text;
+        refused("checksum does not match");
+    }
+    SUBCASE("a prefix of -1 positions (2^64 - 1)") {
+        rewrite_as_version_1(levels, [](Json& doc) { doc["prefix"]["positions"] = -1; });
+        refused("prefix positions -1 out of range");
+    }
+    SUBCASE("a prefix as long as the level") {
+        rewrite_as_version_1(levels,
+                             [](Json& doc) { doc["prefix"]["positions"] = Levels::kPositions; });
+        refused("out of range 0..1048575");
+    }
+    SUBCASE("a level 2^40, which would have wrapped to level 0") {
+        rewrite_as_version_1(levels, [](Json& doc) { doc["consistent"] = {uint64_t(1) << 40}; });
+        refused("level 1099511627776 out of range");
+    }
+    SUBCASE("a level 1.5, which would have been level 1") {
+        rewrite_as_version_1(levels, [](Json& doc) { doc["consistent"] = {1.5}; });
+        refused("level 1.5 out of range");
+    }
+    SUBCASE("a level consistent whose file was not there") {
+        rewrite_as_version_1(levels, [](Json& doc) { doc["consistent"] = {0, 1, 9}; });
+        refused("level 9 recorded consistent without its file");
+    }
+    SUBCASE("a time of more positions than the level has") {
+        {
+            VerifyRecord r = levels.open();
+            r.record_consistent(2, {Levels::kPositions, 1, 1});
+        }
+        rewrite_as_version_1(
+            levels, [](Json& doc) { doc["times"][0]["positions"] = Levels::kPositions + 1; });
+        refused("timed positions 1048577 out of range");
+    }
+    SUBCASE("an unchanged file of version 1 (no checksum) is read") {
+        rewrite_as_version_1(levels, [](Json&) {});
+        VerifyRecord r = levels.open();
+        CHECK(r.consistent(1));
+        CHECK(r.consistent_prefix(2) == 10);
+    }
 }
 
 } // namespace

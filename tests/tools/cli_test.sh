@@ -224,6 +224,8 @@ check "a streamed check records how far into a level it got" python3 -c "
 import json; d = json.load(open('$prog')); assert 0 < d['prefix']['positions'] <= $bad and d['prefix']['level'] == 9, d"
 set_prefix() { python3 -c "
 import json; d = json.load(open('$prog')); d['prefix'] = {'level': 9, 'positions': $1}
+# Edited as an owaredb before checksums wrote it (version 1): a version 2 edited is refused.
+d.pop('checksum'); d['owaredb_verify_progress'] = 1
 d['consistent'] = [n for n in d['consistent'] if n != 9]; json.dump(d, open('$prog', 'w'))"; }
 for mode in streamed in-memory; do
   set_prefix "$bad"
@@ -250,6 +252,7 @@ time_prog="$work/time-progress.json"
 python3 -c "
 import json; d = json.load(open('$time_prog'))
 d['prefix'] = {'level': 9, 'positions': 1000, 'time': {'positions': 1000, 'wall_seconds': 100, 'cpu_seconds': 150}}
+d.pop('checksum'); d['owaredb_verify_progress'] = 1
 json.dump(d, open('$time_prog', 'w'))"
 "$owaredb" verify --dir "$work/a" --values-up-to 9 --progress-file "$time_prog" >"$work/prog9.log" 2>&1
 check "a resumed level's line adds the earlier runs' time to its own, over all its positions" bash -c "
@@ -257,6 +260,14 @@ check "a resumed level's line adds the earlier runs' time to its own, over all i
 "$owaredb" verify --dir "$work/a" --progress-file "$prog" >"$work/prog6.log" 2>&1
 check "a progress file of another directory: an error" test $? -eq 1
 check "it names both directories" bash -c "grep -q \"progress file '$prog': it records a check of '$work/pub' (awari, 6 pits a side, published files), not of '$work/a'\" '$work/prog6.log'"
+# An edited progress file (#52: a prefix of -1 positions made verify say OK unchecked).
+python3 -c "
+import json; d = json.load(open('$prog')); d['prefix'] = {'level': 9, 'positions': -1}
+json.dump(d, open('$prog', 'w'))"
+"$owaredb" verify --dir "$work/pub" --values-up-to 9 --progress-file "$prog" >"$work/prog10.log" 2>&1
+check "an edited progress file: an error, naming the file and why" bash -c "[[ $? == 1 ]] &&
+  grep -q \"progress file '$prog' is not a verify progress file (its checksum does not match its text\" '$work/prog10.log' &&
+  ! grep -q 'verify: OK' '$work/prog10.log'"
 "$owaredb" verify --dir "$work/a" --progress-file "$work/no-such-dir/progress.json" >"$work/prog8.log" 2>&1
 check "a progress file that cannot be written: an error" test $? -eq 1
 check "before any level is checked, and not a damaged file" bash -c "grep -q 'cannot write the progress file' '$work/prog8.log' && ! grep -q 'DAMAGED\|^level ' '$work/prog8.log'"
