@@ -66,6 +66,21 @@ std::filesystem::path checkpoint_path(const std::filesystem::path& level_file) {
     return p.replace_extension(".checkpoint");
 }
 
+std::filesystem::path exit_file_path(const std::filesystem::path& level_file) {
+    std::filesystem::path p = level_file;
+    return p.replace_extension(".exits");
+}
+
+std::filesystem::path rank_exit_file_path(const std::filesystem::path& level_file, int rank) {
+    std::filesystem::path p = level_file;
+    return p.replace_extension(".rank" + std::to_string(rank) + ".exits");
+}
+
+bool is_rank_exit_file(const std::filesystem::path& level_file, const std::string& file_name) {
+    const std::string prefix = level_file.stem().string() + ".rank";
+    return file_name.starts_with(prefix) && file_name.ends_with(".exits");
+}
+
 void write_checkpoint(const std::filesystem::path& path, const CheckpointHeader& header,
                       std::span<const uint8_t> payload) {
     if (payload.size() != header.payload_bytes)

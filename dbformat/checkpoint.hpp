@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <optional>
 #include <span>
+#include <string>
 
 namespace owaredb::db {
 
@@ -55,6 +56,15 @@ struct CheckpointFound {
 /// The checkpoint beside a level file: "abapa-24.owdb" -> "abapa-24.checkpoint",
 /// "abapa-24.bounds.owdb" -> "abapa-24.bounds.checkpoint".
 std::filesystem::path checkpoint_path(const std::filesystem::path& level_file);
+
+/// The exit file beside a level file, which belongs to its checkpoint (README, Exit files):
+/// "abapa-24.owdb" -> "abapa-24.exits".
+std::filesystem::path exit_file_path(const std::filesystem::path& level_file);
+/// Rank `rank`'s exit file of a distributed run: "abapa-24.owdb", 3 -> "abapa-24.rank3.exits".
+std::filesystem::path rank_exit_file_path(const std::filesystem::path& level_file, int rank);
+/// Whether `file_name` (a name without its directory) is one of the ranks' exit files of
+/// `level_file`, of any rank.
+bool is_rank_exit_file(const std::filesystem::path& level_file, const std::string& file_name);
 
 /// Writes `payload` (header.payload_bytes bytes) with `header` to `path` atomically.
 /// Throws std::runtime_error naming the file and the reason (e.g. a full disk); the old

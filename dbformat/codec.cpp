@@ -6,8 +6,6 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
-#include <zdict.h>
-#include <zstd.h>
 
 namespace owaredb::db::detail {
 
@@ -72,108 +70,24 @@ bool symbols_below(const uint8_t* packed, uint64_t count, unsigned bits, unsigne
     return all;
 }
 
-Result<std::shared_ptr<const Dictionary>> Dictionary::create(std::vector<uint8_t> bytes, int level,
-                                                             bool for_compression) {
-    std::shared_ptr<Dictionary> d(new Dictionary());
-    d->bytes_ = std::move(bytes);
-    if (d->bytes_.empty()) return std::shared_ptr<const Dictionary>(d);
-    if (for_compression) {
-        d->cdict_ = ZSTD_createCDict(d->bytes_.data(), d->bytes_.size(), level);
-        if (!d->cdict_) return Status(ErrorCode::Corrupt, "zstd rejects the dictionary");
+// The codecs this build reads and writes, one line each (codec.hpp).
+#define OWAREDB_CODECS(X) X(zstd)
+
+#define OWAREDB_DECLARE_CODEC(name) const Codec& name##_codec();
+OWAREDB_CODECS(OWAREDB_DECLARE_CODEC)
+#undef OWAREDB_DECLARE_CODEC
+
+Result<const Codec*> find_codec(uint8_t id) {
+#define OWAREDB_CODEC_ENTRY(name) &name##_codec(),
+    static const std::array codecs{OWAREDB_CODECS(OWAREDB_CODEC_ENTRY)};
+#undef OWAREDB_CODEC_ENTRY
+    std::string known;
+    for (const Codec* c : codecs) {
+        if (c->id == id) return c;
+        known += (known.empty() ? "" : ", ") + std::to_string(c->id) + " " + c->name;
     }
-    d->ddict_ = ZSTD_createDDict(d->bytes_.data(), d->bytes_.size());
-    if (!d->ddict_) return Status(ErrorCode::Corrupt, "zstd rejects the dictionary");
-    return std::shared_ptr<const Dictionary>(d);
-}
-
-Dictionary::~Dictionary() {
-    ZSTD_freeCDict(cdict_);
-    ZSTD_freeDDict(ddict_);
-}
-
-namespace {
-
-void check_zstd(std::size_t rc, const char* what) {
-    if (ZSTD_isError(rc))
-        throw std::runtime_error(std::string("zstd ") + what + ": " + ZSTD_getErrorName(rc));
-}
-
-} // namespace
-
-BlockCompressor::BlockCompressor(int level, std::shared_ptr<const Dictionary> dict) {
-    cctx_ = ZSTD_createCCtx();
-    if (!cctx_) throw std::bad_alloc();
-    check_zstd(ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, level), "level");
-    // Sizes live in the index and the dictionary is the file's own: leave both out of every
-    // frame header. Integrity comes from our per-block checksum.
-    check_zstd(ZSTD_CCtx_setParameter(cctx_, ZSTD_c_contentSizeFlag, 0), "param");
-    check_zstd(ZSTD_CCtx_setParameter(cctx_, ZSTD_c_dictIDFlag, 0), "param");
-    check_zstd(ZSTD_CCtx_setParameter(cctx_, ZSTD_c_checksumFlag, 0), "param");
-    if (dict && dict->cdict()) check_zstd(ZSTD_CCtx_refCDict(cctx_, dict->cdict()), "dict");
-}
-
-BlockCompressor::~BlockCompressor() {
-    ZSTD_freeCCtx(cctx_);
-}
-
-void BlockCompressor::compress(std::span<const uint8_t> in, std::vector<uint8_t>& out) {
-    out.resize(ZSTD_compressBound(in.size()));
-    std::size_t rc = ZSTD_compress2(cctx_, out.data(), out.size(), in.data(), in.size());
-    check_zstd(rc, "compression");
-    out.resize(rc);
-}
-
-namespace {
-
-struct DCtxDeleter {
-    void operator()(ZSTD_DCtx* d) const { ZSTD_freeDCtx(d); }
-};
-
-ZSTD_DCtx* thread_dctx() {
-    thread_local std::unique_ptr<ZSTD_DCtx, DCtxDeleter> ctx;
-    if (!ctx) {
-        ctx.reset(ZSTD_createDCtx());
-        if (!ctx) throw std::bad_alloc();
-        // Blocks are at most 16 MiB; refuse frames that claim larger windows so a hostile
-        // file cannot make us allocate more.
-        ZSTD_DCtx_setParameter(ctx.get(), ZSTD_d_windowLogMax, 25);
-    }
-    return ctx.get();
-}
-
-} // namespace
-
-Status decompress_block(std::span<const uint8_t> in, const Dictionary* dict,
-                        std::span<uint8_t> out) {
-    ZSTD_DCtx* dctx = thread_dctx();
-    std::size_t rc;
-    if (dict && dict->ddict())
-        rc = ZSTD_decompress_usingDDict(dctx, out.data(), out.size(), in.data(), in.size(),
-                                        dict->ddict());
-    else
-        rc = ZSTD_decompressDCtx(dctx, out.data(), out.size(), in.data(), in.size());
-    if (ZSTD_isError(rc))
-        return Status(ErrorCode::Corrupt,
-                      std::string("zstd cannot decompress: ") + ZSTD_getErrorName(rc));
-    if (rc != out.size())
-        return Status(ErrorCode::Corrupt, "block decompresses to " + std::to_string(rc) +
-                                              " bytes, expected " + std::to_string(out.size()));
-    return {};
-}
-
-std::size_t compress_bound(std::size_t bytes) {
-    return ZSTD_compressBound(bytes);
-}
-
-std::vector<uint8_t> train_dictionary(std::span<const uint8_t> samples,
-                                      std::span<const std::size_t> sample_sizes,
-                                      std::size_t capacity) {
-    std::vector<uint8_t> dict(capacity);
-    std::size_t rc = ZDICT_trainFromBuffer(dict.data(), dict.size(), samples.data(),
-                                           sample_sizes.data(), unsigned(sample_sizes.size()));
-    if (ZDICT_isError(rc)) return {};
-    dict.resize(rc);
-    return dict;
+    return Status(ErrorCode::Unsupported,
+                  "unknown codec byte " + std::to_string(id) + " (this build knows " + known + ")");
 }
 
 } // namespace owaredb::db::detail

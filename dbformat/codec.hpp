@@ -1,5 +1,6 @@
 // Value encoding shared by writer and reader: values are remapped to symbols by frequency,
-// packed 1/2/4/8 bits per symbol (LSB first) and each block is one zstd frame.
+// packed 1/2/4/8 bits per symbol (LSB first), and each block is compressed by the file's
+// codec (zstd: one frame a block).
 // Internal to dbformat.
 #pragma once
 
@@ -11,10 +12,6 @@
 #include <vector>
 
 #include "dbformat/status.hpp"
-
-struct ZSTD_CDict_s;
-struct ZSTD_DDict_s;
-struct ZSTD_CCtx_s;
 
 namespace owaredb::db::detail {
 
@@ -48,52 +45,60 @@ inline unsigned symbol_at(const uint8_t* packed, uint64_t i, unsigned bits) {
 // so 8-bit symbols are checked a byte vector at a time and narrower ones a byte at a time.
 bool symbols_below(const uint8_t* packed, uint64_t count, unsigned bits, unsigned limit);
 
-// A zstd dictionary prepared for both directions. Immutable, shareable between threads.
-class Dictionary {
-  public:
-    // Empty bytes: no dictionary. Returns null (and an error) if zstd rejects the bytes.
-    static Result<std::shared_ptr<const Dictionary>> create(std::vector<uint8_t> bytes, int level,
-                                                            bool for_compression);
-    ~Dictionary();
-    Dictionary(const Dictionary&) = delete;
-    Dictionary& operator=(const Dictionary&) = delete;
-    const std::vector<uint8_t>& bytes() const { return bytes_; }
-    ZSTD_CDict_s* cdict() const { return cdict_; }
-    ZSTD_DDict_s* ddict() const { return ddict_; }
+// Block codecs: how a block of packed symbols becomes the bytes of the file and back,
+// chosen by the header's codec byte (README, Header: 1 = zstd, what every file written so
+// far says). A codec keeps whatever state a file gives it (zstd: the file's dictionary,
+// prepared for both directions) private behind BlockCodec.
+//
+// A new codec is one file, codec_<name>.cpp (found by dbformat/CMakeLists.txt), defining
+// `const Codec& <name>_codec()` with a byte no other codec has, and one line in
+// OWAREDB_CODECS (codec.cpp). The writer takes it by WriterOptions::codec; the reader by the
+// byte of the file.
 
-  private:
-    Dictionary() = default;
-    std::vector<uint8_t> bytes_;
-    ZSTD_CDict_s* cdict_ = nullptr;
-    ZSTD_DDict_s* ddict_ = nullptr;
-};
-
-// One compression context; use one per thread.
+// One thread's compressor for one file's blocks (BlockCodec::compressor).
 class BlockCompressor {
   public:
-    BlockCompressor(int level, std::shared_ptr<const Dictionary> dict);
-    ~BlockCompressor();
-    BlockCompressor(const BlockCompressor&) = delete;
-    BlockCompressor& operator=(const BlockCompressor&) = delete;
-    // Compresses one block into out (replacing its contents). Throws std::runtime_error if
-    // zstd fails, which only happens on allocation failure.
-    void compress(std::span<const uint8_t> in, std::vector<uint8_t>& out);
-
-  private:
-    ZSTD_CCtx_s* cctx_ = nullptr;
+    virtual ~BlockCompressor() = default;
+    // Compresses one block into out (replacing its contents), the same bytes for the same
+    // block every time (files are deterministic). Throws std::runtime_error only when the
+    // codec cannot allocate.
+    virtual void compress(std::span<const uint8_t> in, std::vector<uint8_t>& out) = 0;
 };
 
-// Decompresses one frame into exactly out.size() bytes using a per-thread context. Any
-// other outcome (zstd error, wrong size) is a Corrupt status without a file name.
-Status decompress_block(std::span<const uint8_t> in, const Dictionary* dict,
-                        std::span<uint8_t> out);
+// A codec prepared for one file (Codec::open). Immutable, shareable between threads.
+class BlockCodec {
+  public:
+    virtual ~BlockCodec() = default;
+    // The bytes the header keeps for the codec (the dictionary field; empty: none).
+    virtual const std::vector<uint8_t>& dictionary() const = 0;
+    // A compressor at `level` (the codec's own scale, recorded in the header, informational);
+    // one per thread. Only on a codec opened for compression. Throws std::runtime_error or
+    // std::bad_alloc if the codec cannot make one.
+    virtual std::unique_ptr<BlockCompressor> compressor(int level) const = 0;
+    // Decompresses one block into exactly out.size() bytes, from any thread. Any other
+    // outcome (a codec error, another size) is a Corrupt status without a file name.
+    virtual Status decompress(std::span<const uint8_t> in, std::span<uint8_t> out) const = 0;
+};
 
-// Largest compressed size zstd can produce for `bytes` input bytes.
-std::size_t compress_bound(std::size_t bytes);
+// A codec as the header's codec byte names it.
+struct Codec {
+    uint8_t id;       // the header's codec byte
+    const char* name; // for messages and `owaredb info`
+    // The largest compressed size of a block of `bytes` bytes: the reader refuses an index
+    // entry above it before it reads the block.
+    std::size_t (*bound)(std::size_t bytes);
+    // The codec on a file's dictionary bytes (empty: none); `level` and `for_compression`
+    // are the writer's (the reader passes 0, false). An error if the codec rejects them.
+    Result<std::shared_ptr<const BlockCodec>> (*open)(std::vector<uint8_t> dictionary, int level,
+                                                      bool for_compression);
+    // A dictionary of at most `capacity` bytes trained on the samples (consecutive, of
+    // `sample_sizes` bytes each); empty if the codec cannot train one or takes none.
+    std::vector<uint8_t> (*train)(std::span<const uint8_t> samples,
+                                  std::span<const std::size_t> sample_sizes, std::size_t capacity);
+};
 
-// Trains a dictionary of at most `capacity` bytes on the samples; empty if zstd cannot.
-std::vector<uint8_t> train_dictionary(std::span<const uint8_t> samples,
-                                      std::span<const std::size_t> sample_sizes,
-                                      std::size_t capacity);
+// The codec of header byte `id`; an Unsupported status naming the byte and the codecs this
+// build knows when there is none.
+Result<const Codec*> find_codec(uint8_t id);
 
 } // namespace owaredb::db::detail

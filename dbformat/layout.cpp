@@ -5,6 +5,7 @@
 #include <string>
 
 #include "dbformat/bytes.hpp"
+#include "dbformat/codec.hpp"
 #include "dbformat/checksum.hpp"
 
 namespace owaredb::db::detail {
@@ -33,7 +34,7 @@ std::vector<uint8_t> serialize_header(const Header& h) {
     put_u32(out, static_cast<uint32_t>(size));
     put_u8(out, h.codec);
     put_u8(out, h.symbol_bits);
-    put_u8(out, static_cast<uint8_t>(h.zstd_level));
+    put_u8(out, static_cast<uint8_t>(h.codec_level));
     put_u8(out, static_cast<uint8_t>(m.rules.size()));
     put_u32(out, m.n);
     put_u64(out, m.entries);
@@ -83,7 +84,7 @@ Result<Header> parse_header(std::span<const uint8_t> bytes) {
     h.meta.capture_bounded = (get_le(bytes.data() + 10, 2) & kFlagCaptureBounded) != 0;
     h.codec = c.u8();
     h.symbol_bits = c.u8();
-    h.zstd_level = static_cast<int8_t>(c.u8());
+    h.codec_level = static_cast<int8_t>(c.u8());
     uint8_t name_len = c.u8();
     h.meta.n = c.u32();
     h.meta.entries = c.u64();
@@ -95,8 +96,7 @@ Result<Header> parse_header(std::span<const uint8_t> bytes) {
     uint32_t dict_len = c.u32();
     if (c.failed()) return corrupt("header truncated");
 
-    if (h.codec != kCodecZstd)
-        return Status(ErrorCode::Unsupported, "unknown codec " + std::to_string(h.codec));
+    if (auto codec = find_codec(h.codec); !codec.ok()) return codec.status();
     if (kind > static_cast<uint16_t>(LevelKind::Bounds))
         return Status(ErrorCode::Unsupported, "unknown level kind " + std::to_string(kind));
     h.meta.kind = static_cast<LevelKind>(kind);

@@ -24,17 +24,17 @@ inline constexpr std::size_t kChecksumBytes = 8;
 inline constexpr std::size_t kIndexEntryBytes = 12; // u32 compressed size, u64 checksum
 inline constexpr std::size_t kTrailerBytes = 24;    // u64 index offset, u64 file checksum, magic
 
-inline constexpr uint8_t kCodecZstd = 1;
+inline constexpr uint8_t kCodecZstd = 1; // the codec of every file so far (codec_zstd.cpp)
 
 struct Header {
     LevelMeta meta;
     uint8_t codec = kCodecZstd;
     uint8_t symbol_bits = 8;          // 1, 2, 4 or 8 bits per packed symbol
-    int8_t zstd_level = 0;            // informational: the level the writer used
+    int8_t codec_level = 0;           // informational: the codec's level the writer used
     uint32_t block_entries = 1 << 16; // power of two
     uint64_t block_count = 0;
     std::vector<int8_t> value_map;   // symbol -> value, most frequent symbol first
-    std::vector<uint8_t> dictionary; // zstd dictionary shared by all blocks, may be empty
+    std::vector<uint8_t> dictionary; // the codec's, shared by all blocks, may be empty
 
     uint64_t block_symbols(uint64_t block) const {
         uint64_t first = block * block_entries;

@@ -123,8 +123,8 @@ struct LevelReader::Impl {
     // Valid once opened with an ok status; immutable afterwards.
     std::unique_ptr<Source> src;
     Header h;
-    std::shared_ptr<const Dictionary> dict;
-    std::vector<uint64_t> offsets; // block b occupies [offsets[b], offsets[b+1])
+    std::shared_ptr<const BlockCodec> codec; // the file's, with its dictionary
+    std::vector<uint64_t> offsets;           // block b occupies [offsets[b], offsets[b+1])
     std::vector<uint64_t> block_sums;
     std::array<int8_t, 256> value_of{};
     unsigned block_shift = 0;
@@ -205,7 +205,9 @@ struct LevelReader::Impl {
         offsets.resize(h.block_count + 1);
         block_sums.resize(h.block_count);
         offsets[0] = header_bytes;
-        const uint64_t bound = compress_bound(h.max_block_bytes());
+        Result<const Codec*> kind = find_codec(h.codec); // known: parse_header checked
+        if (!kind.ok()) return wrap(kind.status());
+        const uint64_t bound = (*kind)->bound(h.max_block_bytes());
         for (uint64_t b = 0; b < h.block_count; ++b) {
             const uint8_t* e = index.data() + b * kIndexEntryBytes;
             uint64_t csize = get_le(e, 4);
@@ -217,9 +219,9 @@ struct LevelReader::Impl {
         if (offsets.back() != index_offset)
             return err(ErrorCode::Corrupt, "block sizes do not add up to the data length");
 
-        auto d = Dictionary::create(h.dictionary, 0, false);
-        if (!d.ok()) return wrap(d.status());
-        dict = std::move(d.value());
+        auto opened = (*kind)->open(h.dictionary, 0, false);
+        if (!opened.ok()) return wrap(opened.status());
+        codec = std::move(opened.value());
 
         if (auto s = check_expectation(); !s.ok()) return s;
         value_of.fill(kDontCare);
@@ -255,7 +257,7 @@ struct LevelReader::Impl {
         if (!checksum_matches(block_sums[b], checksum(compressed)))
             return err(ErrorCode::Corrupt, "block " + std::to_string(b) + " checksum mismatch", b);
         auto out = std::make_shared<BlockCache::Block>(h.block_bytes(b));
-        if (auto s = decompress_block(compressed, dict.get(), *out); !s.ok())
+        if (auto s = codec->decompress(compressed, *out); !s.ok())
             return err(ErrorCode::Corrupt, "block " + std::to_string(b) + ": " + s.message(), b);
         // Only reachable with a hostile file whose checksums were forged, but a symbol
         // outside the value map must never turn into a value.
@@ -443,7 +445,8 @@ Result<LevelInfo> LevelReader::info() const {
     i.format_version = kFormatVersion;
     i.codec = m.h.codec;
     i.symbol_bits = m.h.symbol_bits;
-    i.zstd_level = m.h.zstd_level;
+    i.codec_name = (*find_codec(m.h.codec))->name;
+    i.codec_level = m.h.codec_level;
     i.block_entries = m.h.block_entries;
     i.block_count = m.h.block_count;
     i.value_map = m.h.value_map;

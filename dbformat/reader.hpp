@@ -63,7 +63,8 @@ struct LevelInfo {
     uint16_t format_version = 0;
     uint8_t codec = 0;
     uint8_t symbol_bits = 0;
-    int zstd_level = 0;
+    std::string codec_name; // of the codec byte, as the file's codec calls itself
+    int codec_level = 0;    // informational: the codec's level the writer used
     uint32_t block_entries = 0;
     uint64_t block_count = 0;
     std::vector<int8_t> value_map; // symbol -> value

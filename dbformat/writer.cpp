@@ -55,6 +55,13 @@ void validate(const LevelMeta& meta, const ValueSource& values, const WriterOpti
         throw std::invalid_argument("symbol width " + std::to_string(o.symbol_bits));
     if (o.dictionary_bytes < 256 || o.dictionary_bytes > kMaxDictionaryBytes)
         throw std::invalid_argument("dictionary capacity out of [256, 1 MiB]");
+    if (auto codec = find_codec(o.codec); !codec.ok())
+        throw std::invalid_argument(codec.status().message());
+}
+
+// The codec of a validated options' byte.
+const Codec& codec_of(const WriterOptions& o) {
+    return **find_codec(o.codec);
 }
 
 // Values [begin, begin + count) of `values`: in place when the source is contiguous in
@@ -155,7 +162,7 @@ struct Job {
 struct Candidate {
     unsigned bits;
     int level;
-    const Dictionary* dict;
+    const BlockCodec* dict; // the codec with its dictionary, or without
 };
 
 // Compresses every job (one parallel loop over all of them, so a candidate with few blocks
@@ -163,8 +170,6 @@ struct Candidate {
 std::vector<std::vector<uint8_t>> compress_jobs(std::span<const int8_t> values,
                                                 const std::vector<Job>& jobs,
                                                 const std::vector<Candidate>& candidates,
-                                                const std::shared_ptr<const Dictionary>& no_dict,
-                                                const std::shared_ptr<const Dictionary>& dict,
                                                 const SymbolMap& map, int threads) {
     std::vector<std::vector<uint8_t>> frames(jobs.size());
     std::string error;
@@ -173,18 +178,17 @@ std::vector<std::vector<uint8_t>> compress_jobs(std::span<const int8_t> values,
         try {
             // One context per (level, dictionary) this thread meets; usually one.
             std::vector<
-                std::pair<std::pair<int, const Dictionary*>, std::unique_ptr<BlockCompressor>>>
+                std::pair<std::pair<int, const BlockCodec*>, std::unique_ptr<BlockCompressor>>>
                 comps;
 #pragma omp for schedule(dynamic, 1)
             for (int64_t i = 0; i < int64_t(jobs.size()); ++i) {
                 const Job& job = jobs[std::size_t(i)];
                 const Candidate& c = candidates[job.candidate];
-                const std::pair<int, const Dictionary*> key{c.level, c.dict};
+                const std::pair<int, const BlockCodec*> key{c.level, c.dict};
                 auto it = std::find_if(comps.begin(), comps.end(),
                                        [&](const auto& e) { return e.first == key; });
                 if (it == comps.end()) {
-                    comps.emplace_back(key, std::make_unique<BlockCompressor>(
-                                                c.level, c.dict == dict.get() ? dict : no_dict));
+                    comps.emplace_back(key, c.dict->compressor(c.level));
                     it = comps.end() - 1;
                 }
                 it->second->compress(pack(values, job.span, map, c.bits), frames[std::size_t(i)]);
@@ -202,9 +206,9 @@ struct Plan {
     SymbolMap map;
     uint8_t bits = 8;
     uint32_t block_entries = 1u << 16;
-    std::shared_ptr<const Dictionary> dict;
+    std::shared_ptr<const BlockCodec> dict; // the codec, with the dictionary chosen
     // Frames of file blocks already compressed while measuring, exactly as the final pass
-    // would compress them (same input, level, dictionary: zstd is deterministic), so that
+    // would compress them (same input, level, dictionary: a codec is deterministic), so that
     // pass takes them instead of compressing them again. Keyed by block number.
     std::map<uint64_t, std::vector<uint8_t>> done;
 };
@@ -215,6 +219,133 @@ struct Plan {
 uint64_t sample_budget(uint64_t entries, uint32_t largest_block, const WriterOptions& o) {
     uint64_t share = o.sample_one_in > 1 ? entries / o.sample_one_in : entries;
     return std::min<uint64_t>(o.sample_entries, std::max<uint64_t>(share, largest_block));
+}
+
+// The entries the encodings are measured on. Regions start at multiples of the largest
+// candidate block, so every sample block is a block of the file. They are read once into
+// one buffer, where `regions` are; file_regions[i] is where regions[i] lies in the level.
+struct Sample {
+    uint64_t entries; // the level's
+    std::vector<Span> file_regions;
+    std::vector<Span> regions;
+    std::vector<int8_t> buffer;
+
+    Sample(const ValueSource& source, uint32_t largest_block, const WriterOptions& o)
+        : entries(source.size()) {
+        file_regions =
+            sample_regions(entries, largest_block, sample_budget(entries, largest_block, o));
+        for (Span r : file_regions) {
+            regions.push_back({buffer.size(), r.count});
+            buffer.resize(buffer.size() + r.count);
+            source.read(r.start, std::span<int8_t>(buffer).subspan(regions.back().start, r.count));
+        }
+    }
+    std::span<const int8_t> values() const { return buffer; }
+    // The block number in the file of a block that starts at `start` in the buffer.
+    uint64_t file_block(uint64_t start, uint32_t block_entries) const {
+        std::size_t i = 0;
+        while (i + 1 < regions.size() && regions[i + 1].start <= start) ++i;
+        return (file_regions[i].start + (start - regions[i].start)) / block_entries;
+    }
+};
+
+// The sample blocks of the chosen encoding, compressed while measuring.
+struct Measured {
+    std::vector<Job> jobs;
+    std::vector<std::vector<uint8_t>> frames;
+};
+
+// Per block size its best width (the narrower on a tie), then the smallest block size
+// within the tolerance of the best: the candidate chosen among `cost` (widths per block
+// size, block sizes ascending).
+std::size_t cheapest(const std::vector<uint64_t>& cost, std::size_t geometries, std::size_t widths,
+                     double tolerance) {
+    std::vector<std::size_t> best_for_geometry;
+    for (std::size_t g = 0; g < geometries; ++g) {
+        std::size_t best = g * widths;
+        for (std::size_t c = best + 1; c < (g + 1) * widths; ++c)
+            if (cost[c] < cost[best]) best = c;
+        best_for_geometry.push_back(best);
+    }
+    uint64_t best = UINT64_MAX;
+    for (std::size_t c : best_for_geometry) best = std::min(best, cost[c]);
+    for (std::size_t c : best_for_geometry)
+        if (double(cost[c]) <= double(best) * (1 + tolerance)) return c;
+    return best_for_geometry.front();
+}
+
+// Measures every (width, block size) on the sample and sets p's width and block size to the
+// cheapest; returns its sample blocks' frames.
+Measured measure_encodings(Plan& p, const Sample& sample, const std::vector<uint8_t>& widths,
+                           const std::vector<uint32_t>& geometries, const WriterOptions& o,
+                           int threads) {
+    std::vector<Candidate> candidates;
+    std::vector<Job> jobs;
+    std::vector<uint32_t> geometry_of;
+    for (uint32_t g : geometries)
+        for (uint8_t w : widths) {
+            for (Span s : cut_blocks(sample.regions, g)) jobs.push_back({candidates.size(), s});
+            candidates.push_back({w, o.level, p.dict.get()});
+            geometry_of.push_back(g);
+        }
+    auto frames = compress_jobs(sample.values(), jobs, candidates, p.map, threads);
+    std::vector<uint64_t> cost(candidates.size(), 0);
+    for (std::size_t j = 0; j < jobs.size(); ++j)
+        cost[jobs[j].candidate] += frames[j].size() + kIndexEntryBytes;
+    const std::size_t chosen =
+        cheapest(cost, geometries.size(), widths.size(), o.larger_block_tolerance);
+    p.block_entries = geometry_of[chosen];
+    p.bits = uint8_t(candidates[chosen].bits);
+    Measured m;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        if (jobs[j].candidate != chosen) continue;
+        m.jobs.push_back(jobs[j]);
+        m.frames.push_back(std::move(frames[j]));
+    }
+    return m;
+}
+
+// A dictionary trained for p's encoding, if o asks for one and (DictionaryMode::Auto) it
+// pays for itself on the sample; null otherwise.
+std::shared_ptr<const BlockCodec> trained_dictionary(const Plan& p, const Sample& sample,
+                                                     const Measured& measured,
+                                                     const WriterOptions& o, int threads) {
+    // Train on the even sample blocks and judge on the odd ones, so the dictionary is not
+    // credited for memorising the very blocks it is judged on.
+    auto blocks = cut_blocks(sample.regions, p.block_entries);
+    std::vector<uint8_t> samples;
+    std::vector<std::size_t> sample_sizes;
+    for (std::size_t i = 0; i < blocks.size(); i += 2) {
+        auto b = pack(sample.values(), blocks[i], p.map, p.bits);
+        samples.insert(samples.end(), b.begin(), b.end());
+        sample_sizes.push_back(b.size());
+    }
+    auto trained = codec_of(o).train(samples, sample_sizes, o.dictionary_bytes);
+    if (trained.empty() || (o.dictionary == DictionaryMode::Auto && blocks.size() < 2))
+        return nullptr;
+    auto dict = codec_of(o).open(std::move(trained), o.level, true);
+    if (!dict.ok()) return nullptr;
+    if (o.dictionary != DictionaryMode::Auto) return *dict;
+    // Sizes without the dictionary: those just measured (the same blocks), if any.
+    std::vector<Job> odd;
+    for (std::size_t i = 1; i < blocks.size(); i += 2) odd.push_back({0, blocks[i]});
+    uint64_t judged = 0, without = 0, with = 0;
+    for (const Job& j : odd) judged += j.span.count;
+    for (const auto& f :
+         compress_jobs(sample.values(), odd, {{p.bits, o.level, dict->get()}}, p.map, threads))
+        with += f.size();
+    if (measured.frames.size() == blocks.size()) {
+        for (std::size_t i = 1; i < blocks.size(); i += 2) without += measured.frames[i].size();
+    } else {
+        for (const auto& f :
+             compress_jobs(sample.values(), odd, {{p.bits, o.level, p.dict.get()}}, p.map, threads))
+            without += f.size();
+    }
+    double scale = double(sample.entries) / double(judged);
+    double cost_with = double(with) * scale + double((*dict)->dictionary().size());
+    double cost_without = double(without) * scale;
+    if (!(cost_with < cost_without)) return nullptr;
+    return *dict;
 }
 
 Plan choose_plan(const ValueSource& source, const ValueCounts& counts, const WriterOptions& o,
@@ -241,128 +372,84 @@ Plan choose_plan(const ValueSource& source, const ValueCounts& counts, const Wri
 
     p.bits = widths.front();
     p.block_entries = geometries.front();
-    p.dict = *Dictionary::create({}, o.level, true);
-    const uint64_t entries = source.size();
-    if (entries == 0) return p;
+    p.dict = *codec_of(o).open({}, o.level, true);
+    if (source.size() == 0) return p;
 
-    // Measure every (width, block size) on the same sample regions. Regions start at
-    // multiples of the largest candidate, so every sample block is a block of the file.
-    // They are read once into one buffer, `values`, where `regions` are; file_regions[i]
-    // is where regions[i] lies in the level.
-    const auto file_regions =
-        sample_regions(entries, geometries.back(), sample_budget(entries, geometries.back(), o));
-    std::vector<Span> regions;
-    std::vector<int8_t> buffer;
-    for (Span r : file_regions) {
-        regions.push_back({buffer.size(), r.count});
-        buffer.resize(buffer.size() + r.count);
-        source.read(r.start, std::span<int8_t>(buffer).subspan(regions.back().start, r.count));
-    }
-    const std::span<const int8_t> values(buffer);
-    // The block number in the file of a block that starts at `start` in the buffer.
-    auto file_block = [&](uint64_t start, uint32_t block_entries) {
-        std::size_t i = 0;
-        while (i + 1 < regions.size() && regions[i + 1].start <= start) ++i;
-        return (file_regions[i].start + (start - regions[i].start)) / block_entries;
-    };
-    std::vector<Job> chosen_jobs; // the sample blocks of the chosen encoding
-    std::vector<std::vector<uint8_t>> chosen_frames;
-    if (widths.size() > 1 || geometries.size() > 1) {
-        std::vector<Candidate> candidates;
-        std::vector<Job> jobs;
-        std::vector<uint32_t> geometry_of;
-        for (uint32_t g : geometries)
-            for (uint8_t w : widths) {
-                for (Span s : cut_blocks(regions, g)) jobs.push_back({candidates.size(), s});
-                candidates.push_back({w, o.level, p.dict.get()});
-                geometry_of.push_back(g);
-            }
-        auto frames = compress_jobs(values, jobs, candidates, p.dict, p.dict, p.map, threads);
-        std::vector<uint64_t> cost(candidates.size(), 0);
-        for (std::size_t j = 0; j < jobs.size(); ++j)
-            cost[jobs[j].candidate] += frames[j].size() + kIndexEntryBytes;
-        // Per block size its best width (the narrower on a tie), then the smallest block
-        // size within the tolerance of the best.
-        std::vector<std::size_t> best_for_geometry;
-        for (std::size_t g = 0; g < geometries.size(); ++g) {
-            std::size_t best = g * widths.size();
-            for (std::size_t c = best + 1; c < (g + 1) * widths.size(); ++c)
-                if (cost[c] < cost[best]) best = c;
-            best_for_geometry.push_back(best);
-        }
-        uint64_t best = UINT64_MAX;
-        for (std::size_t c : best_for_geometry) best = std::min(best, cost[c]);
-        std::size_t chosen = best_for_geometry.front();
-        for (std::size_t c : best_for_geometry) {
-            if (double(cost[c]) <= double(best) * (1 + o.larger_block_tolerance)) {
-                chosen = c;
-                break;
-            }
-        }
-        p.block_entries = geometry_of[chosen];
-        p.bits = uint8_t(candidates[chosen].bits);
-        for (std::size_t j = 0; j < jobs.size(); ++j) {
-            if (jobs[j].candidate != chosen) continue;
-            chosen_jobs.push_back(jobs[j]);
-            chosen_frames.push_back(std::move(frames[j]));
-        }
-    }
-    auto keep_measured_frames = [&] {
-        for (std::size_t j = 0; j < chosen_jobs.size(); ++j)
-            p.done.emplace(file_block(chosen_jobs[j].span.start, p.block_entries),
-                           std::move(chosen_frames[j]));
-    };
-
-    if (o.dictionary == DictionaryMode::Off) {
-        keep_measured_frames();
+    const Sample sample(source, geometries.back(), o);
+    Measured measured;
+    if (widths.size() > 1 || geometries.size() > 1)
+        measured = measure_encodings(p, sample, widths, geometries, o, threads);
+    std::shared_ptr<const BlockCodec> dict;
+    if (o.dictionary != DictionaryMode::Off)
+        dict = trained_dictionary(p, sample, measured, o, threads);
+    if (dict) {
+        p.dict = std::move(dict);
         return p;
     }
-    // Train on the even sample blocks and judge on the odd ones, so the dictionary is not
-    // credited for memorising the very blocks it is judged on.
-    auto blocks = cut_blocks(regions, p.block_entries);
-    std::vector<uint8_t> samples;
-    std::vector<std::size_t> sample_sizes;
-    for (std::size_t i = 0; i < blocks.size(); i += 2) {
-        auto b = pack(values, blocks[i], p.map, p.bits);
-        samples.insert(samples.end(), b.begin(), b.end());
-        sample_sizes.push_back(b.size());
-    }
-    auto trained = train_dictionary(samples, sample_sizes, o.dictionary_bytes);
-    if (trained.empty() || (o.dictionary == DictionaryMode::Auto && blocks.size() < 2)) {
-        keep_measured_frames();
-        return p;
-    }
-    auto dict = Dictionary::create(std::move(trained), o.level, true);
-    if (!dict.ok()) {
-        keep_measured_frames();
-        return p;
-    }
-    if (o.dictionary == DictionaryMode::Auto) {
-        // Sizes without the dictionary: those just measured (the same blocks), if any.
-        std::vector<Job> odd;
-        for (std::size_t i = 1; i < blocks.size(); i += 2) odd.push_back({0, blocks[i]});
-        uint64_t judged = 0, without = 0, with = 0;
-        for (const Job& j : odd) judged += j.span.count;
-        for (const auto& f : compress_jobs(values, odd, {{p.bits, o.level, dict->get()}}, p.dict,
-                                           *dict, p.map, threads))
-            with += f.size();
-        if (chosen_frames.size() == blocks.size()) {
-            for (std::size_t i = 1; i < blocks.size(); i += 2) without += chosen_frames[i].size();
-        } else {
-            for (const auto& f : compress_jobs(values, odd, {{p.bits, o.level, p.dict.get()}},
-                                               p.dict, p.dict, p.map, threads))
-                without += f.size();
-        }
-        double scale = double(entries) / double(judged);
-        double cost_with = double(with) * scale + double((*dict)->bytes().size());
-        double cost_without = double(without) * scale;
-        if (!(cost_with < cost_without)) {
-            keep_measured_frames();
-            return p;
-        }
-    }
-    p.dict = *dict;
+    for (std::size_t j = 0; j < measured.jobs.size(); ++j)
+        p.done.emplace(sample.file_block(measured.jobs[j].span.start, p.block_entries),
+                       std::move(measured.frames[j]));
     return p;
+}
+
+// What the blocks of a file are encoded with.
+struct Encoding {
+    const Header& h;
+    Plan& plan; // its measured frames are taken
+    const WriterOptions& o;
+    int threads;
+};
+
+// Compresses blocks [first, first + out.size()) in parallel into `out`, from `chunk_values`
+// (the entries from block `first`'s first on). Throws naming the first block that failed.
+void compress_chunk(const Encoding& e, uint64_t first, std::span<const int8_t> chunk_values,
+                    std::vector<std::vector<uint8_t>>& out) {
+    const Header& h = e.h;
+    const uint64_t begin = first * h.block_entries;
+    const uint64_t n = out.size();
+    std::vector<std::string> errors(n);
+#pragma omp parallel num_threads(e.threads)
+    {
+        std::unique_ptr<BlockCompressor> comp;
+        try {
+            comp = e.plan.dict->compressor(e.o.level);
+        } catch (const std::exception&) {
+            // Reported below for every block this thread was given.
+        }
+        std::vector<uint8_t> packed, check;
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t k = 0; k < int64_t(n); ++k) {
+            const auto i = std::size_t(k);
+            const uint64_t b = first + i;
+            if (!comp) {
+                errors[i] =
+                    std::string("cannot create a ") + codec_of(e.o).name + " compression context";
+                continue;
+            }
+            try {
+                packed = pack(chunk_values, {b * h.block_entries - begin, h.block_symbols(b)},
+                              e.plan.map, h.symbol_bits);
+                if (auto done = e.plan.done.find(b); done != e.plan.done.end())
+                    out[i] = std::move(done->second);
+                else
+                    comp->compress(packed, out[i]);
+                if (e.o.self_check) {
+                    check.assign(packed.size(), 0);
+                    Status s = e.plan.dict->decompress(out[i], check);
+                    if (!s.ok())
+                        errors[i] = s.message();
+                    else if (check != packed)
+                        errors[i] = "round trip differs";
+                }
+            } catch (const std::exception& ex) {
+                errors[i] = ex.what();
+            }
+        }
+    }
+    for (uint64_t i = 0; i < n; ++i)
+        if (!errors[i].empty())
+            throw std::runtime_error("cannot encode block " + std::to_string(first + i) + ": " +
+                                     errors[i]);
 }
 
 void encode(const LevelMeta& meta, const ValueSource& values, const WriterOptions& options,
@@ -382,11 +469,12 @@ void encode(const LevelMeta& meta, const ValueSource& values, const WriterOption
     Header h;
     h.meta = meta;
     h.symbol_bits = plan.bits;
-    h.zstd_level = int8_t(o.level);
+    h.codec = o.codec;
+    h.codec_level = int8_t(o.level);
     h.block_entries = plan.block_entries;
     h.block_count = (meta.entries + h.block_entries - 1) / h.block_entries;
     h.value_map = plan.map.values;
-    h.dictionary = plan.dict->bytes();
+    h.dictionary = plan.dict->dictionary();
 
     StreamingChecksum file_hash;
     uint64_t offset = 0;
@@ -409,57 +497,16 @@ void encode(const LevelMeta& meta, const ValueSource& values, const WriterOption
                                            std::max<uint64_t>(1, h.max_block_bytes())),
                     o.window_entries / h.block_entries));
     std::vector<std::vector<uint8_t>> out;
-    std::vector<std::string> errors;
     std::vector<int8_t> buffer;
     for (uint64_t first = 0; first < h.block_count; first += chunk) {
         const uint64_t n = std::min(chunk, h.block_count - first);
         out.assign(n, {});
-        errors.assign(n, {});
         // This chunk's values: entries from `begin` on.
         const uint64_t begin = first * h.block_entries;
         const auto chunk_values = window(
             values, begin, std::min(meta.entries, (first + n) * h.block_entries) - begin, buffer);
-#pragma omp parallel num_threads(threads)
-        {
-            std::unique_ptr<BlockCompressor> comp;
-            try {
-                comp = std::make_unique<BlockCompressor>(o.level, plan.dict);
-            } catch (const std::exception&) {
-                // Reported below for every block this thread was given.
-            }
-            std::vector<uint8_t> packed, check;
-#pragma omp for schedule(dynamic, 1)
-            for (int64_t k = 0; k < int64_t(n); ++k) {
-                const auto i = std::size_t(k);
-                const uint64_t b = first + i;
-                if (!comp) {
-                    errors[i] = "cannot create a zstd compression context";
-                    continue;
-                }
-                try {
-                    packed = pack(chunk_values, {b * h.block_entries - begin, h.block_symbols(b)},
-                                  plan.map, h.symbol_bits);
-                    if (auto done = plan.done.find(b); done != plan.done.end())
-                        out[i] = std::move(done->second);
-                    else
-                        comp->compress(packed, out[i]);
-                    if (o.self_check) {
-                        check.assign(packed.size(), 0);
-                        Status s = decompress_block(out[i], plan.dict.get(), check);
-                        if (!s.ok())
-                            errors[i] = s.message();
-                        else if (check != packed)
-                            errors[i] = "round trip differs";
-                    }
-                } catch (const std::exception& e) {
-                    errors[i] = e.what();
-                }
-            }
-        }
+        compress_chunk({h, plan, o, threads}, first, chunk_values, out);
         for (uint64_t i = 0; i < n; ++i) {
-            if (!errors[i].empty())
-                throw std::runtime_error("cannot encode block " + std::to_string(first + i) + ": " +
-                                         errors[i]);
             emit(out[i]);
             put_u32(index, uint32_t(out[i].size()));
             put_u64(index, checksum(out[i]));

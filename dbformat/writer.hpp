@@ -70,6 +70,9 @@ struct WriterOptions {
     // training and judging cost about a sample compression (dbformat/README.md, "Writing
     // time").
     DictionaryMode dictionary = DictionaryMode::Off;
+    // The block codec, by its header byte (README, Header): 1, zstd, the only one so far.
+    // `level` and the dictionary are the codec's.
+    uint8_t codec = 1;
     std::size_t dictionary_bytes = 16 << 10; // capacity given to the trainer, <= 1 MiB
     // Upper bound on the entries compressed while measuring (evenly spaced sample regions of
     // the largest candidate block size), and on their share of the level: at most one

@@ -26,8 +26,9 @@ int cmd_info(const Args& args) {
     std::printf(")\nseeds           %u\n", i.meta.n);
     std::printf("entries         %llu\n", (unsigned long long)i.meta.entries);
     std::printf("kind            %s\n", db::to_string(i.meta.kind));
-    std::printf("codec           zstd level %d, %u bits per symbol, %s dictionary\n", i.zstd_level,
-                i.symbol_bits, i.dictionary_bytes ? "with a" : "no");
+    std::printf("codec           %s level %d, %u bits per symbol, %s dictionary\n",
+                i.codec_name.c_str(), i.codec_level, i.symbol_bits,
+                i.dictionary_bytes ? "with a" : "no");
     std::printf("values stored   %s\n",
                 i.meta.capture_bounded
                     ? "capture-bounded (value = max(stored, best capture); owaredb stats "

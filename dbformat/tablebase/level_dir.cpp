@@ -3,7 +3,6 @@
 #include "dbformat/checkpoint.hpp"
 #include "dbformat/file_io.hpp"
 #include "oware/ranking.hpp"
-#include "tablebase/streamed_files.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -66,7 +65,7 @@ uint64_t LevelDir::file_bytes(int n) const {
 
 uint64_t LevelDir::scratch_bytes(int n) const {
     uint64_t bytes = 0;
-    for (const auto& file : {db::checkpoint_path(path(n)), ExitFile::beside(path(n))}) {
+    for (const auto& file : {db::checkpoint_path(path(n)), db::exit_file_path(path(n))}) {
         std::error_code ec;
         const uintmax_t size = std::filesystem::file_size(file, ec);
         if (!ec) bytes += uint64_t(size);
@@ -76,7 +75,7 @@ uint64_t LevelDir::scratch_bytes(int n) const {
 
 db::Status LevelDir::check_file_types(int n) const {
     const std::filesystem::path level = path(n);
-    for (const auto& file : {level, db::checkpoint_path(level), ExitFile::beside(level)})
+    for (const auto& file : {level, db::checkpoint_path(level), db::exit_file_path(level)})
         if (db::Status s = db::detail::regular_or_missing(file); !s.ok()) return s;
     return {};
 }
@@ -85,14 +84,11 @@ void LevelDir::remove_scratch(int n) const {
     const std::filesystem::path level = path(n);
     std::error_code ec;
     std::filesystem::remove(db::checkpoint_path(level), ec);
-    std::filesystem::remove(ExitFile::beside(level), ec);
+    std::filesystem::remove(db::exit_file_path(level), ec);
     // The ranks' exit files, of any rank count.
-    const std::string prefix = ExitFile::beside(level).stem().string() + ".rank";
-    for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
-        const std::string name = entry.path().filename().string();
-        if (name.starts_with(prefix) && name.ends_with(".exits"))
+    for (const auto& entry : std::filesystem::directory_iterator(dir_, ec))
+        if (db::is_rank_exit_file(level, entry.path().filename().string()))
             std::filesystem::remove(entry.path(), ec);
-    }
 }
 
 uint64_t estimated_file_bytes(uint64_t entries) {

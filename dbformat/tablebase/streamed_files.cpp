@@ -78,16 +78,6 @@ ExitFile::~ExitFile() {
     if (fd_ >= 0) ::close(fd_);
 }
 
-std::filesystem::path ExitFile::beside(const std::filesystem::path& level_file) {
-    std::filesystem::path p = level_file;
-    return p.replace_extension(".exits");
-}
-
-std::filesystem::path ExitFile::for_rank(const std::filesystem::path& level_file, int rank) {
-    std::filesystem::path p = beside(level_file);
-    return p.replace_extension(".rank" + std::to_string(rank) + ".exits");
-}
-
 void ExitFile::open(bool truncate) {
     if (fd_ < 0) {
         db::Result<db::detail::OpenFile> file =

@@ -66,11 +66,6 @@ class ExitFile final : public ExitStore {
     void remove();
     const std::filesystem::path& path() const { return path_; }
 
-    /// "abapa-24.owdb" -> "abapa-24.exits".
-    static std::filesystem::path beside(const std::filesystem::path& level_file);
-    /// "abapa-24.owdb", 3 -> "abapa-24.rank3.exits": each rank's of a distributed run.
-    static std::filesystem::path for_rank(const std::filesystem::path& level_file, int rank);
-
   private:
     void open(bool truncate);
     std::filesystem::path path_;

@@ -133,7 +133,7 @@ void ExitGathering<Game>::run(StreamedSweep& s, uint64_t from, const ProgressFn&
             if (checkpoint) {
                 SweepPoint point; // first_pass_done 0: a point of the gathering
                 point.exits_gathered = at + std::min(size, seg_end * kChunk);
-                checkpoint->reached(point, std::span<const uint8_t>(s.words, s.size));
+                checkpoint->reached(point, s.bytes());
             }
         }
         at += size;

@@ -210,7 +210,7 @@ template <RetroGame Game>
 std::optional<SweepPoint>
 StreamedRetrogradeSolver<Game>::restore(Sweep& s, SweepCheckpoint* checkpoint) const {
     if (!checkpoint) return std::nullopt;
-    std::optional<SweepPoint> saved = checkpoint->restore(std::span<uint8_t>(s.words, s.size));
+    std::optional<SweepPoint> saved = checkpoint->restore(s.bytes());
     if (!saved) return std::nullopt;
     if (saved->first_pass_done == 0) {
         // A point of the gathering: the bytes hold the exits gathered so far.

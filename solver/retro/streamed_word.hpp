@@ -15,7 +15,7 @@
 namespace owaredb {
 
 /// The sweep state of the streamed engine: one byte per position.
-using StreamedSweep = sweep::BasicState<uint8_t>;
+using StreamedSweep = sweep::BasicState<sweep::WholeWords<uint8_t>>;
 
 struct StreamedWord {
     /// The largest level the encoding holds.

@@ -14,6 +14,7 @@
 #include "retro/parallel.hpp"
 #include "retro/progress.hpp"
 #include "retro/value_array.hpp"
+#include "retro/word_store.hpp"
 
 #include <omp.h>
 
@@ -38,25 +39,30 @@ inline constexpr uint64_t kChunk = 1 << 14;    ///< positions per parallel work 
 inline constexpr size_t kStackLimit = 1 << 18; ///< propagation stack entries per thread
 
 /// Per-level shared state of a sweep: one working word per position (16 bits for the
-/// in-memory engines, 8 for the streamed one).
-template <class Word> struct BasicState {
-    using WordType = Word;
+/// in-memory engines, 8 for the streamed one), kept in a Store (retro/word_store.hpp:
+/// whole bytes, whose `words[i]` is position base + i, or sub-byte words packed in larger
+/// atomics). Everything here reaches a word through word(), prefetch() and bytes(), so it
+/// holds for words of any width.
+template <class Store> struct BasicState : Store {
+    using WordType = typename Store::Word;
     int n = 0;
     int t = 0;
-    Word* words = nullptr; ///< words[i] is position base + i
-    uint64_t size = 0;     ///< positions held: base .. base + size - 1
-    uint64_t base = 0;     ///< 0, or where a rank's slice of the level starts (rank_link.hpp)
+    uint64_t size = 0; ///< positions held: base .. base + size - 1
+    uint64_t base = 0; ///< 0, or where a rank's slice of the level starts (rank_link.hpp)
     /// Propagation stack entries per thread before parents are left to a rescan (tests
     /// lower it so that the rescans run on small levels).
     size_t stack_limit = kStackLimit;
     std::atomic<bool> overflow{false};
     std::atomic<uint64_t> propagated{0};
-    /// The word of position i of the level (base <= i < base + size).
-    std::atomic_ref<Word> word(uint64_t i) const { return std::atomic_ref<Word>(words[i - base]); }
+    /// The word of position i of the level (base <= i < base + size), as an atomic
+    /// reference (std::atomic_ref for whole bytes; word_store.hpp).
+    auto word(uint64_t i) const { return Store::ref(i - base); }
     /// Asks for the word of position i to be brought into the cache (for writing).
-    void prefetch(uint64_t i) const { __builtin_prefetch(words + (i - base), 1, 1); }
+    void prefetch(uint64_t i) const { __builtin_prefetch(Store::address(i - base), 1, 1); }
+    /// The words as bytes, as checkpoints save and restore them.
+    std::span<uint8_t> bytes() const { return Store::as_bytes(size); }
 };
-using State = BasicState<uint16_t>;
+using State = BasicState<WholeWords<uint16_t>>;
 
 /// Checks that level n can be solved by `engine` (named in the message): n at most
 /// `max_n` (what the word encoding holds) and every smaller level given.
@@ -69,15 +75,15 @@ inline void check_level(const char* engine, int n, int max_n, size_t smaller_lev
                                     " needs every smaller level");
 }
 
-/// Sets `s` up for level n of `size` positions and returns the result array, which owns
-/// the working words from the start (so they are freed on exceptions): word i is bytes
-/// i * sizeof(Word) onwards. The engine's `finish` turns the words into the level's bytes
-/// in place.
-template <class Word> ValueArray start(BasicState<Word>& s, int n, uint64_t size) {
+/// Sets `s` up for level n of `size` positions and returns the array that owns the working
+/// words from the start (so they are freed on exceptions), Store::bytes_for(size) bytes.
+/// The engines of whole-byte words turn the words into the level's bytes in place (their
+/// `finish`); packed words are fewer bytes than the level's.
+template <class Store> ValueArray start(BasicState<Store>& s, int n, uint64_t size) {
     s.n = n;
     s.size = size;
-    ValueArray result(size * sizeof(Word));
-    s.words = reinterpret_cast<Word*>(result.data());
+    ValueArray result(Store::bytes_for(size));
+    s.bind(result.data(), size);
     return result;
 }
 
@@ -300,9 +306,7 @@ struct Steps {
 /// The point a checkpoint restores into s's words (as bytes), or the level's start.
 template <class SweepState> SweepPoint restore(SweepCheckpoint* checkpoint, SweepState& s) {
     if (!checkpoint) return SweepPoint{};
-    using Word = typename SweepState::WordType;
-    const std::span<uint8_t> bytes(reinterpret_cast<uint8_t*>(s.words), s.size * sizeof(Word));
-    return checkpoint->restore(bytes).value_or(SweepPoint{});
+    return checkpoint->restore(s.bytes()).value_or(SweepPoint{});
 }
 
 /// Runs one level's sweep over `s` (set up by start()) from `point` (the level's start, or
@@ -313,11 +317,9 @@ template <class SweepState>
 void run_segments(SweepState& s, SweepPoint point, const SweepOptions& options,
                   const Steps& steps) {
     using Clock = std::chrono::steady_clock;
-    using Word = typename SweepState::WordType;
     const int n = s.n;
     const uint64_t chunks = (s.size + kChunk - 1) / kChunk;
-    const std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(s.words),
-                                         s.size * sizeof(Word));
+    const std::span<const uint8_t> bytes = s.bytes();
     s.propagated.store(point.propagated);
     auto reached = [&] {
         point.propagated = s.propagated.load();

@@ -38,6 +38,12 @@ std::vector<uint8_t> payload(std::size_t size) {
 TEST_CASE("checkpoint file: the path sits beside the level file") {
     CHECK(checkpoint_path("d/abapa-24.owdb") == "d/abapa-24.checkpoint");
     CHECK(checkpoint_path("d/abapa-24.bounds.owdb") == "d/abapa-24.bounds.checkpoint");
+    CHECK(exit_file_path("d/abapa-24.owdb") == "d/abapa-24.exits");
+    CHECK(rank_exit_file_path("d/abapa-24.owdb", 3) == "d/abapa-24.rank3.exits");
+    CHECK(is_rank_exit_file("d/abapa-24.owdb", "abapa-24.rank12.exits"));
+    CHECK_FALSE(is_rank_exit_file("d/abapa-24.owdb", "abapa-24.exits"));
+    CHECK_FALSE(is_rank_exit_file("d/abapa-24.owdb", "abapa-25.rank0.exits"));
+    CHECK_FALSE(is_rank_exit_file("d/abapa-24.owdb", "abapa-24.rank0.checkpoint"));
     CHECK(owaredb::db::detail::is_temp_file_name("abapa-24.checkpoint.tmp.123.0"));
     CHECK_FALSE(owaredb::db::detail::is_temp_file_name("abapa-24.checkpoint"));
     CHECK(owaredb::db::detail::is_temp_file_name("scores.48.tmp.123.0"));

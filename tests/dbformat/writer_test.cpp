@@ -173,7 +173,7 @@ TEST_CASE("default options: zstd level and block size by level size, no dictiona
     // The file says which zstd level it was written with.
     LevelReader r = LevelReader::from_memory(bytes, "default");
     REQUIRE(r.info().ok());
-    CHECK(r.info()->zstd_level == 6);
+    CHECK(r.info()->codec_level == 6);
     CHECK(r.info()->block_entries == 1u << 18);
 }
 

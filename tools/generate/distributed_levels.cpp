@@ -89,7 +89,7 @@ class DistributedLevels final : public LevelBuilder {
 
     void solve(int n, ProgressDisplay& display) override {
         FileSmallerLevels smaller(db_, n, settings_.threads);
-        ExitFile exits(ExitFile::for_rank(db_.path(n), job_.rank()));
+        ExitFile exits(db::rank_exit_file_path(db_.path(n), job_.rank()));
         StreamedRetrogradeSolver<OwareGame> solver(db_.game(), smaller, exits, settings_.threads,
                                                    segment_positions_for(request_bytes(n)),
                                                    &job_.link());

@@ -160,7 +160,7 @@ template <int P> class ValueLevels final : public LevelBuilder {
                                level_checkpoint(db_, n,
                                                 StreamedRetrogradeSolver<Game>::kCheckpointFormat,
                                                 settings_.checkpoint_minutes, display),
-                               std::make_unique<ExitFile>(ExitFile::beside(db_.path(n)))};
+                               std::make_unique<ExitFile>(db::exit_file_path(db_.path(n)))};
             StreamedRetrogradeSolver<Game> solver(game_, smaller, *solved.exits, settings_.threads);
             solver.set_threshold_shares(progress_shares(n));
             display.level_started(n, db_.level_size(n), LevelMode::Streamed,
