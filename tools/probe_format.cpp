@@ -7,7 +7,6 @@
 #include "oware/rules.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cstring>
 #include <optional>
 #include <span>
@@ -20,16 +19,6 @@ namespace {
 using json::kIntChars;
 using json::put;
 using json::put_int;
-
-// The text form of 2P pit counts (to_string of a position).
-template <class A> std::string pits_text(const A& pits) {
-    std::string s;
-    for (std::size_t i = 0; i < pits.size(); ++i) {
-        if (i) s += ' ';
-        s += std::to_string(pits[i]);
-    }
-    return s;
-}
 
 // An upper bound of the characters put_pits writes for `pits`.
 template <class A> std::size_t pits_chars(const A& pits) {
@@ -205,12 +194,13 @@ void answer_text(std::string& out, const BasicPosition<P>& pos, const BasicPosit
         o << "principal variation:\n";
         for (std::size_t i = 0; i < pv->steps.size(); ++i) {
             const BasicPvStep<A>& s = pv->steps[i];
-            o << "  " << i + 1 << ". [" << pits_text(s.position) << "] value " << std::showpos
-              << s.value << std::noshowpos << ": move " << s.pit;
+            o << "  " << i + 1 << ". [" << owaredb::position_text(s.position) << "] value "
+              << std::showpos << s.value << std::noshowpos << ": move " << s.pit;
             if (s.captured) o << " captures " << s.captured;
             o << "\n";
         }
-        o << "  end: " << to_string(pv->end) << " at [" << pits_text(pv->final_position) << "]\n";
+        o << "  end: " << to_string(pv->end) << " at ["
+          << owaredb::position_text(pv->final_position) << "]\n";
     }
     out += o.str();
 }
@@ -282,44 +272,26 @@ std::string shown_paths(const Tablebase& tb, std::string_view text, std::string_
 
 namespace {
 
-// `text` as one word of a shell command line (quoted if it must be).
-std::string shell_word(std::string_view text) {
-    const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_./-+,:=@", c);
-    });
-    if (plain) return std::string(text);
-    std::string quoted = "'";
-    for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
-}
-
 // The fields of a missing level's error object after "rules" (see append_error_json).
 template <int P>
 void append_missing_fields(std::string& out, const Tablebase& tb, std::string_view dir,
                            const BasicPosition<P>& position) {
     const int seeds = position.seeds();
+    const MissingLevels missing = tb.missing_levels(seeds, dir);
     out += ",\"seeds\":" + std::to_string(seeds) + ",\"missing_levels\":[";
-    bool first = true;
-    for (int n = 0; n <= seeds; ++n)
-        if (!tb.level_available(n)) {
-            if (!first) out += ',';
-            out += std::to_string(n);
-            first = false;
-        }
+    for (std::size_t i = 0; i < missing.levels.size(); ++i)
+        out += (i ? "," : "") + std::to_string(missing.levels[i]);
     // `owaredb generate` builds every missing level up to its --max-seeds, in memory while
     // it fits and streamed beyond; how big the largest one is tells whether that is minutes
     // or days (docs/results.md, Beyond 28).
     out += "],\"generate\":\"";
-    json::append_escaped(out, "owaredb generate --rules " + tb.rules() +
-                                  (P == 6 ? "" : " --pits " + std::to_string(P)) + " --max-seeds " +
-                                  std::to_string(seeds) + " --dir " +
-                                  shell_word(dir.empty() ? tb.directory().string() : dir));
+    json::append_escaped(out, missing.generate);
     out += "\",\"positions\":" + std::to_string(level_size<P>(seeds)) + ",\"moves\":[";
     // The legal moves, each valued when its child's levels are there (a capture may lead
     // to a level that is): a front end can still show them and let the game go on.
     const std::optional<Rules> rules = Rules::by_name(tb.rules());
     if (rules) {
-        first = true;
+        bool first = true;
         for (const BasicMove<P>& m : legal_moves(*rules, position)) {
             if (!first) out += ',';
             first = false;

@@ -91,12 +91,10 @@ template <int P> struct StoredReads {
         if (present.empty()) return e;
         const GameLevels game = GameLevels::of_directory(present, P);
         if (game.skipped == n)
-            e.message +=
-                " (level " + std::to_string(n) + " is " + game.why_not(n) +
-                ", whose levels these files hold" +
-                (published ? std::string(")")
-                           : "; owaredb generate" + (P == 6 ? "" : " --pits " + std::to_string(P)) +
-                                 " --max-seeds " + std::to_string(n) + " builds it)");
+            e.message += " (level " + std::to_string(n) + " is " + game.why_not(n) +
+                         ", whose levels these files hold" +
+                         (published ? std::string(")")
+                                    : "; " + generate_command({}, P, n, {}) + " builds it)");
         return e;
     }
 
