@@ -33,7 +33,7 @@ template <class A> char* put_pits(char* p, const A& pits) {
     return p;
 }
 
-// `"move":M,"captured":C,"value":V}`: the fields a move and a line's step share.
+// `"move":M,"captured":C,"value":V`: the fields a move and a line's step share.
 char* put_move_fields(char* p, int pit, int captured, int value) {
     p = put(p, "\"move\":");
     p = put_int(p, pit);
@@ -41,7 +41,6 @@ char* put_move_fields(char* p, int pit, int captured, int value) {
     p = put_int(p, captured);
     p = put(p, ",\"value\":");
     p = put_int(p, value);
-    *p++ = '}';
     return p;
 }
 
@@ -97,11 +96,12 @@ const char* verdict(const Bounds& b, const Scores& s) {
 
 namespace {
 
-// append_answer_json for positions of any board (A: their pit counts, Pits or BoardPits).
+// append_answer_json for positions of any board (A: their pit counts, Pits or BoardPits),
+// all but the closing brace, so that a caller may add fields (the scores, pv_error).
 template <class Counts, class A>
-void answer_json(std::string& out, std::string_view rules, const Counts& pits,
-                 const BasicPositionInfo<A>& info, const BasicPrincipalVariation<A>* pv,
-                 const BasicBoundsInfo<A>* bounds) {
+void open_answer_json(std::string& out, std::string_view rules, const Counts& pits,
+                      const BasicPositionInfo<A>& info, const BasicPrincipalVariation<A>* pv,
+                      const BasicBoundsInfo<A>* bounds) {
     const std::size_t kPitsChars = pits_chars(pits);
     // An upper bound of the answer's length: the keys and punctuation of the answer take
     // at most 96 characters (81), of a move 32 (31), of the line's ends 48 (40), of one of
@@ -132,11 +132,9 @@ void answer_json(std::string& out, std::string_view rules, const Counts& pits,
         if (i) *p++ = ',';
         *p++ = '{';
         p = put_move_fields(p, m.pit, m.captured, m.value);
-        if (bounds && i < bounds->moves.size()) {
-            --p; // reopen the move's object
+        if (bounds && i < bounds->moves.size())
             p = put_bound_fields(p, bounds->moves[i].gM, bounds->moves[i].gN);
-            *p++ = '}';
-        }
+        *p++ = '}';
     }
     p = put(p, "],\"best\":[");
     for (std::size_t i = 0; i < info.best.size(); ++i) {
@@ -154,6 +152,7 @@ void answer_json(std::string& out, std::string_view rules, const Counts& pits,
             p = put_pits(p, s.position);
             p = put(p, "\",");
             p = put_move_fields(p, s.pit, s.captured, s.value);
+            *p++ = '}';
         }
         p = put(p, "],\"pv_end\":\"");
         p = put(p, std::string_view(to_string(pv->end)));
@@ -161,7 +160,6 @@ void answer_json(std::string& out, std::string_view rules, const Counts& pits,
         p = put_pits(p, pv->final_position);
         *p++ = '"';
     }
-    *p++ = '}';
     json::commit(out, p);
 }
 
@@ -219,7 +217,8 @@ template <int P> auto query_pits(const BasicPosition<P>& p) {
 void append_answer_json(std::string& out, std::string_view rules, const Pits& pits,
                         const PositionInfo& info, const PrincipalVariation* pv,
                         const BoundsInfo* bounds) {
-    answer_json(out, rules, pits, info, pv, bounds);
+    open_answer_json(out, rules, pits, info, pv, bounds);
+    out += '}';
 }
 
 void append_answer_text(std::string& out, const Pits& pits, const PositionInfo& info,
@@ -230,7 +229,7 @@ void append_answer_text(std::string& out, const Pits& pits, const PositionInfo& 
 }
 
 bool append_batch_answer(const Tablebase& tb, std::string_view line, std::uint64_t number,
-                         AnswerFormat format, bool pv, std::string& out, std::string_view dir) {
+                         const AnswerOptions& options, std::string& out) {
     ProbeError error;
     bool answered = false;
     // Blank lines and comments are not positions: they get no answer (a record's "line"
@@ -244,14 +243,14 @@ bool append_batch_answer(const Tablebase& tb, std::string_view line, std::uint64
                  "line too long (more than " + std::to_string(kMaxBatchLine) + " bytes): not read"};
     } else {
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        answered = append_answer(tb, line, format, pv, out, error, nullptr, dir);
+        answered = append_answer(tb, line, options, out, error);
     }
     if (!answered) {
-        if (format == AnswerFormat::Json)
-            append_error_json(out, tb, dir, line, error, &number);
+        if (options.format == AnswerFormat::Json)
+            append_error_json(out, tb, options.dir, line, error, &number);
         else
             out += "line " + std::to_string(number) +
-                   ": error: " + shown_paths(tb, error.message, dir);
+                   ": error: " + shown_paths(tb, error.message, options.dir);
     }
     out += '\n';
     return answered;
@@ -423,97 +422,122 @@ void append_bounds_only(std::string& out, AnswerFormat format, std::string_view 
 template <class R> struct AnswerType;
 template <class T> struct AnswerType<ProbeResult<T>> { using type = T; };
 template <class R> using AnswerOf = typename AnswerType<R>::type;
+// The pit counts A of the positions in a BasicPositionInfo<A>.
+template <class I> struct PitCountsType;
+template <class A> struct PitCountsType<BasicPositionInfo<A>> { using type = A; };
+
+// A failed query's error as append_answer gives it: the message starts with the status's name.
+ProbeError query_error(const ProbeError& e) {
+    return {e.status, std::string(to_string(e.status)) + ": " + e.message};
+}
+
+// The bounds of `pits` (of `seeds` seeds) when the bound files are there or `required`
+// (with scores); else NotAvailable with no message. Without a bound file of this level
+// nothing is asked, so answers without bound files cost the same.
+template <class Q>
+auto answer_bounds(const Tablebase& tb, const Q& pits, int seeds, bool required) {
+    using BoundsInfo = AnswerOf<decltype(tb.analyse_bounds(pits))>;
+    if (required || tb.bounds_available(seeds)) return tb.analyse_bounds(pits);
+    return ProbeResult<BoundsInfo>(ProbeError{ProbeStatus::NotAvailable, ""});
+}
+
+// Why `s` cannot be the scores of a game with `seeds` seeds on the board, or nothing.
+std::optional<ProbeError> scores_error(const Scores& s, int seeds) {
+    // Each in range before they are added: two large ints would overflow the sum.
+    auto in_range = [](int v) { return v >= 0 && v <= kMaxSeeds; };
+    if (in_range(s.mover) && in_range(s.opponent) && s.mover + s.opponent + seeds <= kMaxSeeds)
+        return std::nullopt;
+    return ProbeError{ProbeStatus::InvalidPosition,
+                      "invalid scores " + std::to_string(s.mover) + " and " +
+                          std::to_string(s.opponent) + ": each is 0.." + std::to_string(kMaxSeeds) +
+                          ", and with the " + std::to_string(seeds) +
+                          " seeds on the board at most " + std::to_string(kMaxSeeds)};
+}
+
+// What an answer shows of a position of P pits a side, its answers' positions of type A.
+template <int P, class A> struct Shown {
+    const BasicPosition<P>& position;
+    const BasicPositionInfo<A>& info;
+    const BasicPrincipalVariation<A>* pv = nullptr; // asked for and found
+    const BasicBoundsInfo<A>* bounds = nullptr;     // the bound files are there
+    const Scores* scores = nullptr;                 // --scores (then `bounds` is set)
+    std::string pv_error;                           // why the line asked for cannot be given
+};
+
+template <int P, class A>
+void append_shown(std::string& out, const Tablebase& tb, AnswerFormat format,
+                  const Shown<P, A>& a) {
+    // What is known is written; then where the line stops and why (a missing level).
+    if (format == AnswerFormat::Json) {
+        open_answer_json(out, tb.rules(), a.position.pits, a.info, a.pv, a.bounds);
+        if (a.scores) append_scores_json(out, a.bounds->bounds, *a.scores);
+        if (!a.pv_error.empty()) {
+            out += ",\"pv_error\":\"";
+            json::append_escaped(out, a.pv_error);
+            out += '"';
+        }
+        out += '}';
+        return;
+    }
+    answer_text(out, a.position, a.info, a.pv, a.bounds);
+    if (a.scores) append_scores_text(out, a.bounds->bounds, *a.scores);
+    if (!a.pv_error.empty()) out += "principal variation: cannot be given: " + a.pv_error + "\n";
+}
 
 // append_answer on a board of P pits a side.
 template <int P>
-bool answer(const Tablebase& tb, std::string_view position, AnswerFormat format, bool pv,
-            std::string& out, ProbeError& error, const Scores* scores, std::string_view dir) {
+bool answer(const Tablebase& tb, std::string_view position, const AnswerOptions& options,
+            std::string& out, ProbeError& error) {
     const BasicParseResult<P> parsed = parse_on_board<P>(position);
     if (!parsed.ok) {
         error = {ProbeStatus::InvalidPosition, "invalid position: " + parsed.error};
         return false;
     }
     const auto pits = query_pits(parsed.position);
-    using BoundsInfo = AnswerOf<decltype(tb.analyse_bounds(pits))>;
-    using PositionInfo = AnswerOf<decltype(tb.analyse(pits))>;
-    using PrincipalVariation = AnswerOf<decltype(tb.principal_variation(pits))>;
-    // The bounds, when the bound files are there (required with scores). Without a bound
-    // file of this level nothing is asked, so answers without bound files cost the same.
-    ProbeResult<BoundsInfo> bounds =
-        scores || tb.bounds_available(parsed.position.seeds())
-            ? tb.analyse_bounds(pits)
-            : ProbeResult<BoundsInfo>(ProbeError{ProbeStatus::NotAvailable, ""});
+    const int seeds = parsed.position.seeds();
+    const Scores* scores = options.scores ? &*options.scores : nullptr;
+    const auto bounds = answer_bounds(tb, pits, seeds, scores != nullptr);
     if (!bounds && (scores || bounds.status() != ProbeStatus::NotAvailable)) {
-        error = {bounds.status(),
-                 std::string(to_string(bounds.status())) + ": " + bounds.message()};
+        error = query_error(bounds.error());
         if (bounds.status() == ProbeStatus::NotAvailable)
             error.message += " (bound files: owaredb generate --bounds)";
         return false;
     }
-    const BoundsInfo* b = bounds ? &bounds.value() : nullptr;
-    if (scores) {
-        // Each in range before they are added: two large ints would overflow the sum.
-        auto in_range = [](int s) { return s >= 0 && s <= kMaxSeeds; };
-        const int seeds = parsed.position.seeds();
-        if (!in_range(scores->mover) || !in_range(scores->opponent) ||
-            scores->mover + scores->opponent + seeds > kMaxSeeds) {
-            error = {ProbeStatus::InvalidPosition,
-                     "invalid scores " + std::to_string(scores->mover) + " and " +
-                         std::to_string(scores->opponent) + ": each is 0.." +
-                         std::to_string(kMaxSeeds) + ", and with the " + std::to_string(seeds) +
-                         " seeds on the board at most " + std::to_string(kMaxSeeds)};
-            return false;
-        }
+    if (auto e = scores ? scores_error(*scores, seeds) : std::nullopt) {
+        error = *e;
+        return false;
     }
-    ProbeResult<PositionInfo> info = tb.analyse(pits);
+    const auto info = tb.analyse(pits);
     if (!info && scores && info.status() == ProbeStatus::NotAvailable) {
-        append_bounds_only(out, format, tb.rules(), parsed.position, *b, *scores);
+        append_bounds_only(out, options.format, tb.rules(), parsed.position, *bounds, *scores);
         return true;
     }
     if (!info) {
-        error = {info.status(), std::string(to_string(info.status())) + ": " + info.message()};
+        error = query_error(info.error());
         return false;
     }
-    std::optional<ProbeResult<PrincipalVariation>> line;
-    std::string line_error; // why the line of perfect play could not be given
-    if (pv) {
-        line = tb.principal_variation(pits);
-        if (!*line) line_error = std::string(to_string(line->status())) + ": " + line->message();
-    }
-    const PrincipalVariation* steps = line && *line ? &line->value() : nullptr;
-    if (format == AnswerFormat::Json) {
-        answer_json(out, tb.rules(), parsed.position.pits, *info, steps, b);
-        if (scores) {
-            out.pop_back(); // the closing brace
-            append_scores_json(out, b->bounds, *scores);
-            out += '}';
-        }
-    } else {
-        answer_text(out, parsed.position, *info, steps, b);
-        if (scores) append_scores_text(out, b->bounds, *scores);
-    }
-    // What is known is printed; then where the line stops and why (a missing level).
-    if (!line_error.empty()) {
-        if (format == AnswerFormat::Json) {
-            out.pop_back(); // the closing brace
-            out += ",\"pv_error\":\"";
-            json::append_escaped(out, shown_paths(tb, line_error, dir));
-            out += "\"}";
-        } else {
-            out +=
-                "principal variation: cannot be given: " + shown_paths(tb, line_error, dir) + "\n";
-        }
-    }
+    using Line = decltype(tb.principal_variation(pits));
+    const std::optional<Line> line =
+        options.pv ? std::optional(tb.principal_variation(pits)) : std::nullopt;
+    using A = typename PitCountsType<AnswerOf<decltype(tb.analyse(pits))>>::type;
+    Shown<P, A> shown{parsed.position,
+                      *info,
+                      line && *line ? &line->value() : nullptr,
+                      bounds ? &bounds.value() : nullptr,
+                      scores,
+                      {}};
+    if (line && !*line)
+        shown.pv_error = shown_paths(tb, query_error(line->error()).message, options.dir);
+    append_shown(out, tb, options.format, shown);
     return true;
 }
 
 } // namespace
 
-bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat format, bool pv,
-                   std::string& out, ProbeError& error, const Scores* scores,
-                   std::string_view dir) {
+bool append_answer(const Tablebase& tb, std::string_view position, const AnswerOptions& options,
+                   std::string& out, ProbeError& error) {
     return on_board(tb, [&](auto board) {
-        return answer<decltype(board)::value>(tb, position, format, pv, out, error, scores, dir);
+        return answer<decltype(board)::value>(tb, position, options, out, error);
     });
 }
 

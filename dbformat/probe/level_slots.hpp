@@ -3,8 +3,8 @@
 //
 // Contract: level() hands out an open level of either kind, or the reason it is not there;
 // once a level opened it stays open and is handed out lock-free; a failure is looked at
-// again at most every kRecheck. Thread-safe. The reads (reads.hpp) see the files only
-// through level(), available() and capture_bounded().
+// again at most every kRecheck. Thread-safe. The reads (reads.hpp) read values only
+// through level() and capture_bounded(); they name files by the directories' paths.
 #pragma once
 
 #include "dbformat/raw_level.hpp"

@@ -18,13 +18,14 @@
 
 namespace owaredb::probe_engine {
 
+// A line speaks of positions and moves as the analysis does.
 template <int P> struct PvSearch {
-    using Pos = BasicPosition<P>;
-    using Arr = std::array<uint8_t, 2 * P>;
-    using Move = BasicMove<P>;
-    using MoveList = BasicMoveList<P>;
-    using MoveInfo = BasicMoveInfo<Arr>;
-    using PositionInfo = BasicPositionInfo<Arr>;
+    using Pos = typename Analysis<P>::Pos;
+    using Arr = typename Analysis<P>::Arr;
+    using Move = typename Analysis<P>::Move;
+    using MoveList = typename Analysis<P>::MoveList;
+    using MoveInfo = typename Analysis<P>::MoveInfo;
+    using PositionInfo = typename Analysis<P>::PositionInfo;
     using PvStep = BasicPvStep<Arr>;
     using PrincipalVariation = BasicPrincipalVariation<Arr>;
 
