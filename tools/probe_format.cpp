@@ -96,12 +96,25 @@ const char* verdict(const Bounds& b, const Scores& s) {
 
 namespace {
 
+// What an answer shows of a position of P pits a side, its answers' positions of type A.
+template <int P, class A> struct Shown {
+    const BasicPosition<P>& position;
+    const BasicPositionInfo<A>& info;
+    const BasicPrincipalVariation<A>* pv = nullptr; // asked for and found
+    const BasicBoundsInfo<A>* bounds = nullptr;     // the bound files are there
+    const Scores* scores = nullptr;                 // --scores (then `bounds` is set)
+    std::string pv_error;                           // why the line asked for cannot be given
+};
+
 // append_answer_json for positions of any board (A: their pit counts, Pits or BoardPits),
-// all but the closing brace, so that a caller may add fields (the scores, pv_error).
-template <class Counts, class A>
-void open_answer_json(std::string& out, std::string_view rules, const Counts& pits,
-                      const BasicPositionInfo<A>& info, const BasicPrincipalVariation<A>* pv,
-                      const BasicBoundsInfo<A>* bounds) {
+// with `extra` (fields a caller adds: the scores, pv_error) before the closing brace.
+template <int P, class A>
+void answer_json(std::string& out, std::string_view rules, const Shown<P, A>& a,
+                 std::string_view extra) {
+    const auto& pits = a.position.pits;
+    const BasicPositionInfo<A>& info = a.info;
+    const BasicPrincipalVariation<A>* pv = a.pv;
+    const BasicBoundsInfo<A>* bounds = a.bounds;
     const std::size_t kPitsChars = pits_chars(pits);
     // An upper bound of the answer's length: the keys and punctuation of the answer take
     // at most 96 characters (81), of a move 32 (31), of the line's ends 48 (40), of one of
@@ -113,6 +126,7 @@ void open_answer_json(std::string& out, std::string_view rules, const Counts& pi
         bound += 48 + std::strlen(to_string(pv->end)) + kPitsChars +
                  pv->steps.size() * (48 + kPitsChars + 3 * kIntChars);
     if (bounds) bound += (1 + info.moves.size()) * (16 + 2 * kIntChars) + 16;
+    bound += extra.size();
     char* p = json::reserve(out, bound);
     p = put(p, "{\"rules\":\"");
     p = put(p, rules);
@@ -160,6 +174,8 @@ void open_answer_json(std::string& out, std::string_view rules, const Counts& pi
         p = put_pits(p, pv->final_position);
         *p++ = '"';
     }
+    p = put(p, extra);
+    *p++ = '}';
     json::commit(out, p);
 }
 
@@ -217,8 +233,9 @@ template <int P> auto query_pits(const BasicPosition<P>& p) {
 void append_answer_json(std::string& out, std::string_view rules, const Pits& pits,
                         const PositionInfo& info, const PrincipalVariation* pv,
                         const BoundsInfo* bounds) {
-    open_answer_json(out, rules, pits, info, pv, bounds);
-    out += '}';
+    Position pos;
+    pos.pits = pits;
+    answer_json(out, rules, Shown<6, Pits>{pos, info, pv, bounds, nullptr, {}}, {});
 }
 
 void append_answer_text(std::string& out, const Pits& pits, const PositionInfo& info,
@@ -454,29 +471,19 @@ std::optional<ProbeError> scores_error(const Scores& s, int seeds) {
                           " seeds on the board at most " + std::to_string(kMaxSeeds)};
 }
 
-// What an answer shows of a position of P pits a side, its answers' positions of type A.
-template <int P, class A> struct Shown {
-    const BasicPosition<P>& position;
-    const BasicPositionInfo<A>& info;
-    const BasicPrincipalVariation<A>* pv = nullptr; // asked for and found
-    const BasicBoundsInfo<A>* bounds = nullptr;     // the bound files are there
-    const Scores* scores = nullptr;                 // --scores (then `bounds` is set)
-    std::string pv_error;                           // why the line asked for cannot be given
-};
-
 template <int P, class A>
 void append_shown(std::string& out, const Tablebase& tb, AnswerFormat format,
                   const Shown<P, A>& a) {
     // What is known is written; then where the line stops and why (a missing level).
     if (format == AnswerFormat::Json) {
-        open_answer_json(out, tb.rules(), a.position.pits, a.info, a.pv, a.bounds);
-        if (a.scores) append_scores_json(out, a.bounds->bounds, *a.scores);
+        std::string extra; // rare: built apart, so that the common answer is written in one go
+        if (a.scores) append_scores_json(extra, a.bounds->bounds, *a.scores);
         if (!a.pv_error.empty()) {
-            out += ",\"pv_error\":\"";
-            json::append_escaped(out, a.pv_error);
-            out += '"';
+            extra += ",\"pv_error\":\"";
+            json::append_escaped(extra, a.pv_error);
+            extra += '"';
         }
-        out += '}';
+        answer_json(out, tb.rules(), a, extra);
         return;
     }
     answer_text(out, a.position, a.info, a.pv, a.bounds);
