@@ -20,7 +20,7 @@ namespace owaredb::cli {
 
 namespace {
 
-int run_batch(const Tablebase& tb, AnswerFormat format, bool want_pv) {
+int run_batch(const Tablebase& tb, const AnswerOptions& options) {
     // Input is read in chunks with read(2); every complete line of a chunk is answered and
     // the answers are written and flushed before the next read may block. A program that
     // writes one line and waits gets its answer at once; a piped file streams in 64 KiB
@@ -33,7 +33,7 @@ int run_batch(const Tablebase& tb, AnswerFormat format, bool want_pv) {
     std::vector<char> chunk(1 << 16);
     uint64_t number = 0, errors = 0;
     auto handle = [&](std::string_view line) {
-        if (!append_batch_answer(tb, line, ++number, format, want_pv, answers)) ++errors;
+        if (!append_batch_answer(tb, line, ++number, options, answers)) ++errors;
     };
     auto flush = [&] {
         if (!answers.empty()) std::fwrite(answers.data(), 1, answers.size(), stdout);
@@ -131,18 +131,18 @@ int cmd_probe(const Args& given) {
     // Positions are of the directory's board (or --pits'): 2P pit counts.
     const int pits = resolve_pits(db);
     Tablebase tb(db.dir, resolve_rules(db).name, pits, options);
-    const AnswerFormat format = json ? AnswerFormat::Json : AnswerFormat::Text;
+    const AnswerOptions answer{json ? AnswerFormat::Json : AnswerFormat::Text, pv, scores, {}};
     if (batch) {
         if (vm.count("position")) throw UsageError("--batch reads positions from standard input");
         if (scores) throw UsageError("--scores answers one position, not --batch");
-        return run_batch(tb, format, pv);
+        return run_batch(tb, answer);
     }
     if (!vm.count("position"))
         throw UsageError("missing the position (" + std::to_string(2 * pits) + " pit counts)");
     const std::string position_text = cli::position_text(position_words);
     std::string out;
     ProbeError error;
-    if (!append_answer(tb, position_text, format, pv, out, error, scores ? &*scores : nullptr)) {
+    if (!append_answer(tb, position_text, answer, out, error)) {
         // JSON callers get the error object on standard output too (the API's: status,
         // missing levels, the generate command); a bad position is a usage error (status 2)
         // as in show and perft, a missing level status 1.

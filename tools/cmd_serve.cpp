@@ -206,7 +206,8 @@ void Oracle::probe(const Request& req, Response& res) const {
     // The very function `owaredb probe --json` answers with.
     std::string body;
     ProbeError error;
-    if (!append_answer(*tb, text, AnswerFormat::Json, *pv, body, error, nullptr, shown_dir_))
+    const AnswerOptions options{AnswerFormat::Json, *pv, std::nullopt, shown_dir_};
+    if (!append_answer(*tb, text, options, body, error))
         return send_query_error(res, *tb, text, error);
     send_json(res, 200, std::move(body));
 }
@@ -241,10 +242,10 @@ void Oracle::batch(const Request& req, Response& res) const {
                               std::to_string(kMaxBatchPvLines) + " with pv)");
     std::string out;
     std::uint64_t number = 0;
+    const AnswerOptions options{AnswerFormat::Json, *pv, std::nullopt, shown_dir_};
     for (std::size_t start = 0; start < body.size();) {
         const std::size_t nl = std::min(body.find('\n', start), body.size());
-        append_batch_answer(*tb, body.substr(start, nl - start), ++number, AnswerFormat::Json, *pv,
-                            out, shown_dir_);
+        append_batch_answer(*tb, body.substr(start, nl - start), ++number, options, out);
         start = nl + 1;
     }
     res.status = 200;

@@ -8,6 +8,7 @@
 #include "database_options.hpp"
 #include "level_modes.hpp"
 #include "oware/ranking.hpp"
+#include "owaredb/probe.hpp"
 #include "retro/binomial.hpp"
 #include "stored_levels.hpp"
 #include "tablebase/all_configurations.hpp"
@@ -229,10 +230,9 @@ int cmd_stats(const Args& args) {
                                  (missing.size() == 1 ? " is" : " are") + " missing in '" + dir +
                                  "' (levels up to " + std::to_string(top) + " are there)";
         if (all)
-            throw std::runtime_error(
-                what + ": --all-configurations needs every level 0.." + std::to_string(top) +
-                " (owaredb generate --max-seeds " + std::to_string(top) +
-                (pits == 6 ? "" : " --pits " + std::to_string(pits)) + " builds them)");
+            throw std::runtime_error(what + ": --all-configurations needs every level 0.." +
+                                     std::to_string(top) + " (" +
+                                     generate_command({}, pits, top, {}) + " builds them)");
         std::fprintf(stderr, "owaredb stats: note: %s\n", what.c_str());
     }
     std::vector<LevelCounts> levels;

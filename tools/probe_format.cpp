@@ -7,7 +7,6 @@
 #include "oware/rules.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cstring>
 #include <optional>
 #include <span>
@@ -20,16 +19,6 @@ namespace {
 using json::kIntChars;
 using json::put;
 using json::put_int;
-
-// The text form of 2P pit counts (to_string of a position).
-template <class A> std::string pits_text(const A& pits) {
-    std::string s;
-    for (std::size_t i = 0; i < pits.size(); ++i) {
-        if (i) s += ' ';
-        s += std::to_string(pits[i]);
-    }
-    return s;
-}
 
 // An upper bound of the characters put_pits writes for `pits`.
 template <class A> std::size_t pits_chars(const A& pits) {
@@ -44,7 +33,7 @@ template <class A> char* put_pits(char* p, const A& pits) {
     return p;
 }
 
-// `"move":M,"captured":C,"value":V}`: the fields a move and a line's step share.
+// `"move":M,"captured":C,"value":V`: the fields a move and a line's step share.
 char* put_move_fields(char* p, int pit, int captured, int value) {
     p = put(p, "\"move\":");
     p = put_int(p, pit);
@@ -52,7 +41,6 @@ char* put_move_fields(char* p, int pit, int captured, int value) {
     p = put_int(p, captured);
     p = put(p, ",\"value\":");
     p = put_int(p, value);
-    *p++ = '}';
     return p;
 }
 
@@ -108,11 +96,25 @@ const char* verdict(const Bounds& b, const Scores& s) {
 
 namespace {
 
-// append_answer_json for positions of any board (A: their pit counts, Pits or BoardPits).
-template <class Counts, class A>
-void answer_json(std::string& out, std::string_view rules, const Counts& pits,
-                 const BasicPositionInfo<A>& info, const BasicPrincipalVariation<A>* pv,
-                 const BasicBoundsInfo<A>* bounds) {
+// What an answer shows of a position of P pits a side, its answers' positions of type A.
+template <int P, class A> struct Shown {
+    const BasicPosition<P>& position;
+    const BasicPositionInfo<A>& info;
+    const BasicPrincipalVariation<A>* pv = nullptr; // asked for and found
+    const BasicBoundsInfo<A>* bounds = nullptr;     // the bound files are there
+    const Scores* scores = nullptr;                 // --scores (then `bounds` is set)
+    std::string pv_error;                           // why the line asked for cannot be given
+};
+
+// append_answer_json for positions of any board (A: their pit counts, Pits or BoardPits),
+// with `extra` (fields a caller adds: the scores, pv_error) before the closing brace.
+template <int P, class A>
+void answer_json(std::string& out, std::string_view rules, const Shown<P, A>& a,
+                 std::string_view extra) {
+    const auto& pits = a.position.pits;
+    const BasicPositionInfo<A>& info = a.info;
+    const BasicPrincipalVariation<A>* pv = a.pv;
+    const BasicBoundsInfo<A>* bounds = a.bounds;
     const std::size_t kPitsChars = pits_chars(pits);
     // An upper bound of the answer's length: the keys and punctuation of the answer take
     // at most 96 characters (81), of a move 32 (31), of the line's ends 48 (40), of one of
@@ -124,6 +126,7 @@ void answer_json(std::string& out, std::string_view rules, const Counts& pits,
         bound += 48 + std::strlen(to_string(pv->end)) + kPitsChars +
                  pv->steps.size() * (48 + kPitsChars + 3 * kIntChars);
     if (bounds) bound += (1 + info.moves.size()) * (16 + 2 * kIntChars) + 16;
+    bound += extra.size();
     char* p = json::reserve(out, bound);
     p = put(p, "{\"rules\":\"");
     p = put(p, rules);
@@ -143,11 +146,9 @@ void answer_json(std::string& out, std::string_view rules, const Counts& pits,
         if (i) *p++ = ',';
         *p++ = '{';
         p = put_move_fields(p, m.pit, m.captured, m.value);
-        if (bounds && i < bounds->moves.size()) {
-            --p; // reopen the move's object
+        if (bounds && i < bounds->moves.size())
             p = put_bound_fields(p, bounds->moves[i].gM, bounds->moves[i].gN);
-            *p++ = '}';
-        }
+        *p++ = '}';
     }
     p = put(p, "],\"best\":[");
     for (std::size_t i = 0; i < info.best.size(); ++i) {
@@ -165,6 +166,7 @@ void answer_json(std::string& out, std::string_view rules, const Counts& pits,
             p = put_pits(p, s.position);
             p = put(p, "\",");
             p = put_move_fields(p, s.pit, s.captured, s.value);
+            *p++ = '}';
         }
         p = put(p, "],\"pv_end\":\"");
         p = put(p, std::string_view(to_string(pv->end)));
@@ -172,6 +174,7 @@ void answer_json(std::string& out, std::string_view rules, const Counts& pits,
         p = put_pits(p, pv->final_position);
         *p++ = '"';
     }
+    p = put(p, extra);
     *p++ = '}';
     json::commit(out, p);
 }
@@ -205,12 +208,13 @@ void answer_text(std::string& out, const BasicPosition<P>& pos, const BasicPosit
         o << "principal variation:\n";
         for (std::size_t i = 0; i < pv->steps.size(); ++i) {
             const BasicPvStep<A>& s = pv->steps[i];
-            o << "  " << i + 1 << ". [" << pits_text(s.position) << "] value " << std::showpos
-              << s.value << std::noshowpos << ": move " << s.pit;
+            o << "  " << i + 1 << ". [" << owaredb::position_text(s.position) << "] value "
+              << std::showpos << s.value << std::noshowpos << ": move " << s.pit;
             if (s.captured) o << " captures " << s.captured;
             o << "\n";
         }
-        o << "  end: " << to_string(pv->end) << " at [" << pits_text(pv->final_position) << "]\n";
+        o << "  end: " << to_string(pv->end) << " at ["
+          << owaredb::position_text(pv->final_position) << "]\n";
     }
     out += o.str();
 }
@@ -229,7 +233,9 @@ template <int P> auto query_pits(const BasicPosition<P>& p) {
 void append_answer_json(std::string& out, std::string_view rules, const Pits& pits,
                         const PositionInfo& info, const PrincipalVariation* pv,
                         const BoundsInfo* bounds) {
-    answer_json(out, rules, pits, info, pv, bounds);
+    Position pos;
+    pos.pits = pits;
+    answer_json(out, rules, Shown<6, Pits>{pos, info, pv, bounds, nullptr, {}}, {});
 }
 
 void append_answer_text(std::string& out, const Pits& pits, const PositionInfo& info,
@@ -240,7 +246,7 @@ void append_answer_text(std::string& out, const Pits& pits, const PositionInfo& 
 }
 
 bool append_batch_answer(const Tablebase& tb, std::string_view line, std::uint64_t number,
-                         AnswerFormat format, bool pv, std::string& out, std::string_view dir) {
+                         const AnswerOptions& options, std::string& out) {
     ProbeError error;
     bool answered = false;
     // Blank lines and comments are not positions: they get no answer (a record's "line"
@@ -254,14 +260,14 @@ bool append_batch_answer(const Tablebase& tb, std::string_view line, std::uint64
                  "line too long (more than " + std::to_string(kMaxBatchLine) + " bytes): not read"};
     } else {
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        answered = append_answer(tb, line, format, pv, out, error, nullptr, dir);
+        answered = append_answer(tb, line, options, out, error);
     }
     if (!answered) {
-        if (format == AnswerFormat::Json)
-            append_error_json(out, tb, dir, line, error, &number);
+        if (options.format == AnswerFormat::Json)
+            append_error_json(out, tb, options.dir, line, error, &number);
         else
             out += "line " + std::to_string(number) +
-                   ": error: " + shown_paths(tb, error.message, dir);
+                   ": error: " + shown_paths(tb, error.message, options.dir);
     }
     out += '\n';
     return answered;
@@ -282,44 +288,26 @@ std::string shown_paths(const Tablebase& tb, std::string_view text, std::string_
 
 namespace {
 
-// `text` as one word of a shell command line (quoted if it must be).
-std::string shell_word(std::string_view text) {
-    const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_./-+,:=@", c);
-    });
-    if (plain) return std::string(text);
-    std::string quoted = "'";
-    for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
-}
-
 // The fields of a missing level's error object after "rules" (see append_error_json).
 template <int P>
 void append_missing_fields(std::string& out, const Tablebase& tb, std::string_view dir,
                            const BasicPosition<P>& position) {
     const int seeds = position.seeds();
+    const MissingLevels missing = tb.missing_levels(seeds, dir);
     out += ",\"seeds\":" + std::to_string(seeds) + ",\"missing_levels\":[";
-    bool first = true;
-    for (int n = 0; n <= seeds; ++n)
-        if (!tb.level_available(n)) {
-            if (!first) out += ',';
-            out += std::to_string(n);
-            first = false;
-        }
+    for (std::size_t i = 0; i < missing.levels.size(); ++i)
+        out += (i ? "," : "") + std::to_string(missing.levels[i]);
     // `owaredb generate` builds every missing level up to its --max-seeds, in memory while
     // it fits and streamed beyond; how big the largest one is tells whether that is minutes
     // or days (docs/results.md, Beyond 28).
     out += "],\"generate\":\"";
-    json::append_escaped(out, "owaredb generate --rules " + tb.rules() +
-                                  (P == 6 ? "" : " --pits " + std::to_string(P)) + " --max-seeds " +
-                                  std::to_string(seeds) + " --dir " +
-                                  shell_word(dir.empty() ? tb.directory().string() : dir));
+    json::append_escaped(out, missing.generate);
     out += "\",\"positions\":" + std::to_string(level_size<P>(seeds)) + ",\"moves\":[";
     // The legal moves, each valued when its child's levels are there (a capture may lead
     // to a level that is): a front end can still show them and let the game go on.
     const std::optional<Rules> rules = Rules::by_name(tb.rules());
     if (rules) {
-        first = true;
+        bool first = true;
         for (const BasicMove<P>& m : legal_moves(*rules, position)) {
             if (!first) out += ',';
             first = false;
@@ -451,97 +439,112 @@ void append_bounds_only(std::string& out, AnswerFormat format, std::string_view 
 template <class R> struct AnswerType;
 template <class T> struct AnswerType<ProbeResult<T>> { using type = T; };
 template <class R> using AnswerOf = typename AnswerType<R>::type;
+// The pit counts A of the positions in a BasicPositionInfo<A>.
+template <class I> struct PitCountsType;
+template <class A> struct PitCountsType<BasicPositionInfo<A>> { using type = A; };
+
+// A failed query's error as append_answer gives it: the message starts with the status's name.
+ProbeError query_error(const ProbeError& e) {
+    return {e.status, std::string(to_string(e.status)) + ": " + e.message};
+}
+
+// The bounds of `pits` (of `seeds` seeds) when the bound files are there or `required`
+// (with scores); else NotAvailable with no message. Without a bound file of this level
+// nothing is asked, so answers without bound files cost the same.
+template <class Q>
+auto answer_bounds(const Tablebase& tb, const Q& pits, int seeds, bool required) {
+    using BoundsInfo = AnswerOf<decltype(tb.analyse_bounds(pits))>;
+    if (required || tb.bounds_available(seeds)) return tb.analyse_bounds(pits);
+    return ProbeResult<BoundsInfo>(ProbeError{ProbeStatus::NotAvailable, ""});
+}
+
+// Why `s` cannot be the scores of a game with `seeds` seeds on the board, or nothing.
+std::optional<ProbeError> scores_error(const Scores& s, int seeds) {
+    // Each in range before they are added: two large ints would overflow the sum.
+    auto in_range = [](int v) { return v >= 0 && v <= kMaxSeeds; };
+    if (in_range(s.mover) && in_range(s.opponent) && s.mover + s.opponent + seeds <= kMaxSeeds)
+        return std::nullopt;
+    return ProbeError{ProbeStatus::InvalidPosition,
+                      "invalid scores " + std::to_string(s.mover) + " and " +
+                          std::to_string(s.opponent) + ": each is 0.." + std::to_string(kMaxSeeds) +
+                          ", and with the " + std::to_string(seeds) +
+                          " seeds on the board at most " + std::to_string(kMaxSeeds)};
+}
+
+template <int P, class A>
+void append_shown(std::string& out, const Tablebase& tb, AnswerFormat format,
+                  const Shown<P, A>& a) {
+    // What is known is written; then where the line stops and why (a missing level).
+    if (format == AnswerFormat::Json) {
+        std::string extra; // rare: built apart, so that the common answer is written in one go
+        if (a.scores) append_scores_json(extra, a.bounds->bounds, *a.scores);
+        if (!a.pv_error.empty()) {
+            extra += ",\"pv_error\":\"";
+            json::append_escaped(extra, a.pv_error);
+            extra += '"';
+        }
+        answer_json(out, tb.rules(), a, extra);
+        return;
+    }
+    answer_text(out, a.position, a.info, a.pv, a.bounds);
+    if (a.scores) append_scores_text(out, a.bounds->bounds, *a.scores);
+    if (!a.pv_error.empty()) out += "principal variation: cannot be given: " + a.pv_error + "\n";
+}
 
 // append_answer on a board of P pits a side.
 template <int P>
-bool answer(const Tablebase& tb, std::string_view position, AnswerFormat format, bool pv,
-            std::string& out, ProbeError& error, const Scores* scores, std::string_view dir) {
+bool answer(const Tablebase& tb, std::string_view position, const AnswerOptions& options,
+            std::string& out, ProbeError& error) {
     const BasicParseResult<P> parsed = parse_on_board<P>(position);
     if (!parsed.ok) {
         error = {ProbeStatus::InvalidPosition, "invalid position: " + parsed.error};
         return false;
     }
     const auto pits = query_pits(parsed.position);
-    using BoundsInfo = AnswerOf<decltype(tb.analyse_bounds(pits))>;
-    using PositionInfo = AnswerOf<decltype(tb.analyse(pits))>;
-    using PrincipalVariation = AnswerOf<decltype(tb.principal_variation(pits))>;
-    // The bounds, when the bound files are there (required with scores). Without a bound
-    // file of this level nothing is asked, so answers without bound files cost the same.
-    ProbeResult<BoundsInfo> bounds =
-        scores || tb.bounds_available(parsed.position.seeds())
-            ? tb.analyse_bounds(pits)
-            : ProbeResult<BoundsInfo>(ProbeError{ProbeStatus::NotAvailable, ""});
+    const int seeds = parsed.position.seeds();
+    const Scores* scores = options.scores ? &*options.scores : nullptr;
+    const auto bounds = answer_bounds(tb, pits, seeds, scores != nullptr);
     if (!bounds && (scores || bounds.status() != ProbeStatus::NotAvailable)) {
-        error = {bounds.status(),
-                 std::string(to_string(bounds.status())) + ": " + bounds.message()};
+        error = query_error(bounds.error());
         if (bounds.status() == ProbeStatus::NotAvailable)
             error.message += " (bound files: owaredb generate --bounds)";
         return false;
     }
-    const BoundsInfo* b = bounds ? &bounds.value() : nullptr;
-    if (scores) {
-        // Each in range before they are added: two large ints would overflow the sum.
-        auto in_range = [](int s) { return s >= 0 && s <= kMaxSeeds; };
-        const int seeds = parsed.position.seeds();
-        if (!in_range(scores->mover) || !in_range(scores->opponent) ||
-            scores->mover + scores->opponent + seeds > kMaxSeeds) {
-            error = {ProbeStatus::InvalidPosition,
-                     "invalid scores " + std::to_string(scores->mover) + " and " +
-                         std::to_string(scores->opponent) + ": each is 0.." +
-                         std::to_string(kMaxSeeds) + ", and with the " + std::to_string(seeds) +
-                         " seeds on the board at most " + std::to_string(kMaxSeeds)};
-            return false;
-        }
+    if (auto e = scores ? scores_error(*scores, seeds) : std::nullopt) {
+        error = *e;
+        return false;
     }
-    ProbeResult<PositionInfo> info = tb.analyse(pits);
+    const auto info = tb.analyse(pits);
     if (!info && scores && info.status() == ProbeStatus::NotAvailable) {
-        append_bounds_only(out, format, tb.rules(), parsed.position, *b, *scores);
+        append_bounds_only(out, options.format, tb.rules(), parsed.position, *bounds, *scores);
         return true;
     }
     if (!info) {
-        error = {info.status(), std::string(to_string(info.status())) + ": " + info.message()};
+        error = query_error(info.error());
         return false;
     }
-    std::optional<ProbeResult<PrincipalVariation>> line;
-    std::string line_error; // why the line of perfect play could not be given
-    if (pv) {
-        line = tb.principal_variation(pits);
-        if (!*line) line_error = std::string(to_string(line->status())) + ": " + line->message();
-    }
-    const PrincipalVariation* steps = line && *line ? &line->value() : nullptr;
-    if (format == AnswerFormat::Json) {
-        answer_json(out, tb.rules(), parsed.position.pits, *info, steps, b);
-        if (scores) {
-            out.pop_back(); // the closing brace
-            append_scores_json(out, b->bounds, *scores);
-            out += '}';
-        }
-    } else {
-        answer_text(out, parsed.position, *info, steps, b);
-        if (scores) append_scores_text(out, b->bounds, *scores);
-    }
-    // What is known is printed; then where the line stops and why (a missing level).
-    if (!line_error.empty()) {
-        if (format == AnswerFormat::Json) {
-            out.pop_back(); // the closing brace
-            out += ",\"pv_error\":\"";
-            json::append_escaped(out, shown_paths(tb, line_error, dir));
-            out += "\"}";
-        } else {
-            out +=
-                "principal variation: cannot be given: " + shown_paths(tb, line_error, dir) + "\n";
-        }
-    }
+    using Line = decltype(tb.principal_variation(pits));
+    const std::optional<Line> line =
+        options.pv ? std::optional(tb.principal_variation(pits)) : std::nullopt;
+    using A = typename PitCountsType<AnswerOf<decltype(tb.analyse(pits))>>::type;
+    Shown<P, A> shown{parsed.position,
+                      *info,
+                      line && *line ? &line->value() : nullptr,
+                      bounds ? &bounds.value() : nullptr,
+                      scores,
+                      {}};
+    if (line && !*line)
+        shown.pv_error = shown_paths(tb, query_error(line->error()).message, options.dir);
+    append_shown(out, tb, options.format, shown);
     return true;
 }
 
 } // namespace
 
-bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat format, bool pv,
-                   std::string& out, ProbeError& error, const Scores* scores,
-                   std::string_view dir) {
+bool append_answer(const Tablebase& tb, std::string_view position, const AnswerOptions& options,
+                   std::string& out, ProbeError& error) {
     return on_board(tb, [&](auto board) {
-        return answer<decltype(board)::value>(tb, position, format, pv, out, error, scores, dir);
+        return answer<decltype(board)::value>(tb, position, options, out, error);
     });
 }
 

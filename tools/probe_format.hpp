@@ -6,6 +6,7 @@
 #include "owaredb/probe.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -31,18 +32,25 @@ struct Scores {
 /// depends on when and how play repeats).
 const char* verdict(const Bounds& bounds, const Scores& scores);
 
-/// Answers one query: parses `position` (12 pit counts), analyses it and, when `pv`, its
-/// line of perfect play, and appends the answer to `out` in `format`. When the bound files
-/// it needs exist, the answer also holds gM, gN and each move's (JSON keys "gM", "gN",
-/// "exact", and "gM", "gN" in every move); without them it is exactly as before. With
-/// `scores` the bound files are required (the value files are then optional) and the
-/// answer ends with the scores and the verdict. On failure appends nothing, sets `error`
-/// (its status, and a message that starts with the status's name: "invalid position: ...",
-/// "not available: ...") and returns false. `dir` is how answers name the directory (see
-/// shown_paths); empty: as the Tablebase was given it.
-bool append_answer(const Tablebase& tb, std::string_view position, AnswerFormat format, bool pv,
-                   std::string& out, ProbeError& error, const Scores* scores = nullptr,
-                   std::string_view dir = {});
+/// How a query is answered (append_answer, append_batch_answer).
+struct AnswerOptions {
+    AnswerFormat format = AnswerFormat::Text;
+    bool pv = false;              ///< also the line of perfect play (principal_variation)
+    std::optional<Scores> scores; ///< `owaredb probe --scores`: see append_answer
+    std::string_view dir;         ///< how answers name the directory (shown_paths); empty: as given
+};
+
+/// Answers one query: parses `position` (2P pit counts of the Tablebase's board), analyses
+/// it and, with `options.pv`, its line of perfect play, and appends the answer to `out` in
+/// `options.format`. When the bound files it needs exist, the answer also holds gM, gN and
+/// each move's (JSON keys "gM", "gN", "exact", and "gM", "gN" in every move); without them
+/// it is exactly as before. With `options.scores` the bound files are required (the value
+/// files are then optional) and the answer ends with the scores and the verdict. A line that
+/// cannot be given is said after the rest (JSON "pv_error"). On failure appends nothing,
+/// sets `error` (its status, and a message that starts with the status's name: "invalid
+/// position: ...", "not available: ...") and returns false.
+bool append_answer(const Tablebase& tb, std::string_view position, const AnswerOptions& options,
+                   std::string& out, ProbeError& error);
 
 /// Appends the JSON answer for `pits` (no newline):
 ///   {"rules":"abapa","position":"1 1 1 1 1 1 1 1 1 1 1 1","seeds":12,"value":0,
@@ -72,10 +80,10 @@ inline constexpr std::size_t kMaxBatchLine = 4096;
 /// bytes (a reader may hand over only its first kMaxBatchLine + 1) is not parsed: its
 /// record says "line too long (more than 4096 bytes): not read". A blank line (spaces,
 /// tabs) or a comment (first non-blank character '#') appends nothing and returns true.
-/// Returns false for an error record. The one reading of batch lines, for every front end.
-/// `dir` as in append_answer.
+/// Returns false for an error record. The one reading of batch lines, for every front end;
+/// each line answered as append_answer answers it with `options`.
 bool append_batch_answer(const Tablebase& tb, std::string_view line, std::uint64_t number,
-                         AnswerFormat format, bool pv, std::string& out, std::string_view dir = {});
+                         const AnswerOptions& options, std::string& out);
 
 /// `text` with the Tablebase's directory, as it was given, replaced by `dir` (nothing to do
 /// when `dir` is empty or the same): a server names its directory without the absolute path

@@ -203,3 +203,28 @@ TEST_CASE("the version: C and C++ agree, and it is the CMake project's") {
     }
     CHECK(dots == 2);
 }
+
+TEST_CASE("position_text: the pit counts, one space between two, on any board") {
+    const Pits start{4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+    CHECK(position_text(start) == "4 4 4 4 4 4 4 4 4 4 4 4");
+    const BoardPits three{0, 12, 3, 48, 1, 0};
+    CHECK(position_text(three) == "0 12 3 48 1 0");
+    CHECK(position_text(BoardPits{}).empty());
+}
+
+TEST_CASE("generate_command: the flags it is given, in one order, the directory one shell word") {
+    CHECK(generate_command("abapa", 6, 12, "/data/db") ==
+          "owaredb generate --rules abapa --max-seeds 12 --dir /data/db");
+    CHECK(generate_command("awari", 4, 9, "db") ==
+          "owaredb generate --rules awari --pits 4 --max-seeds 9 --dir db");
+    // Without rules or a directory: the hint inside a message that names neither.
+    CHECK(generate_command({}, 3, 5, {}) == "owaredb generate --pits 3 --max-seeds 5");
+    CHECK(generate_command({}, 6, 48, {}) == "owaredb generate --max-seeds 48");
+    // A directory a shell would split or expand is quoted, its own quotes as '\''.
+    CHECK(generate_command("abapa", 6, 1, "my dbs/it's") ==
+          "owaredb generate --rules abapa --max-seeds 1 --dir 'my dbs/it'\\''s'");
+    CHECK(generate_command("abapa", 6, 1, "a$b") ==
+          "owaredb generate --rules abapa --max-seeds 1 --dir 'a$b'");
+    CHECK(generate_command("abapa", 6, 1, "x_y.z-1+2,3:4=5@6") ==
+          "owaredb generate --rules abapa --max-seeds 1 --dir x_y.z-1+2,3:4=5@6");
+}

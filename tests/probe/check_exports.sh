@@ -14,14 +14,15 @@ if [[ -n "$stray" ]]; then
   exit 1
 fi
 # Internals live in nested namespaces (owaredb::db, ...) and must not leak either.
-internal=$(grep -E '^owaredb::(db|detail|cli)::|legal_moves|AtomicFileSink' <<<"$symbols" || true)
+internal=$(grep -E '^owaredb::(db|detail|cli|probe_engine)::|legal_moves|AtomicFileSink' <<<"$symbols" || true)
 if [[ -n "$internal" ]]; then
   echo "libowaredb.so exports internal symbols:"
   echo "$internal"
   exit 1
 fi
 for api in owaredb_open owaredb_value owaredb_values owaredb_version owaredb_open_board \
-  'owaredb::Tablebase::value(' 'owaredb::Tablebase::pits_per_side()' 'owaredb::version()'; do
+  'owaredb::Tablebase::value(' 'owaredb::Tablebase::pits_per_side()' 'owaredb::version()' \
+  'owaredb::generate_command' 'owaredb::position_text' 'owaredb::Tablebase::missing_levels('; do
   grep -qF "$api" <<<"$symbols" || { echo "missing API symbol: $api"; exit 1; }
 done
 if [[ -n "$header" ]]; then

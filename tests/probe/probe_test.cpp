@@ -103,6 +103,25 @@ TEST_CASE("missing levels are 'not available', bad input is an error value") {
     CHECK(other_rules.value(unrank(4, 3).pits).status() == ProbeStatus::NotAvailable);
 }
 
+TEST_CASE("missing_levels: the levels a position may need that are not there, the command") {
+    const Fixture& f = fixture();
+    Tablebase tb(f.dir, "awari");
+    const MissingLevels m = tb.missing_levels(12);
+    CHECK(m.seeds == 12);
+    CHECK(m.levels == std::vector<int>{11, 12});
+    CHECK(m.generate == "owaredb generate --rules awari --max-seeds 12 --dir " + f.dir.string());
+    // As a front end names the directory (a server without its absolute path).
+    CHECK(tb.missing_levels(12, "shown dir").generate ==
+          "owaredb generate --rules awari --max-seeds 12 --dir 'shown dir'");
+    CHECK(tb.missing_levels(kTop).levels.empty());
+    // Seeds outside 0..48 are the nearest of the two.
+    CHECK(tb.missing_levels(60).seeds == 48);
+    CHECK(tb.missing_levels(60).levels.size() == std::size_t(48 - kTop));
+    CHECK(tb.missing_levels(-3).levels.empty());
+    Tablebase other(f.dir, "abapa"); // no abapa files there: every level is missing
+    CHECK(other.missing_levels(2).levels == std::vector<int>{0, 1, 2});
+}
+
 TEST_CASE("a level left out as a game's (generate --game) says so when it is asked for") {
     const Fixture& f = fixture();
     // Levels 0..10 and 12, as generate --game 1 leaves them (level 12's values do not

@@ -427,6 +427,19 @@ class ErrorObject(unittest.TestCase):
         self.assertEqual(cm.exception.index, 1)
         self.assertEqual(cm.exception.generate, want["generate"])
 
+    def test_generate_quotes_a_directory_as_the_cli_does(self):
+        # A directory a shell would split: one quoter (the library's) for every front end,
+        # the same command word for word.
+        odd = os.path.join(tmp, "it's a db")
+        shutil.copytree(DB, odd, dirs_exist_ok=True)
+        run = subprocess.run([CLI, "probe", "--json", "--dir", odd, "--rules", "abapa",
+                              "4 4 4 4 4 4 4 4 4 4 4 4"], capture_output=True, text=True)
+        want = json.loads(run.stdout)["generate"]
+        self.assertTrue(want.endswith("--dir '" + tmp + "/it'\\''s a db'"), want)
+        with self.assertRaises(owaredb.NotAvailable) as cm:
+            owaredb.Tablebase(odd, "abapa").value([4] * 12)
+        self.assertEqual(cm.exception.generate, want)
+
     def test_invalid_position_as_the_cli_says(self):
         tb = owaredb.Tablebase(DB, "abapa")
         want = self.cli_error("9 9 9 9 9 9 0 0 0 0 0 0")

@@ -66,37 +66,22 @@ struct ProbeFailure : std::exception {
 };
 
 // `f` with what the error objects of the other front ends say besides the message: the
-// rules, and for a missing level every level 0..seeds that is not there (a query may need
-// any of them: captures lead to lower levels) with the `owaredb generate` command that
-// builds them into this directory. With the GIL (shlex.quote).
+// rules, and for a missing level what the library's Tablebase::missing_levels says (every
+// level 0..seeds that is not there, the command that builds them into this directory).
+// With the GIL, which it releases while it looks at the levels.
 ProbeFailure with_context(const Tablebase& tb, ProbeFailure f) {
     f.rules = tb.rules();
     if (f.status != ProbeStatus::NotAvailable || !f.position) return f;
     int seeds = 0;
     for (uint8_t c : *f.position) seeds += c;
-    std::vector<int> missing;
+    MissingLevels missing;
     {
         py::gil_scoped_release release;
-        for (int n = 0; n <= seeds && n <= 48; ++n)
-            if (!tb.level_available(n)) missing.push_back(n);
+        missing = tb.missing_levels(seeds);
     }
-    f.missing_levels = std::move(missing);
-    const std::string dir =
-        py::module_::import("shlex").attr("quote")(tb.directory().string()).cast<std::string>();
-    const int board = tb.pits_per_side();
-    f.generate = "owaredb generate --rules " + tb.rules() +
-                 (board == 6 ? "" : " --pits " + std::to_string(board)) + " --max-seeds " +
-                 std::to_string(seeds) + " --dir " + dir;
+    f.missing_levels = std::move(missing.levels);
+    f.generate = std::move(missing.generate);
     return f;
-}
-
-template <class A> std::string pits_text(const A& p) {
-    std::string s;
-    for (std::size_t i = 0; i < p.size(); ++i) {
-        if (i) s += ' ';
-        s += std::to_string(p[i]);
-    }
-    return s;
 }
 
 // The Python repr of the position's tuple, e.g. "(4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4)".
@@ -420,7 +405,7 @@ py::object batch_values(const Tablebase& tb, py::object positions, const std::st
         if (job.first_error) {
             const BatchError& e = *job.first_error;
             std::string where = "position " + std::to_string(e.index);
-            if (e.position) where += " (" + pits_text(*e.position) + ")";
+            if (e.position) where += " (" + position_text(*e.position) + ")";
             throw with_context(
                 tb, ProbeFailure(e.status, where + ": " + e.message, e.position, e.index));
         }

@@ -50,6 +50,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -89,6 +90,30 @@ OWAREDB_API const char* status_code(ProbeStatus status);
 struct ProbeError {
     ProbeStatus status = ProbeStatus::Ok;
     std::string message;
+};
+
+/// The text form of a position: its pit counts in decimal, one space between two
+/// ("4 4 4 4 4 4 4 4 4 4 4 4"), as `owaredb probe` reads and prints positions and the error
+/// object's "position" names them (README, Errors).
+OWAREDB_API std::string position_text(std::span<const uint8_t> pits);
+
+/// The `owaredb generate` command line that builds levels 0..max_seeds:
+///   "owaredb generate[ --rules R][ --pits P] --max-seeds N[ --dir D]"
+/// "--rules" only when `rules` is not empty, "--pits" only for a board other than the
+/// standard one (pits_per_side != 6), "--dir" only when `dir` is not empty. `dir` is one
+/// word of a POSIX shell: as it is when made only of letters, digits and "_./-+,:=@", else
+/// in single quotes (a quote in it written '\''). The one builder of the command that the
+/// error object's "generate" (Tablebase::missing_levels) and the messages suggest.
+OWAREDB_API std::string generate_command(std::string_view rules, int pits_per_side, int max_seeds,
+                                         std::string_view dir);
+
+/// What the error object (README, Errors) adds for a query that failed NotAvailable: the
+/// levels the position may need that are not there, and the command that builds them.
+/// What `owaredb probe --json`, the HTTP API and Python's exceptions say.
+struct MissingLevels {
+    int seeds = 0;           ///< the position's seeds: the largest level a query of it may need
+    std::vector<int> levels; ///< every level 0..seeds not available, ascending
+    std::string generate;    ///< the command that builds levels 0..seeds (generate_command)
 };
 
 namespace detail {
@@ -330,6 +355,14 @@ class OWAREDB_API Tablebase {
 
     /// Whether the bound file for n seeds exists and is valid (opens it).
     [[nodiscard]] bool bounds_available(int seeds) const;
+
+    /// For a query of a position of `seeds` seeds that failed NotAvailable: every level
+    /// 0..seeds that level_available() says is not there (a query may need any of them:
+    /// captures lead to lower levels), and the command that builds them with this
+    /// Tablebase's rules and board into `dir` (empty: directory() as it was given). Opens
+    /// each level that is there, as level_available() does. `seeds` outside 0..48 is taken
+    /// as the nearest of the two.
+    [[nodiscard]] MissingLevels missing_levels(int seeds, std::string_view dir = {}) const;
 
     const std::filesystem::path& directory() const;
     const std::string& rules() const;
