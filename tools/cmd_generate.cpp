@@ -5,6 +5,7 @@
 // memory or streamed, as the plan says), bound levels (--bounds), or value levels split
 // between the ranks of an MPI job (under mpirun).
 #include "cli/options.hpp"
+#include "cli/run_settings.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
 #include "generate/builders.hpp"
@@ -88,8 +89,8 @@ int cmd_generate(const Args& args) {
     if (bounds && compact) throw UsageError("--compact applies to value files, not --bounds");
     if (!(checkpoint_minutes >= 0 || checkpoint_minutes == -1))
         throw UsageError("--checkpoint-minutes must be >= 0, or -1 for no checkpoints");
-    MemoryBudget budget{memory_budget(memory.empty() ? 0 : parse_bytes("--memory", memory)),
-                        !memory.empty()};
+    // --memory is per rank; the default shares the node's memory between its ranks.
+    const MemoryBudget budget = resolve_memory_budget(memory, MpiJob::current_ranks_on_node());
     const BuildSettings settings{dir, rules, threads, checkpoint_minutes, pits, wanted};
     const std::string levels =
         (wanted.skipped < 0 ? "levels 0.." + std::to_string(max_seeds)
@@ -108,8 +109,6 @@ int cmd_generate(const Args& args) {
         if (pits != 6)
             throw UsageError("under mpirun the board is the 6-pit one; build --pits " +
                              std::to_string(pits) + " in one process");
-        // --memory is per rank; the default shares the node's memory between its ranks.
-        if (memory.empty()) budget.bytes /= uint64_t(job->ranks_on_node());
         // Under mpirun every level is streamed, split between the ranks.
         if (bounds || compact)
             throw UsageError(std::string(bounds ? "--bounds" : "--compact") +
@@ -134,7 +133,7 @@ int cmd_generate(const Args& args) {
                               " threads",
                           "levels");
     }
-    const ModePlan plan(mode, budget, pits);
+    const ModePlan plan(mode, budget, pits, kBuildFootprint);
     if (bounds) {
         if (mode == "streamed")
             throw UsageError("--bounds is built in memory only; --mode streamed is for value "
@@ -145,7 +144,7 @@ int cmd_generate(const Args& args) {
                          " are kept; bounds have no streamed mode)",
                      budget);
     } else {
-        plan.check(max_seeds);
+        check_plan(plan, max_seeds);
         if (compact && plan.mode(max_seeds) == LevelMode::Streamed)
             throw UsageError("--compact needs every level in memory, and level " +
                              std::to_string(max_seeds) +
