@@ -23,6 +23,7 @@
 // judging the dictionary), "check" (decompressing every block again). With --blocks, each
 // zstd level is profiled on each of those block sizes instead of the writer's choice. CPU seconds
 // are the process's, so they stay meaningful on a loaded machine; "MB" is the file size.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -32,6 +33,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "dbformat/reader.hpp"
@@ -189,6 +191,7 @@ int main(int argc, char** argv) {
         else
             return usage();
     }
+    if (threads <= 0) threads = std::max(1u, std::thread::hardware_concurrency()); // one per core
     if (!profile_files.empty())
         return profile(profile_files, levels, blocks_given ? blocks : std::vector<int>{}, threads);
     std::vector<int8_t> values;

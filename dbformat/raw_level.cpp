@@ -1,9 +1,9 @@
 #include "dbformat/raw_level.hpp"
 
 #include "dbformat/file_io.hpp"
+#include "dbformat/threads.hpp"
 
 #include <fcntl.h>
-#include <omp.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -116,12 +116,13 @@ Status RawLevelFile::read_at(std::span<const uint64_t> offsets, std::span<int8_t
 }
 
 Result<Histogram> RawLevelFile::histogram(int threads) const {
+    require_threads(threads, "RawLevelFile::histogram");
     constexpr uint64_t kChunk = uint64_t(1) << 22;
     const uint64_t chunks = (m_->entries + kChunk - 1) / kChunk;
     std::array<std::atomic<uint64_t>, 256> counts{};
     std::mutex failure_mutex;
     uint64_t failed_at = m_->entries; // the lowest bad offset seen
-#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
+#pragma omp parallel num_threads(threads)
     {
         std::vector<int8_t> buffer(kChunk);
 #pragma omp for schedule(dynamic, 1)

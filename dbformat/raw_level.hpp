@@ -45,10 +45,10 @@ class RawLevelFile {
     Status read_at(std::span<const uint64_t> offsets, std::span<int8_t> values) const;
 
     /// How many times each value occurs in the whole file (Histogram, as LevelReader's),
-    /// read in order by `threads` OpenMP threads (0 = default), each part dropped from the
-    /// page cache once counted. Corrupt, naming the file and the lowest offset, for a value
-    /// outside the bound.
-    Result<Histogram> histogram(int threads = 0) const;
+    /// read in order by `threads` OpenMP threads (the caller's count, at least 1, else
+    /// std::invalid_argument), each part dropped from the page cache once counted. Corrupt,
+    /// naming the file and the lowest offset, for a value outside the bound.
+    Result<Histogram> histogram(int threads) const;
 
     /// Asks the kernel to read [begin, begin + count) ahead (a sequential pass over a file
     /// larger than memory: madvise(WILLNEED)), and to drop it again once passed (DONTNEED).

@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
-#include <omp.h>
 
 #include "dbformat/bytes.hpp"
 #include "dbformat/checksum.hpp"
 #include "dbformat/codec.hpp"
 #include "dbformat/file_io.hpp"
 #include "dbformat/layout.hpp"
+#include "dbformat/threads.hpp"
 
 namespace owaredb::db {
 
@@ -460,10 +460,6 @@ Result<LevelInfo> LevelReader::info() const {
 
 namespace {
 
-int threads_or_default(int t) {
-    return t > 0 ? t : omp_get_max_threads();
-}
-
 // Loads and checks every block (in parallel for 16 blocks or more) and calls
 // visit(block, decoded symbols) for each intact one, from any thread. Returns the status
 // of the first damaged block, or ok.
@@ -472,8 +468,7 @@ Status for_each_block(const Impl& m, int threads, Visit&& visit) {
     const int64_t blocks = int64_t(m.h.block_count);
     uint64_t first_bad = UINT64_MAX;
     Status bad;
-#pragma omp parallel for schedule(dynamic, 1)                                                      \
-    num_threads(threads_or_default(threads)) if (blocks >= 16)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (blocks >= 16)
     for (int64_t b = 0; b < blocks; ++b) {
         auto blk = m.load_block(uint64_t(b));
         if (!blk.ok()) {
@@ -492,6 +487,7 @@ Status for_each_block(const Impl& m, int threads, Visit&& visit) {
 } // namespace
 
 Result<Histogram> LevelReader::histogram(int threads) const {
+    require_threads(threads, "LevelReader::histogram");
     const Impl& m = *impl_;
     if (const Status& s = impl_->ensure_open(); !s.ok()) return s;
     std::array<std::atomic<uint64_t>, 256> symbols{};
@@ -513,6 +509,7 @@ Result<Histogram> LevelReader::histogram(int threads) const {
 }
 
 VerifyReport LevelReader::verify(int threads) const {
+    require_threads(threads, "LevelReader::verify");
     const Impl& m = *impl_;
     VerifyReport r;
     if (const Status& s = impl_->ensure_open(); !s.ok()) {
@@ -521,8 +518,7 @@ VerifyReport LevelReader::verify(int threads) const {
     }
     const int64_t blocks = int64_t(m.h.block_count);
     std::vector<Status> status(std::size_t(m.h.block_count));
-#pragma omp parallel for schedule(dynamic, 1)                                                      \
-    num_threads(threads_or_default(threads)) if (blocks >= 16)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (blocks >= 16)
     for (int64_t b = 0; b < blocks; ++b) {
         auto blk = m.load_block(uint64_t(b));
         if (!blk.ok()) status[std::size_t(b)] = blk.status();
@@ -559,6 +555,7 @@ VerifyReport LevelReader::verify(int threads) const {
 }
 
 Status LevelReader::read_all(std::span<int8_t> out, int threads) const {
+    require_threads(threads, "LevelReader::read_all");
     const Impl& m = *impl_;
     if (const Status& s = impl_->ensure_open(); !s.ok()) return s;
     if (out.size() != m.h.meta.entries)
@@ -574,6 +571,7 @@ Status LevelReader::read_all(std::span<int8_t> out, int threads) const {
 }
 
 Status LevelReader::read_range(uint64_t begin, std::span<int8_t> out, int threads) const {
+    require_threads(threads, "LevelReader::read_range");
     const Impl& m = *impl_;
     if (const Status& s = impl_->ensure_open(); !s.ok()) return s;
     const uint64_t end = begin + out.size();
@@ -586,8 +584,7 @@ Status LevelReader::read_range(uint64_t begin, std::span<int8_t> out, int thread
     const int64_t blocks = int64_t(last - first + 1);
     uint64_t first_bad = UINT64_MAX;
     Status bad;
-#pragma omp parallel for schedule(dynamic, 1)                                                      \
-    num_threads(threads_or_default(threads)) if (blocks >= 4)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (blocks >= 4)
     for (int64_t k = 0; k < blocks; ++k) {
         const uint64_t b = first + uint64_t(k);
         auto blk = m.load_block(b);

@@ -149,20 +149,23 @@ class LevelReader {
     Status read_sorted(std::span<const uint64_t> indices, std::span<int8_t> values,
                        SortedCursor& cursor) const;
     Result<LevelInfo> info() const;
-    // Counts of every value over the whole level (decompresses every block, `threads`
-    // OpenMP threads, 0 = default). Fails on the first damaged block.
-    Result<Histogram> histogram(int threads = 0) const;
+    // The four calls below run `threads` OpenMP threads, the caller's count: at least 1,
+    // else std::invalid_argument (dbformat/threads.hpp). The answer does not depend on it.
+    //
+    // Counts of every value over the whole level (decompresses every block). Fails on the
+    // first damaged block.
+    Result<Histogram> histogram(int threads) const;
     // Decodes the whole level into `out` (out.size() must equal the entry count), checking
-    // every block's checksum; the bulk load of a level into memory (`threads` OpenMP
-    // threads, 0 = default). Bypasses the cache. On error `out` holds partial data.
-    Status read_all(std::span<int8_t> out, int threads = 0) const;
+    // every block's checksum; the bulk load of a level into memory. Bypasses the cache. On
+    // error `out` holds partial data.
+    Status read_all(std::span<int8_t> out, int threads) const;
     // Decodes the values at [begin, begin + out.size()) into `out` as read_all() does, but
-    // only the blocks that range touches (`threads` OpenMP threads, 0 = default; bypasses
-    // the cache): a level read in order piece by piece, when it does not fit in memory.
-    // OutOfRange past the end; on an error `out` holds partial data.
-    Status read_range(uint64_t begin, std::span<int8_t> out, int threads = 0) const;
+    // only the blocks that range touches (bypasses the cache): a level read in order piece
+    // by piece, when it does not fit in memory. OutOfRange past the end; on an error `out`
+    // holds partial data.
+    Status read_range(uint64_t begin, std::span<int8_t> out, int threads) const;
     // Checks every block (checksum and decoding) and the whole-file checksum.
-    VerifyReport verify(int threads = 0) const;
+    VerifyReport verify(int threads) const;
 
     const std::filesystem::path& path() const;
     const std::shared_ptr<BlockCache>& cache() const;

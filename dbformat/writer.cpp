@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
-#include <omp.h>
 #include <stdexcept>
 #include <string>
 
@@ -12,6 +11,7 @@
 #include "dbformat/codec.hpp"
 #include "dbformat/file_io.hpp"
 #include "dbformat/layout.hpp"
+#include "dbformat/threads.hpp"
 
 namespace owaredb::db {
 
@@ -30,7 +30,7 @@ void check_block_entries(uint32_t b) {
 }
 
 int thread_count(const WriterOptions& o) {
-    return o.threads > 0 ? o.threads : omp_get_max_threads();
+    return require_threads(o.threads, "WriterOptions::threads");
 }
 
 void validate(const LevelMeta& meta, const ValueSource& values, const WriterOptions& o) {

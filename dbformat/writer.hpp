@@ -80,7 +80,10 @@ struct WriterOptions {
     // of the sample; the chosen candidate's sample blocks go into the file as they are.
     uint64_t sample_entries = 1u << 22;
     uint32_t sample_one_in = 8;
-    int threads = 0; // OpenMP threads for compression; 0 = OpenMP's default
+    // OpenMP threads for compression: the caller's count, at least 1 (0, left unset, is
+    // refused with std::invalid_argument; dbformat/threads.hpp). The bytes do not depend
+    // on it.
+    int threads = 0;
     // The most entries the writer reads from a ValueSource at once (the blocks are
     // compressed a chunk of blocks at a time, at most this many entries or one block).
     uint64_t window_entries = uint64_t(64) << 20;
@@ -107,7 +110,7 @@ SizeTier encoding_for(const WriterOptions& options, uint64_t entries);
 // Writes the level to `path` atomically (see above). values.size() must equal meta.entries;
 // every value must be in -meta.n..meta.n or kDontCare.
 WriteReport write_level(const std::filesystem::path& path, const LevelMeta& meta,
-                        std::span<const int8_t> values, const WriterOptions& options = {});
+                        std::span<const int8_t> values, const WriterOptions& options);
 
 // The values of a level that is not in memory in one piece (`mpirun ... owaredb generate`:
 // rank 0 writes a level whose slices the other ranks hold). The writer reads it from one
@@ -140,10 +143,10 @@ class SpanValues final : public ValueSource {
 
 // write_level for values from a ValueSource: the same bytes as for the same values in memory.
 WriteReport write_level(const std::filesystem::path& path, const LevelMeta& meta,
-                        const ValueSource& values, const WriterOptions& options = {});
+                        const ValueSource& values, const WriterOptions& options);
 
 // The exact bytes write_level would write, in memory (benchmarks, tests, fuzz seeds).
 std::vector<uint8_t> encode_level(const LevelMeta& meta, std::span<const int8_t> values,
-                                  const WriterOptions& options = {}, WriteReport* report = nullptr);
+                                  const WriterOptions& options, WriteReport* report = nullptr);
 
 } // namespace owaredb::db

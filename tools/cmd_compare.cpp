@@ -8,6 +8,7 @@
 // both sides are read in sequence.
 #include "cli/active_clock.hpp"
 #include "cli/options.hpp"
+#include "cli/run_settings.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
 #include "generate/preflight.hpp"
@@ -282,7 +283,7 @@ int cmd_compare(const Args& args) {
     const bool their_order = a.published() && b.published();
     ConversionSettings settings;
     settings.threads = threads;
-    settings.memory = memory_budget(memory.empty() ? 0 : parse_bytes("--memory", memory));
+    settings.memory = resolve_memory_budget(memory, 1).bytes; // one process
     if (settings.memory == 0) settings.memory = uint64_t(1) << 30;
     if (!work_dir.empty()) require_directory(work_dir, "(create it first)");
     settings.work_dir = (work_dir.empty() ? std::filesystem::temp_directory_path()

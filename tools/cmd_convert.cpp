@@ -6,6 +6,7 @@
 // converted, and a killed level resumes from its work files.
 #include "cli/active_clock.hpp"
 #include "cli/options.hpp"
+#include "cli/run_settings.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
 #include "dbformat/dir_lock.hpp"
@@ -49,7 +50,7 @@ void add_convert_options(po::options_description& opts, ConvertOptions& o, const
 // The conversion's budget: --memory, else 90 % of the available memory (1 GiB when that is
 // unknown); refused at once if it cannot convert the largest level asked for.
 uint64_t conversion_budget(const ConvertOptions& o, int largest) {
-    uint64_t budget = memory_budget(o.memory.empty() ? 0 : parse_bytes("--memory", o.memory));
+    uint64_t budget = resolve_memory_budget(o.memory, 1).bytes; // one process
     if (budget == 0) budget = uint64_t(1) << 30;
     if (largest >= 0 && budget < ConvertedLevel::budget_needed(largest))
         throw UsageError("converting level " + std::to_string(largest) + " needs at least " +

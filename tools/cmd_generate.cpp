@@ -1,10 +1,13 @@
 // owaredb generate: builds every missing level 0..N of a rule set, in increasing n, with
 // the level pipeline of tools/generate/ (pipeline.hpp): this file parses the options,
-// checks before anything is written that the largest level fits the memory (preflight.hpp),
-// takes the directory's lock, and picks the builder: value levels in one process (each in
-// memory or streamed, as the plan says), bound levels (--bounds), or value levels split
-// between the ranks of an MPI job (under mpirun).
+// validates them into the run's settings (the levels, the threads and the memory budget
+// per process, resolved once: cli/run_settings.hpp), checks before anything is written that
+// the largest level fits the memory (preflight.hpp), takes the directory's lock, and picks
+// the builder: value levels in one process (each in memory or streamed, as the mode plan
+// says), bound levels (--bounds), or value levels split between the ranks of an MPI job
+// (under mpirun).
 #include "cli/options.hpp"
+#include "cli/run_settings.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
 #include "generate/builders.hpp"
@@ -20,43 +23,62 @@
 
 namespace owaredb::cli {
 
-int cmd_generate(const Args& args) {
-    std::string rules_name, dir;
-    int max_seeds = 0, game = 0, threads = 0, pits = 6;
+namespace {
+
+// What `owaredb generate` was asked for, as parsed.
+struct GenerateOptions {
+    std::string rules_name, dir, memory, mode = "auto";
+    int max_seeds = 20, game = 0, threads = 0, pits = 6;
+    bool game_given = false, max_seeds_given = false;
     bool compact = false, bounds = false;
     double checkpoint_minutes = 10;
-    std::string memory, mode = "auto";
-    po::options_description opts("options");
-    opts.add_options()("rules", po::value(&rules_name)->default_value("abapa"),
+};
+
+// What the run does, once the options are validated: the builders' settings (the levels,
+// the threads), the memory budget of this process, and the levels as the title names them.
+struct GenerateRun {
+    BuildSettings settings;
+    MemoryBudget budget;
+    std::string levels;
+};
+
+void add_generate_options(po::options_description& opts, GenerateOptions& o) {
+    opts.add_options()("rules", po::value(&o.rules_name)->default_value("abapa"),
                        "rule set: abapa|awari")(
-        "max-seeds", po::value(&max_seeds)->default_value(20),
+        "max-seeds", po::value(&o.max_seeds)->default_value(20),
         "build levels 0..N (0..48; the default finishes in a few minutes on 2 cores)")(
-        "game", po::value(&game),
+        "game", po::value(&o.game),
         "build exactly the levels a game of K seeds per pit reaches (1..4 on 6 pits a side): "
         "0..12K-2 and 12K (2PK on P pits a side), without 12K-1, which no such game has (its "
         "first capture takes at least 2); instead of --max-seeds")(
-        "pits", po::value(&pits)->default_value(6),
+        "pits", po::value(&o.pits)->default_value(6),
         "the board: pits a side, 1..8 (files <rules>-pP-NN.owdb unless 6; a directory holds "
-        "one board)")("dir", po::value(&dir)->default_value(kDefaultDatabaseDir),
+        "one board)")("dir", po::value(&o.dir)->default_value(kDefaultDatabaseDir),
                       "database directory")(
-        "compact", po::bool_switch(&compact),
+        "compact", po::bool_switch(&o.compact),
         "write capture-bounded files: about a quarter smaller, probes do one ply of capture "
         "search (see dbformat/README.md); in-memory mode only")(
-        "bounds", po::bool_switch(&bounds),
+        "bounds", po::bool_switch(&o.bounds),
         "build the bound files (gM, gN: what each side can force whatever the rule for endless "
         "play; docs/values.md) instead of the value files; in-memory mode only")(
-        "checkpoint-minutes", po::value(&checkpoint_minutes)->default_value(10),
+        "checkpoint-minutes", po::value(&o.checkpoint_minutes)->default_value(10),
         "save a level's working state this often (at the first safe point after; less often "
         "if saving would take over 5 % of the time), so that a killed run resumes inside the "
         "level; 0: as often as that allows, -1: never")(
-        "memory", po::value(&memory),
+        "memory", po::value(&o.memory),
         "memory budget, e.g. 600M or 20G (default: 90 % of the available memory); a run "
         "whose largest level does not fit stops before it starts; under mpirun, per rank "
         "(default: that share of the node's ranks)")(
-        "mode", po::value(&mode)->default_value("auto"),
+        "mode", po::value(&o.mode)->default_value("auto"),
         "auto: each level in memory if it fits --memory, else streamed (smaller levels read "
         "from their files, 1 byte a position); in-memory or streamed: every level so");
-    add_threads_option(opts, threads, "parallel threads (0 = one per core)");
+    add_threads_option(opts, o.threads, "parallel threads (0 = one per core)");
+}
+
+// Parses `args` into `o`; false after --help.
+bool parse_generate_options(const Args& args, GenerateOptions& o) {
+    po::options_description opts("options");
+    add_generate_options(opts, o);
     po::variables_map vm;
     if (!parse_args(args,
                     "usage: owaredb generate [--rules R] [--max-seeds N | --game K] [--pits P] "
@@ -64,100 +86,132 @@ int cmd_generate(const Args& args) {
                     "[--compact] [--bounds] [--checkpoint-minutes M] [--memory SIZE] "
                     "[--mode auto|in-memory|streamed]",
                     opts, {}, vm))
-        return 0;
-    const Rules rules = rules_from_name(rules_name);
-    require_pits(pits);
-    // One board a directory: --pits must agree with the level files already there.
-    resolve_pits(DatabaseOptions{dir, rules_name, pits});
-    if (max_seeds < 0 || max_seeds > kMaxSeeds)
-        throw UsageError("--max-seeds must be between 0 and 48, got " + std::to_string(max_seeds));
-    GameLevels wanted = GameLevels::up_to(max_seeds, pits);
-    if (vm.count("game")) {
-        if (!vm["max-seeds"].defaulted())
-            throw UsageError("--game K builds the levels up to " + std::to_string(2 * pits) +
-                             "K; give it or --max-seeds, not both");
-        const int largest = kMaxSeeds / (2 * pits);
-        if (game < 1 || game > largest)
-            throw UsageError("--game must be between 1 and " + std::to_string(largest) +
-                             " (seeds per pit" +
-                             (pits == 6 ? "" : " on " + std::to_string(pits) + " pits a side") +
-                             ": at most 48 seeds), got " + std::to_string(game));
-        wanted = GameLevels::of_game(game, pits);
-        max_seeds = wanted.max_level;
-    }
-    if (bounds && compact) throw UsageError("--compact applies to value files, not --bounds");
-    if (!(checkpoint_minutes >= 0 || checkpoint_minutes == -1))
-        throw UsageError("--checkpoint-minutes must be >= 0, or -1 for no checkpoints");
-    MemoryBudget budget{memory_budget(memory.empty() ? 0 : parse_bytes("--memory", memory)),
-                        !memory.empty()};
-    const BuildSettings settings{dir, rules, threads, checkpoint_minutes, pits, wanted};
-    const std::string levels =
-        (wanted.skipped < 0 ? "levels 0.." + std::to_string(max_seeds)
-                            : "levels 0.." + std::to_string(wanted.skipped - 1) + " and " +
-                                  std::to_string(max_seeds) + " (a game of " +
-                                  std::to_string(game) + " seeds per pit)") +
-        (pits == 6 ? "" : ", a board of " + std::to_string(pits) + " pits a side") +
-        ", directory " + dir;
+        return false;
+    o.game_given = vm.count("game") > 0;
+    o.max_seeds_given = !vm["max-seeds"].defaulted();
+    return true;
+}
 
-    if (pits != 6 && compact) throw UsageError("--compact is for the 6-pit board only");
-    if (pits > kMaxBoundsPitsPerSide && bounds)
+// The levels to build: 0..--max-seeds, or those of a game of --game seeds per pit (then
+// o.max_seeds becomes its largest level).
+GameLevels wanted_levels(GenerateOptions& o) {
+    if (o.max_seeds < 0 || o.max_seeds > kMaxSeeds)
+        throw UsageError("--max-seeds must be between 0 and 48, got " +
+                         std::to_string(o.max_seeds));
+    if (!o.game_given) return GameLevels::up_to(o.max_seeds, o.pits);
+    if (o.max_seeds_given)
+        throw UsageError("--game K builds the levels up to " + std::to_string(2 * o.pits) +
+                         "K; give it or --max-seeds, not both");
+    const int largest = kMaxSeeds / (2 * o.pits);
+    if (o.game < 1 || o.game > largest)
+        throw UsageError("--game must be between 1 and " + std::to_string(largest) +
+                         " (seeds per pit" +
+                         (o.pits == 6 ? "" : " on " + std::to_string(o.pits) + " pits a side") +
+                         ": at most 48 seeds), got " + std::to_string(o.game));
+    const GameLevels wanted = GameLevels::of_game(o.game, o.pits);
+    o.max_seeds = wanted.max_level;
+    return wanted;
+}
+
+// "levels 0..N, directory D", with the level a game leaves out and the board if not 6.
+std::string levels_text(const GenerateOptions& o, const GameLevels& wanted) {
+    return (wanted.skipped < 0 ? "levels 0.." + std::to_string(o.max_seeds)
+                               : "levels 0.." + std::to_string(wanted.skipped - 1) + " and " +
+                                     std::to_string(o.max_seeds) + " (a game of " +
+                                     std::to_string(o.game) + " seeds per pit)") +
+           (o.pits == 6 ? "" : ", a board of " + std::to_string(o.pits) + " pits a side") +
+           ", directory " + o.dir;
+}
+
+// Checks what holds in every mode (UsageError) and resolves the run's settings.
+GenerateRun validate(GenerateOptions& o) {
+    const Rules rules = rules_from_name(o.rules_name);
+    require_pits(o.pits);
+    // One board a directory: --pits must agree with the level files already there.
+    resolve_pits(DatabaseOptions{o.dir, o.rules_name, o.pits});
+    const GameLevels wanted = wanted_levels(o);
+    if (o.bounds && o.compact) throw UsageError("--compact applies to value files, not --bounds");
+    if (!(o.checkpoint_minutes >= 0 || o.checkpoint_minutes == -1))
+        throw UsageError("--checkpoint-minutes must be >= 0, or -1 for no checkpoints");
+    // --memory is per rank; the default shares the node's memory between its ranks.
+    const MemoryBudget budget = resolve_memory_budget(o.memory, MpiJob::current_ranks_on_node());
+    if (o.pits != 6 && o.compact) throw UsageError("--compact is for the 6-pit board only");
+    if (o.pits > kMaxBoundsPitsPerSide && o.bounds)
         throw UsageError(
             "--bounds is for boards of up to " + std::to_string(kMaxBoundsPitsPerSide) +
-            " pits a side (the bounds solver's move counter), not " + std::to_string(pits));
-    if (MpiJob* job = MpiJob::current()) {
-        if (pits != 6)
-            throw UsageError("under mpirun the board is the 6-pit one; build --pits " +
-                             std::to_string(pits) + " in one process");
-        // --memory is per rank; the default shares the node's memory between its ranks.
-        if (memory.empty()) budget.bytes /= uint64_t(job->ranks_on_node());
-        // Under mpirun every level is streamed, split between the ranks.
-        if (bounds || compact)
-            throw UsageError(std::string(bounds ? "--bounds" : "--compact") +
-                             " is built in one process only; run it without mpirun");
-        if (mode != "auto" && mode != "streamed")
-            throw UsageError("under mpirun every level is built in distributed (streamed) mode; "
-                             "--mode " +
-                             mode + " is for one process");
-        // Every rank checks its own memory before anything is written.
-        const int rank = job->rank(), ranks = job->ranks();
-        check_memory(max_seeds, distributed_bytes(max_seeds, rank, ranks, kMinRequestBytes),
-                     "distributed mode on rank " + std::to_string(rank) + " of " +
-                         std::to_string(ranks) + (rank == 0 ? ", which writes each level" : ""),
-                     budget);
-        std::unique_ptr<db::DirectoryLock> lock;
-        if (rank == 0) lock = prepare_output_directory(dir);
-        job->broadcast(0); // the directory exists before any rank looks into it
-        const auto builder = distributed_levels(settings, *job, budget);
-        return run_levels(*builder, wanted,
-                          "owaredb generate: rules " + rules.name + ", " + levels + ", " +
-                              std::to_string(ranks) + " MPI ranks x " + std::to_string(threads) +
-                              " threads",
-                          "levels");
-    }
-    const ModePlan plan(mode, budget, pits);
-    if (bounds) {
-        if (mode == "streamed")
+            " pits a side (the bounds solver's move counter), not " + std::to_string(o.pits));
+    return {{o.dir, rules, o.threads, o.checkpoint_minutes, o.pits, wanted},
+            budget,
+            levels_text(o, wanted)};
+}
+
+// Value levels split between the ranks of `job`: every level streamed.
+int run_distributed(const GenerateOptions& o, const GenerateRun& run, MpiJob& job) {
+    if (o.pits != 6)
+        throw UsageError("under mpirun the board is the 6-pit one; build --pits " +
+                         std::to_string(o.pits) + " in one process");
+    if (o.bounds || o.compact)
+        throw UsageError(std::string(o.bounds ? "--bounds" : "--compact") +
+                         " is built in one process only; run it without mpirun");
+    if (o.mode != "auto" && o.mode != "streamed")
+        throw UsageError("under mpirun every level is built in distributed (streamed) mode; "
+                         "--mode " +
+                         o.mode + " is for one process");
+    // Every rank checks its own memory before anything is written.
+    const int rank = job.rank(), ranks = job.ranks();
+    check_memory(o.max_seeds, distributed_bytes(o.max_seeds, rank, ranks, kMinRequestBytes),
+                 "distributed mode on rank " + std::to_string(rank) + " of " +
+                     std::to_string(ranks) + (rank == 0 ? ", which writes each level" : ""),
+                 run.budget);
+    std::unique_ptr<db::DirectoryLock> lock;
+    if (rank == 0) lock = prepare_output_directory(o.dir);
+    job.broadcast(0); // the directory exists before any rank looks into it
+    const auto builder = distributed_levels(run.settings, job, run.budget);
+    return run_levels(*builder, run.settings.levels,
+                      "owaredb generate: rules " + run.settings.rules.name + ", " + run.levels +
+                          ", " + std::to_string(ranks) + " MPI ranks x " +
+                          std::to_string(o.threads) + " threads",
+                      "levels", o.threads);
+}
+
+// Value levels (in memory or streamed, as the plan says) or bound levels, in this process.
+int run_in_process(const GenerateOptions& o, const GenerateRun& run) {
+    const ModePlan plan(o.mode, run.budget, o.pits, kBuildFootprint);
+    if (o.bounds) {
+        if (o.mode == "streamed")
             throw UsageError("--bounds is built in memory only; --mode streamed is for value "
                              "files");
         // Working state 2 bytes per position, smaller levels 2 bytes (both bounds).
-        check_memory(max_seeds, in_memory_bytes(max_seeds, 2, 2, pits),
-                     "in-memory mode (bound levels up to " + std::to_string(max_seeds - 1) +
+        check_memory(o.max_seeds, in_memory_bytes(o.max_seeds, 2, 2, o.pits),
+                     "in-memory mode (bound levels up to " + std::to_string(o.max_seeds - 1) +
                          " are kept; bounds have no streamed mode)",
-                     budget);
+                     run.budget);
     } else {
-        plan.check(max_seeds);
-        if (compact && plan.mode(max_seeds) == LevelMode::Streamed)
+        check_plan(plan, o.max_seeds);
+        if (o.compact && plan.mode(o.max_seeds) == LevelMode::Streamed)
             throw UsageError("--compact needs every level in memory, and level " +
-                             std::to_string(max_seeds) +
+                             std::to_string(o.max_seeds) +
                              " is streamed: drop --compact, or give more --memory");
     }
-    const auto lock = prepare_output_directory(dir);
-    const std::string head = "owaredb generate: " + std::string(bounds ? "bounds (gM, gN), " : "") +
-                             "rules " + rules.name + ", " + levels + ", " +
-                             std::to_string(threads) + " threads" +
-                             (compact ? ", compact (capture-bounded) files" : "");
-    const auto builder = bounds ? bound_levels(settings) : value_levels(settings, plan, compact);
-    return run_levels(*builder, wanted, head, bounds ? "bound levels" : "levels");
+    const auto lock = prepare_output_directory(o.dir);
+    const std::string head =
+        "owaredb generate: " + std::string(o.bounds ? "bounds (gM, gN), " : "") + "rules " +
+        run.settings.rules.name + ", " + run.levels + ", " + std::to_string(o.threads) +
+        " threads" + (o.compact ? ", compact (capture-bounded) files" : "");
+    const auto builder =
+        o.bounds ? bound_levels(run.settings) : value_levels(run.settings, plan, o.compact);
+    return run_levels(*builder, run.settings.levels, head, o.bounds ? "bound levels" : "levels",
+                      o.threads);
+}
+
+} // namespace
+
+int cmd_generate(const Args& args) {
+    GenerateOptions o;
+    if (!parse_generate_options(args, o)) return 0;
+    const GenerateRun run = validate(o);
+    if (MpiJob* job = MpiJob::current()) return run_distributed(o, run, *job);
+    return run_in_process(o, run);
 }
 
 } // namespace owaredb::cli

@@ -1,5 +1,6 @@
 // owaredb info: what a level file says about itself, its value histogram and its size.
 #include "cli/options.hpp"
+#include "cli/run_settings.hpp"
 #include "commands.hpp"
 #include "dbformat/reader.hpp"
 
@@ -44,7 +45,7 @@ int cmd_info(const Args& args) {
                 (unsigned long long)i.index_bytes, (unsigned long long)i.data_bytes,
                 (unsigned long long)i.file_bytes);
     std::printf("bits/position   %.4f\n", i.bits_per_position());
-    db::Result<db::Histogram> h = reader.histogram();
+    db::Result<db::Histogram> h = reader.histogram(resolve_threads(0)); // one per core
     if (!h.ok()) throw std::runtime_error(h.status().message());
     std::printf(i.meta.capture_bounded ? "stored bytes   " : "values         ");
     for (int v = -128; v < 128; ++v)

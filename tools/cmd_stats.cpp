@@ -186,7 +186,8 @@ int cmd_stats(const Args& args) {
                          " (--values-up-to), got " + std::to_string(from));
     if (!all && (!vm["mode"].defaulted() || vm.count("memory")))
         throw UsageError("--mode and --memory apply to --all-configurations");
-    LevelModePlan plan(mode, memory, kStreamedBellmanBytesPerPosition);
+    LevelModePlan plan(mode, resolve_memory_budget(memory, MpiJob::current_ranks_on_node()),
+                       kStreamedBellmanBytesPerPosition);
     require_directory(options.dir, "(see owaredb generate)");
     const std::string& dir = options.dir;
     const bool published = directory_format(options) == DirectoryFormat::Published;

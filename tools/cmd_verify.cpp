@@ -490,7 +490,8 @@ int cmd_verify(const Args& args) {
     if (values_from < 0 || values_from > values_up_to)
         throw UsageError("--values-from must be 0.." + std::to_string(values_up_to) +
                          " (--values-up-to), got " + std::to_string(values_from));
-    LevelModePlan plan(mode, memory, kStreamedCheckBytesPerPosition);
+    LevelModePlan plan(mode, resolve_memory_budget(memory, MpiJob::current_ranks_on_node()),
+                       kStreamedCheckBytesPerPosition);
     require_directory(options.dir);
     if (!progress_file.empty() && ranks() > 1)
         throw UsageError("--progress-file is for one process: under mpirun each rank checks a "

@@ -7,10 +7,11 @@
 
 #include "cli/active_clock.hpp"
 #include "cli/options.hpp"
-#include "generate/preflight.hpp"
+#include "mode_plan.hpp"
 #include "mpi_job.hpp"
 #include "progress_line.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -33,53 +34,35 @@ inline void add_level_mode_options(po::options_description& opts, const std::str
                       "under mpirun per rank, the node's memory shared between its ranks)");
 }
 
-/// Which levels are in memory and how large a streamed batch is, from --mode and --memory.
+/// Which levels are in memory (the run's ModePlan, kReadFootprint: a byte a position each)
+/// and how large a streamed batch is, from --mode and the memory budget.
 class LevelModePlan {
   public:
-    /// `bytes_per_position`: what a streamed batch takes a position.
-    LevelModePlan(const std::string& mode, const std::string& memory, uint64_t bytes_per_position)
-        : budget_(memory_budget(memory.empty() ? 0 : parse_bytes("--memory", memory))),
-          bytes_per_position_(bytes_per_position) {
-        if (memory.empty() && MpiJob::current_ranks() > 1)
-            budget_ /= uint64_t(MpiJob::current()->ranks_on_node());
-        if (mode == "in-memory")
-            forced_ = Forced::InMemory;
-        else if (mode == "streamed")
-            forced_ = Forced::Streamed;
-        else if (mode != "auto")
-            throw UsageError("--mode must be auto, in-memory or streamed, got '" + mode + "'");
-    }
+    /// `budget`: the process's (cli/run_settings.hpp); `bytes_per_position`: what a
+    /// streamed batch takes a position.
+    LevelModePlan(const std::string& mode, MemoryBudget budget, uint64_t bytes_per_position)
+        : plan_(mode, budget, 6, kReadFootprint), bytes_per_position_(bytes_per_position) {}
     /// The levels are of a board of `pits` pits a side (6 until told otherwise) and a
     /// streamed batch takes `bytes_per_position` a position there (more moves, more
     /// requests). Call before the first streamed().
     void set_board(int pits, uint64_t bytes_per_position) {
-        pits_ = pits;
+        plan_.set_board(pits);
         bytes_per_position_ = bytes_per_position;
     }
-    /// Whether level n is streamed. In auto mode, once a level is streamed so are all above
-    /// it (they are larger).
-    bool streamed(int n) {
-        if (forced_ != Forced::None) return forced_ == Forced::Streamed;
-        if (!streaming_ && budget_ != 0 && in_memory_bytes(n) > budget_) streaming_ = true;
-        return streaming_;
-    }
-    /// Bytes levels 0..n of the board in memory take, with a margin.
-    uint64_t in_memory_bytes(int n) const { return cli::in_memory_bytes(n, 1, 1, pits_); }
+    /// Whether level n is streamed (in auto mode, it and every larger level do not fit).
+    bool streamed(int n) const { return plan_.streamed(n); }
     /// Positions per streamed batch: what the budget leaves beside a margin (64 MiB), at
     /// least 64 Ki; 4 Mi without a budget.
     uint64_t batch_positions() const {
-        const uint64_t margin = uint64_t(64) << 20;
-        if (budget_ == 0) return uint64_t(1) << 22;
-        const uint64_t left = budget_ > margin ? budget_ - margin : 0;
+        const uint64_t margin = uint64_t(64) << 20, budget = plan_.budget().bytes;
+        if (budget == 0) return uint64_t(1) << 22;
+        const uint64_t left = budget > margin ? budget - margin : 0;
         return std::max<uint64_t>(uint64_t(1) << 16, left / bytes_per_position_);
     }
 
   private:
-    enum class Forced { None, InMemory, Streamed } forced_ = Forced::None;
-    uint64_t budget_;
+    ModePlan plan_;
     uint64_t bytes_per_position_;
-    int pits_ = 6;
-    bool streaming_ = false;
 };
 
 /// The progress of a pass over a level's positions (verify's check, stats' count), streamed

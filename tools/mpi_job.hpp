@@ -64,6 +64,8 @@ class MpiJob {
     static int current_rank() { return current() ? current()->rank() : 0; }
     /// The number of ranks, 1 without a job.
     static int current_ranks() { return current() ? current()->ranks() : 1; }
+    /// The ranks of this job on this node, 1 without a job: what shares the node's memory.
+    static int current_ranks_on_node() { return current() ? current()->ranks_on_node() : 1; }
 
   private:
     int rank_ = 0;

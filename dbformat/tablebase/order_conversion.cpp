@@ -2,11 +2,10 @@
 
 #include "dbformat/checksum.hpp"
 #include "dbformat/file_io.hpp"
+#include "dbformat/threads.hpp"
 #include "oware/ranking.hpp"
 #include "retro/binomial.hpp"
 #include "retro/parallel.hpp"
-
-#include <omp.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -202,7 +201,7 @@ bool ConvertedLevel::has_work_files(const std::filesystem::path& dir) {
 ConvertedLevel::ConvertedLevel(int n, OrderDirection direction, const db::ValueSource& source,
                                const ConversionOptions& options)
     : n_(n), direction_(direction), options_(options), layout_(n) {
-    if (options_.threads <= 0) options_.threads = omp_get_max_threads();
+    db::require_threads(options_.threads, "ConversionOptions::threads");
     if (source.size() != level_size(n))
         throw std::invalid_argument("level " + std::to_string(n) + ": a source of " +
                                     std::to_string(source.size()) + " values for " +

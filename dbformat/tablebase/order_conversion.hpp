@@ -59,7 +59,8 @@ struct ConversionOptions {
     /// At most this many bytes for a band of pass 2, in and out (0: what the budget
     /// leaves). Small values force the banded transpose of levels that would fit whole.
     uint64_t band_bytes = 0;
-    /// OpenMP threads for the transposes (0 = default).
+    /// OpenMP threads for the transposes: the caller's count, at least 1 (0, left unset, is
+    /// refused with std::invalid_argument). The files do not depend on it.
     int threads = 0;
     /// What names the source, such as source_file_identity() of the file it reads: work
     /// files are taken over only by a conversion of the same level, direction, size and

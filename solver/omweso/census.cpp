@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace owaredb::omweso {
@@ -73,6 +74,9 @@ void run_item(const RelayCircuit& c, const Item& it, int prefix, Tally& t) {
 CensusResult census(int seeds, int pits, int threads, const CensusProgress& progress) {
     if (pits < 2 || pits > 16) throw std::invalid_argument("--pits must be in 2..16");
     if (seeds < 2 || seeds > 64) throw std::invalid_argument("--seeds must be in 2..64");
+    if (threads < 1)
+        throw std::invalid_argument("census: threads must be at least 1, got " +
+                                    std::to_string(threads));
     const RelayCircuit circuit(pits);
     const int extra = seeds - 2;
     const int prefix = pits > 3 ? 3 : pits - 1;
@@ -89,13 +93,12 @@ CensusResult census(int seeds, int pits, int threads, const CensusProgress& prog
             }
 
     const std::uint64_t all = census_boards(seeds, pits);
-    const int nthreads = threads > 0 ? threads : default_threads();
-    std::vector<Tally> tallies(static_cast<std::size_t>(nthreads));
+    std::vector<Tally> tallies(static_cast<std::size_t>(threads));
     std::atomic<std::size_t> next{0};
     std::atomic<std::uint64_t> done{0};
     // Each thread takes the next item, keeps its own tally, and reports progress from thread
     // 0 only (the callback need not be thread-safe).
-    run_team(nthreads, [&](int tid) {
+    run_team(threads, [&](int tid) {
         Tally& mine = tallies[std::size_t(tid)];
         for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < items.size();) {
             run_item(circuit, items[i], prefix, mine);

@@ -24,8 +24,9 @@ std::uint64_t census_boards(int seeds, int pits);
 // Called from one thread now and then with (boards done, boards in all).
 using CensusProgress = std::function<void(std::uint64_t, std::uint64_t)>;
 
-// Runs the census with `threads` OpenMP threads (0: the OpenMP default). Throws
-// std::invalid_argument unless 2 <= pits <= 16 and 2 <= seeds <= 64.
-CensusResult census(int seeds, int pits = 16, int threads = 0, const CensusProgress& progress = {});
+// Runs the census with `threads` OpenMP threads, the caller's count (the program resolved
+// --threads once). Throws std::invalid_argument unless 2 <= pits <= 16, 2 <= seeds <= 64
+// and threads >= 1.
+CensusResult census(int seeds, int pits, int threads, const CensusProgress& progress = {});
 
 } // namespace owaredb::omweso

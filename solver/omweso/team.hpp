@@ -19,11 +19,6 @@
 
 namespace owaredb::omweso {
 
-// The default team size: OpenMP's (OMP_NUM_THREADS or the cores).
-inline int default_threads() {
-    return omp_get_max_threads();
-}
-
 // Calls work(tid) for tid = 0..threads-1, each on its own thread, and waits for all.
 template <class Work> void run_team(int threads, const Work& work) {
 #ifdef OWAREDB_OMWESO_TSAN

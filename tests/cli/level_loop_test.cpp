@@ -9,7 +9,9 @@
 
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace {
@@ -63,7 +65,7 @@ TEST_CASE("a level's peak memory is its own: not what an earlier level held unti
     // in-memory levels 0..31 that the run held until that level's start and then gave back.
     test::TempDir tmp;
     HandOverBuilder builder(tmp.path());
-    CHECK(run_levels(builder, GameLevels::up_to(1), "test run", "levels") == 0);
+    CHECK(run_levels(builder, GameLevels::up_to(1), "test run", "levels", 1) == 0);
     const std::optional<LevelRow> row = BuildRecord(tmp.path()).find(builder.dir().path(1));
     REQUIRE(row);
     REQUIRE(row->peak_rss.size() == 1);
@@ -71,4 +73,22 @@ TEST_CASE("a level's peak memory is its own: not what an earlier level held unti
     // 256 MiB level 0 held before level 1 started.
     CHECK(row->peak_rss[0] > 16 * kMiB);
     CHECK(row->peak_rss[0] < 128 * kMiB);
+}
+
+TEST_CASE("the build record holds the threads the run was given, not the machine's") {
+    // Regression (#48): `generate --threads 1` on a 2-core machine recorded "threads":2,
+    // OpenMP's default, which the run never used.
+    for (int threads : {1, 3, 7}) {
+        CAPTURE(threads);
+        test::TempDir tmp;
+        HandOverBuilder builder(tmp.path());
+        CHECK(run_levels(builder, GameLevels::up_to(1), "test run", "levels", threads) == 0);
+        std::ifstream in(BuildRecord(tmp.path()).path());
+        const std::string text((std::istreambuf_iterator<char>(in)),
+                               std::istreambuf_iterator<char>());
+        const std::string field = "\"threads\":" + std::to_string(threads) + ",";
+        // One line for level 1, the level built (level 0 was loaded).
+        CHECK(text.find(field) != std::string::npos);
+        CHECK(text.find("\"threads\":") == text.rfind("\"threads\":"));
+    }
 }

@@ -18,6 +18,7 @@ struct Fixture {
 
     explicit Fixture(DictionaryMode dict = DictionaryMode::Off) {
         WriterOptions o;
+        o.threads = 2;
         o.block_entries = 256; // 12 blocks, the last one partial
         o.level = 3;
         o.dictionary = dict;
@@ -64,8 +65,8 @@ TEST_CASE("missing file, empty file, directory, garbage") {
     CHECK(directory.open().code() == ErrorCode::Io);
     CHECK(directory.open().message().find("is a directory") != std::string::npos);
     CHECK_FALSE(directory.value(0).ok());
-    CHECK_FALSE(directory.verify().ok());
-    CHECK_FALSE(directory.histogram().ok());
+    CHECK_FALSE(directory.verify(2).ok());
+    CHECK_FALSE(directory.histogram(2).ok());
     CHECK_FALSE(directory.info().ok());
 
     write_bytes(dir / "abapa-08.owdb", std::vector<uint8_t>(5000, 'x'));

@@ -39,17 +39,17 @@ void check_roundtrip(const LevelMeta& meta, const std::vector<int8_t>& values,
     CHECK(info->symbol_bits == rep.symbol_bits);
     CHECK(info->header_bytes + info->data_bytes + info->index_bytes + 24 == info->file_bytes);
 
-    auto hist = r.histogram();
+    auto hist = r.histogram(2);
     REQUIRE(hist.ok());
     Histogram want;
     for (int8_t v : values) ++want.counts[uint8_t(v)];
     CHECK(hist->counts == want.counts);
 
     std::vector<int8_t> all(values.size());
-    CHECK(r.read_all(all).ok());
+    CHECK(r.read_all(all, 2).ok());
     CHECK(all == values);
 
-    auto report = r.verify();
+    auto report = r.verify(2);
     CHECK(report.ok());
     CHECK(report.file_checksum_ok);
     CHECK(report.damaged_blocks.empty());
@@ -58,6 +58,7 @@ void check_roundtrip(const LevelMeta& meta, const std::vector<int8_t>& values,
 WriterOptions fixed(uint32_t block, uint8_t bits = 0, DictionaryMode dict = DictionaryMode::Off,
                     int level = 3) {
     WriterOptions o;
+    o.threads = 2;
     o.block_entries = block;
     o.symbol_bits = bits;
     o.dictionary = dict;
@@ -114,6 +115,7 @@ TEST_CASE("round trip: automatic choices, uniform and structured data") {
         s.dont_care = 0.02;
         auto values = synthetic_values(s);
         WriterOptions o;
+        o.threads = 2;
         o.level = 3;
         o.block_candidates = {1024, 4096, 16384};
         o.sample_entries = 1 << 16;
@@ -135,6 +137,7 @@ TEST_CASE("automatic encoding compresses structured data well") {
     s.stay = 0.95;
     auto values = synthetic_values(s);
     WriterOptions o;
+    o.threads = 2;
     o.level = 9;
     WriteReport rep;
     auto bytes = encode_level(meta_for("abapa", 20, values.size()), values, o, &rep);
@@ -146,11 +149,15 @@ TEST_CASE("writer rejects bad arguments without creating a file") {
     TempDir dir;
     auto path = dir / "abapa-03.owdb";
     std::vector<int8_t> values = {0, 1, 4, -3};
-    CHECK_THROWS_WITH_AS(write_level(path, meta_for("abapa", 3, 4), values),
-                         doctest::Contains("index 2"), std::invalid_argument);
-    CHECK_THROWS_AS(write_level(path, meta_for("abapa", 3, 5), values), std::invalid_argument);
-    CHECK_THROWS_AS(write_level(path, meta_for("Abapa", 3, 4), values), std::invalid_argument);
     WriterOptions o;
+    o.threads = 2;
+    CHECK_THROWS_WITH_AS(write_level(path, meta_for("abapa", 3, 4), values, o),
+                         doctest::Contains("index 2"), std::invalid_argument);
+    CHECK_THROWS_AS(write_level(path, meta_for("abapa", 3, 5), values, o), std::invalid_argument);
+    CHECK_THROWS_AS(write_level(path, meta_for("Abapa", 3, 4), values, o), std::invalid_argument);
+    // The caller's thread count is required: none given (0) is refused.
+    CHECK_THROWS_WITH_AS(write_level(path, meta_for("abapa", 3, 4), values, WriterOptions{}),
+                         doctest::Contains("threads must be at least 1"), std::invalid_argument);
     o.block_entries = 100;
     values[2] = 3;
     CHECK_THROWS_AS(write_level(path, meta_for("abapa", 3, 4), values, o), std::invalid_argument);
@@ -175,11 +182,12 @@ TEST_CASE("read_range: any range gives read_all's values, damage and the end are
     auto meta = meta_for("abapa", 9, values.size());
     const auto path = level_path(dir.path(), "abapa", 9);
     WriterOptions wo;
+    wo.threads = 2;
     wo.block_entries = 4096; // many blocks, so that ranges start and end inside them
     write_level(path, meta, values, wo);
     LevelReader r(path);
     std::vector<int8_t> all(values.size());
-    REQUIRE(r.read_all(all).ok());
+    REQUIRE(r.read_all(all, 2).ok());
     bool same = true;
     for (uint64_t begin : {uint64_t(0), uint64_t(1), uint64_t(4095), uint64_t(4096),
                            uint64_t(123457), uint64_t(values.size() - 5000)})
@@ -190,15 +198,21 @@ TEST_CASE("read_range: any range gives read_all's values, damage and the end are
                 same && std::equal(part.begin(), part.end(), all.begin() + std::ptrdiff_t(begin));
         }
     CHECK(same);
+    // The caller's thread count is required: none (0) is refused, whatever the range.
+    std::vector<int8_t> none;
+    CHECK_THROWS_AS((void)r.read_range(0, none, 0), std::invalid_argument);
+    CHECK_THROWS_AS((void)r.read_all(all, 0), std::invalid_argument);
+    CHECK_THROWS_AS((void)r.histogram(0), std::invalid_argument);
+    CHECK_THROWS_AS((void)r.verify(0), std::invalid_argument);
     std::vector<int8_t> past(10);
-    CHECK(r.read_range(values.size() - 5, past).code() == ErrorCode::OutOfRange);
+    CHECK(r.read_range(values.size() - 5, past, 2).code() == ErrorCode::OutOfRange);
     // A damaged block inside the range is found; one outside it is not read.
     auto bytes = read_bytes(path);
     bytes[bytes.size() / 2] ^= 0x40;
     write_bytes(path, bytes);
     LevelReader damaged(path);
     std::vector<int8_t> whole(values.size());
-    CHECK(damaged.read_range(0, whole).code() == ErrorCode::Corrupt);
+    CHECK(damaged.read_range(0, whole, 2).code() == ErrorCode::Corrupt);
     std::vector<int8_t> head(100);
-    CHECK(damaged.read_range(0, head).ok());
+    CHECK(damaged.read_range(0, head, 2).ok());
 }

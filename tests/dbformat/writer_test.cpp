@@ -44,6 +44,7 @@ TEST_CASE("a simulated crash never reads as valid") {
     auto values = sample_values(5000, 4);
     auto meta = meta_for("abapa", 4, values.size());
     WriterOptions o;
+    o.threads = 2;
     o.block_entries = 512;
     auto bytes = encode_level(meta, values, o);
     auto path = dir / "abapa-04.owdb";
@@ -67,7 +68,7 @@ TEST_CASE("a simulated crash never reads as valid") {
     CHECK(read_bytes(path.string() + ".tmp") == leftover);
     LevelReader r(path);
     REQUIRE(r.open().ok());
-    CHECK(r.verify().ok());
+    CHECK(r.verify(2).ok());
     CHECK(read_bytes(path) == bytes);
 }
 
@@ -76,6 +77,7 @@ TEST_CASE("I/O errors throw, name the file and leave no file behind") {
     auto values = sample_values(200000, 8, 3, 0);
     auto meta = meta_for("abapa", 8, values.size());
     WriterOptions o;
+    o.threads = 2;
     o.block_entries = 1024;
     o.level = 1;
 
@@ -140,6 +142,7 @@ TEST_CASE("blocks compressed while measuring are reused: same bytes as a fixed e
 
 TEST_CASE("default options: zstd level and block size by level size, no dictionary") {
     WriterOptions o;
+    CHECK(o.threads == 0); // none: the caller gives its own, or the writer refuses
     CHECK(o.level == WriterOptions::kLevelBySize);
     CHECK(o.dictionary == DictionaryMode::Off);
     CHECK(o.block_entries == 0);
@@ -296,6 +299,7 @@ TEST_CASE("a level read piecewise from a ValueSource: the same bytes, in bounded
     // A bad value is found across windows and named by its index, as in memory.
     values[values.size() - 3] = 100;
     WriterOptions o;
+    o.threads = 2;
     o.window_entries = 1000;
     TempDir dir;
     PiecewiseValues source(values);

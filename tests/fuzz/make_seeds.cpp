@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
         spec.dont_care = 0.05;
         auto values = synthetic_values(spec);
         WriterOptions o;
+        o.threads = 1;
         o.block_entries = 64;
         o.symbol_bits = s.bits;
         o.dictionary = s.dict;

@@ -64,8 +64,9 @@ TEST_SUITE("parallel") {
         }
         const CensusResult r13 = census(13, 16, 2);
         CHECK(r13.never_ending == 113);
-        CHECK_THROWS_AS(census(1, 16), std::invalid_argument);
-        CHECK_THROWS_AS(census(5, 17), std::invalid_argument);
+        CHECK_THROWS_AS(census(1, 16, 2), std::invalid_argument);
+        CHECK_THROWS_AS(census(5, 17, 2), std::invalid_argument);
+        CHECK_THROWS_AS(census(5, 16, 0), std::invalid_argument); // the caller's count
     }
 }
 

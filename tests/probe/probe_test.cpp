@@ -38,7 +38,7 @@ struct Fixture {
         for (int n = 0; n <= kTop; ++n)
             db::write_level(db::level_path(dir, rules.name, n),
                             {rules.name, rules.knob_bytes(), uint32_t(n), level_size(n)},
-                            levels[n].span());
+                            levels[n].span(), db::WriterOptions{.threads = 2});
     }
     ~Fixture() { fs::remove_all(dir); }
 };
@@ -132,7 +132,8 @@ TEST_CASE("a level left out as a game's (generate --game) says so when it is ask
         fs::copy_file(db::level_path(f.dir, f.rules.name, n), db::level_path(dir, f.rules.name, n));
     const std::vector<int8_t> zeros(level_size(12), 0);
     db::write_level(db::level_path(dir, f.rules.name, 12),
-                    {f.rules.name, f.rules.knob_bytes(), 12u, level_size(12)}, zeros);
+                    {f.rules.name, f.rules.knob_bytes(), 12u, level_size(12)}, zeros,
+                    db::WriterOptions{.threads = 2});
     Tablebase tb(dir, "awari");
     Pits eleven{};
     eleven[0] = 10;
@@ -381,7 +382,8 @@ struct CompactFixture {
             encode_capture_bounded(OwareGame(f.rules), n, f.levels[n].span(), smaller, stored, 2);
             db::LevelMeta meta{f.rules.name, f.rules.knob_bytes(), uint32_t(n), level_size(n)};
             meta.capture_bounded = true;
-            db::write_level(db::level_path(dir, f.rules.name, n), meta, stored);
+            db::write_level(db::level_path(dir, f.rules.name, n), meta, stored,
+                            db::WriterOptions{.threads = 2});
             smaller.push_back(f.levels[n].data());
         }
     }
@@ -440,7 +442,8 @@ TEST_CASE("a stored don't-care is the best capture, or corrupt where there is no
     values[with] = db::kDontCare;
     values[without] = db::kDontCare;
     db::write_level(db::level_path(dir, "awari", n),
-                    {"awari", f.rules.knob_bytes(), uint32_t(n), level_size(n)}, values);
+                    {"awari", f.rules.knob_bytes(), uint32_t(n), level_size(n)}, values,
+                    db::WriterOptions{.threads = 2});
     Tablebase tb(dir, "awari");
     CHECK(*tb.value(unrank(n, with).pits) == f.levels[n][with]);
     ProbeResult<int> bad = tb.value(unrank(n, without).pits);

@@ -37,7 +37,7 @@ struct BothFormats {
         for (int n = 0; n <= kTop; ++n) {
             db::write_level(db::level_path(ours.path(), rules.name, n),
                             {rules.name, rules.knob_bytes(), uint32_t(n), level_size(n)},
-                            levels[n].span());
+                            levels[n].span(), db::WriterOptions{.threads = 2});
             PublishedDir(published.path()).save(n, levels[n], 2);
         }
     }

@@ -177,7 +177,9 @@ TEST_CASE("bound files and value files are distinct kinds and live side by side"
     db::LevelMeta meta = bdir.meta(1);
     std::vector<int8_t> bad(meta.entries, 0);
     bad[3] = -1;
-    CHECK_THROWS_AS(db::write_level(dir.path / "bad.owdb", meta, bad), std::invalid_argument);
+    CHECK_THROWS_AS(
+        db::write_level(dir.path / "bad.owdb", meta, bad, db::WriterOptions{.threads = 2}),
+        std::invalid_argument);
 }
 
 TEST_CASE("verify's bounds check on a 3-pit board: solved pairs pass, a changed pair is found") {

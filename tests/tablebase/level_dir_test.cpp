@@ -35,7 +35,8 @@ TEST_CASE("the file size estimate covers real files and stays in proportion to t
         std::uniform_int_distribution<int> value(-n, n);
         for (int8_t& v : values) v = static_cast<int8_t>(value(rng));
         const fs::path file = db::level_path(dir, rules.name, uint32_t(n));
-        db::write_level(file, {rules.name, rules.knob_bytes(), uint32_t(n), level_size(n)}, values);
+        db::write_level(file, {rules.name, rules.knob_bytes(), uint32_t(n), level_size(n)}, values,
+                        db::WriterOptions{.threads = 2});
         const uint64_t written = fs::file_size(file);
         const uint64_t estimate = estimated_file_bytes(level_size(n));
         CHECK_MESSAGE(estimate >= written, "level " << n);

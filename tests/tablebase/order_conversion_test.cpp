@@ -120,6 +120,7 @@ TEST_CASE("order conversion: every position lands at its published offset, and b
             CAPTURE(band);
             TempDir work;
             ConversionOptions o;
+            o.threads = 2;
             o.work_dir = work.path() / "convert";
             o.memory = ConvertedLevel::budget_needed(n);
             o.band_bytes = band;
@@ -180,6 +181,7 @@ TEST_CASE("order conversion: a killed conversion resumes from its work files") {
     const std::vector<int8_t> ours = ours_by_published_key(n);
     TempDir work;
     ConversionOptions o;
+    o.threads = 2;
     o.work_dir = work.path();
     o.band_bytes = level_size(n) / 20; // bands of several runs
     std::vector<int8_t> expected;
@@ -333,10 +335,14 @@ TEST_CASE("order conversion: bad arguments are refused with the reason") {
     TempDir work;
     ConversionOptions o;
     o.work_dir = work.path();
+    std::vector<int8_t> level(level_size(5));
+    // No thread count given (0): the caller's is required.
+    CHECK_THROWS_WITH_AS(ConvertedLevel(5, OrderDirection::to_published, db::SpanValues(level), o),
+                         doctest::Contains("threads must be at least 1"), std::invalid_argument);
+    o.threads = 2;
     std::vector<int8_t> short_level(level_size(5) - 1);
     CHECK_THROWS_AS(ConvertedLevel(5, OrderDirection::to_published, db::SpanValues(short_level), o),
                     std::invalid_argument);
-    std::vector<int8_t> level(level_size(5));
     o.memory = ConvertedLevel::budget_needed(5) - 1;
     CHECK_THROWS_WITH(ConvertedLevel(5, OrderDirection::to_published, db::SpanValues(level), o),
                       doctest::Contains("over the budget"));

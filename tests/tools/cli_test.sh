@@ -533,6 +533,16 @@ assert rows[10][1] == 'in-memory', rows[10]
 log = open('$work/rec2.log').read()
 assert 'built by an earlier run' in log and 'counted as they were built' in log
 "
+# The record holds the threads the run used (--threads), not the machine's core count: 3
+# here, which no machine this runs on is asked to pick for itself (#48: --threads 1 on 2
+# cores recorded 2).
+"$owaredb" generate --max-seeds 3 --threads 3 --dir "$work/recthreads" >/dev/null 2>&1
+"$owaredb" generate --max-seeds 4 --threads 1 --dir "$work/recthreads" >/dev/null 2>&1
+check "the build record holds the threads each run was given" python3 -c "
+import json
+rows = [json.loads(l) for l in open('$work/recthreads/owaredb-build.jsonl')]
+assert [(r['level'], r['threads']) for r in rows] == [(0, 3), (1, 3), (2, 3), (3, 3), (4, 1)], rows
+"
 printf 'not json\n{"file":"abapa-05.owdb"' >>"$work/rec/owaredb-build.jsonl" # a torn last line
 # Level 4 replaced by a sound file of another size (capture-bounded, from another run).
 "$owaredb" generate --max-seeds 4 --compact --dir "$work/reccompact" >/dev/null 2>&1

@@ -1,8 +1,9 @@
 #include "cli/options.hpp"
 
+#include "cli/run_settings.hpp"
+
 #include <cctype>
 #include <iostream>
-#include <thread>
 
 namespace owaredb::cli {
 
@@ -73,7 +74,7 @@ void add_threads_option(po::options_description& opts, int& threads, const char*
         if (t < 0 || t > kMaxThreads)
             throw UsageError("--threads must be 0 (one per core) to " +
                              std::to_string(kMaxThreads) + ", got " + std::to_string(t));
-        threads = t > 0 ? t : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+        threads = resolve_threads(t);
     }),
                        help);
 }

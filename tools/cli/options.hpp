@@ -37,7 +37,8 @@ std::string position_text(const std::vector<std::string>& words);
 inline constexpr int kMaxThreads = 1024;
 
 /// Declares `--threads T` (default 0: one per core). After parse_args, `threads` holds the
-/// number to use, 1..kMaxThreads; a negative or larger T is a UsageError.
+/// number to use, 1..kMaxThreads (resolve_threads, cli/run_settings.hpp): what the command
+/// hands down to every library call; a negative or larger T is a UsageError.
 void add_threads_option(po::options_description& opts, int& threads,
                         const char* help = "threads (0 = one per core)");
 

@@ -18,6 +18,8 @@ namespace owaredb::cli {
 struct BuildSettings {
     std::string dir;
     Rules rules;
+    /// The run's threads, at least 1 (--threads, resolved once: cli/run_settings.hpp), for
+    /// every engine and file call of every level.
     int threads = 0;
     /// Checkpoints inside a level this often (retro/checkpoint.hpp); -1: none.
     double checkpoint_minutes = 10;

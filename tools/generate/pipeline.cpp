@@ -4,12 +4,13 @@
 #include "generate/build_record.hpp"
 #include "oware/position.hpp"
 
-#include <omp.h>
-
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace owaredb::cli {
 
@@ -25,9 +26,87 @@ std::vector<uint64_t> LevelBuilder::peak_rss() const {
     return {peak_rss_bytes()};
 }
 
+namespace {
+
+// Level n's row: loaded from its file if that is there and sound, else built (checked,
+// solved, written), its time and peak memory measured.
+LevelRow load_or_build(LevelBuilder& builder, int n, ProgressDisplay& display) {
+    const bool prints = builder.prints();
+    LevelRow row;
+    row.n = n;
+    row.positions = builder.dir().level_size(n);
+    reset_peak_rss();
+    const auto t0 = Clock::now();
+    if (builder.load(n, row)) {
+        row.loaded = true;
+        row.seconds = since(t0);
+    } else {
+        // The level's own peak from here: what load() just gave back (the in-memory
+        // levels, when the run turns to streamed ones) was never this level's.
+        reset_peak_rss();
+        builder.check(n);
+        builder.solve(n, display);
+        row.seconds = since(t0);
+        if (prints && row.positions > (1u << 24)) display.writing();
+        const auto w0 = Clock::now();
+        builder.write(n, row);
+        row.write_seconds = since(w0);
+        if (prints) display.level_finished(row.write_seconds);
+    }
+    row.file_bytes = builder.dir().file_bytes(n);
+    row.seconds += row.earlier_seconds;
+    return row;
+}
+
+// The line of a level just built: "level 12 solved (in-memory): ... positions in ... s".
+void print_solved(const LevelBuilder& builder, const LevelRow& row) {
+    std::printf("level %2d %s: %llu positions in %.2f s", row.n, builder.solved_label(row).c_str(),
+                (unsigned long long)row.positions, row.seconds);
+    if (row.earlier_seconds > 0)
+        std::printf(" (%.2f s of them in earlier runs)", row.earlier_seconds);
+    if (row.earlier_unknown)
+        std::printf(" (this run's part: the checkpoint it resumed from does not record "
+                    "the earlier runs' time)");
+    std::printf(", %.3f bits/position on disk", row.bits_per_position());
+    if (row.messages && row.positions)
+        std::printf(", %.3f messages/position", double(*row.messages) / double(row.positions));
+    std::printf("\n");
+    std::fflush(stdout);
+}
+
+// A level loaded from its file shows the row the record keeps of its build, if any.
+void recall_build(const BuildRecord& record, const std::filesystem::path& file, LevelRow& row) {
+    const std::optional<LevelRow> built = record.find(file);
+    if (!built) return;
+    row.recorded = true;
+    row.mode = built->mode;
+    row.seconds = built->seconds;
+    row.write_seconds = built->write_seconds;
+    row.cpu_seconds = built->cpu_seconds;
+    row.earlier_unknown = built->earlier_unknown;
+    row.peak_rss = built->peak_rss;
+    row.messages = built->messages;
+}
+
+// The summary table and the start positions' values.
+void print_ending(LevelBuilder& builder, const GameLevels& levels,
+                  const std::vector<LevelRow>& rows, const std::string& what) {
+    print_summary(rows, what);
+    if (levels.skipped >= 0)
+        std::printf("(level %d: %s, not built)\n", levels.skipped,
+                    levels.why_not(levels.skipped).c_str());
+    std::printf("\nstart positions (k seeds in every pit, one ply over the %s):\n",
+                builder.files_name().c_str());
+    const int pits = 2 * builder.dir().pits();
+    for (int k = 1; pits * k <= levels.max_level; ++k)
+        std::printf("  %d per pit (%2d seeds): %s under %s\n", k, pits * k,
+                    builder.start_position(k).c_str(), builder.dir().rules().name.c_str());
+}
+
+} // namespace
+
 int run_levels(LevelBuilder& builder, const GameLevels& levels, const std::string& title,
-               const std::string& what) {
-    const int max_seeds = levels.max_level;
+               const std::string& what, int threads) {
     const bool prints = builder.prints();
     if (prints) {
         std::printf("%s\n", title.c_str());
@@ -37,7 +116,7 @@ int run_levels(LevelBuilder& builder, const GameLevels& levels, const std::strin
                             ProgressDisplay::recorded(builder.dir(), levels));
     const BuildRecord record(builder.dir().dir());
     std::vector<LevelRow> rows;
-    for (int n = 0; n <= max_seeds; ++n) {
+    for (int n = 0; n <= levels.max_level; ++n) {
         if (!levels.contains(n)) {
             builder.skip(n);
             if (prints) std::printf("level %2d: %s, not built\n", n, levels.why_not(n).c_str());
@@ -46,75 +125,18 @@ int run_levels(LevelBuilder& builder, const GameLevels& levels, const std::strin
         if (db::Status s = builder.dir().check_file_types(n); !s.ok())
             throw std::runtime_error(s.message() + " (where level " + std::to_string(n) +
                                      "'s files go; remove it or choose another --dir)");
-        LevelRow row;
-        row.n = n;
-        row.positions = builder.dir().level_size(n);
-        reset_peak_rss();
-        const auto t0 = Clock::now();
         const double cpu0 = cpu_seconds();
-        if (builder.load(n, row)) {
-            row.loaded = true;
-            row.seconds = since(t0);
-        } else {
-            // The level's own peak from here: what load() just gave back (the in-memory
-            // levels, when the run turns to streamed ones) was never this level's.
-            reset_peak_rss();
-            builder.check(n);
-            builder.solve(n, display);
-            row.seconds = since(t0);
-            if (prints && row.positions > (1u << 24)) display.writing();
-            const auto w0 = Clock::now();
-            builder.write(n, row);
-            row.write_seconds = since(w0);
-            if (prints) display.level_finished(row.write_seconds);
-        }
-        row.file_bytes = builder.dir().file_bytes(n);
-        row.seconds += row.earlier_seconds;
-        if (prints && !row.loaded) {
-            std::printf("level %2d %s: %llu positions in %.2f s", n,
-                        builder.solved_label(row).c_str(), (unsigned long long)row.positions,
-                        row.seconds);
-            if (row.earlier_seconds > 0)
-                std::printf(" (%.2f s of them in earlier runs)", row.earlier_seconds);
-            if (row.earlier_unknown)
-                std::printf(" (this run's part: the checkpoint it resumed from does not record "
-                            "the earlier runs' time)");
-            std::printf(", %.3f bits/position on disk", row.bits_per_position());
-            if (row.messages && row.positions)
-                std::printf(", %.3f messages/position",
-                            double(*row.messages) / double(row.positions));
-            std::printf("\n");
-            std::fflush(stdout);
-        }
+        LevelRow row = load_or_build(builder, n, display);
+        if (prints && !row.loaded) print_solved(builder, row);
         row.cpu_seconds = cpu_seconds() - cpu0 + row.earlier_cpu_seconds;
         row.peak_rss = builder.peak_rss(); // collective in a distributed run: every level
-        if (prints && !row.loaded) {
-            record.append(builder.dir().path(n), row, omp_get_max_threads());
-        } else if (prints) {
-            if (std::optional<LevelRow> built = record.find(builder.dir().path(n))) {
-                row.recorded = true;
-                row.mode = built->mode;
-                row.seconds = built->seconds;
-                row.write_seconds = built->write_seconds;
-                row.cpu_seconds = built->cpu_seconds;
-                row.earlier_unknown = built->earlier_unknown;
-                row.peak_rss = built->peak_rss;
-                row.messages = built->messages;
-            }
-        }
+        if (prints && !row.loaded)
+            record.append(builder.dir().path(n), row, threads);
+        else if (prints)
+            recall_build(record, builder.dir().path(n), row);
         rows.push_back(std::move(row));
     }
-    if (!prints) return 0;
-    print_summary(rows, what);
-    if (levels.skipped >= 0)
-        std::printf("(level %d: %s, not built)\n", levels.skipped,
-                    levels.why_not(levels.skipped).c_str());
-    std::printf("\nstart positions (k seeds in every pit, one ply over the %s):\n",
-                builder.files_name().c_str());
-    const int pits = 2 * builder.dir().pits();
-    for (int k = 1; pits * k <= max_seeds; ++k)
-        std::printf("  %d per pit (%2d seeds): %s under %s\n", k, pits * k,
-                    builder.start_position(k).c_str(), builder.dir().rules().name.c_str());
+    if (prints) print_ending(builder, levels, rows, what);
     return 0;
 }
 

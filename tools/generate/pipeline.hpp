@@ -49,8 +49,9 @@ class LevelBuilder {
 
 /// Builds (or loads) `levels` in increasing order with `builder`, prints the summary and
 /// the start positions, and returns the exit status. `title` opens the output; `what`:
-/// "levels", "bound levels".
+/// "levels", "bound levels". `threads`: what the builder was given (per process), recorded
+/// with each level built (build_record.hpp).
 int run_levels(LevelBuilder& builder, const GameLevels& levels, const std::string& title,
-               const std::string& what);
+               const std::string& what, int threads);
 
 } // namespace owaredb::cli

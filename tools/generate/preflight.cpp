@@ -12,7 +12,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <stdexcept>
 #include <sys/statvfs.h>
@@ -29,17 +28,6 @@ std::string gigabytes(uint64_t bytes) {
     else
         std::snprintf(buf, sizeof buf, "%.0f MB", double(bytes) / double(1 << 20));
     return buf;
-}
-
-// MemAvailable from /proc/meminfo, or 0 when unknown (then memory is not checked).
-uint64_t available_memory() {
-    std::ifstream in("/proc/meminfo");
-    std::string key;
-    uint64_t kib = 0;
-    std::string unit;
-    while (in >> key >> kib >> unit)
-        if (key == "MemAvailable:") return kib << 10;
-    return 0;
 }
 
 } // namespace
@@ -68,20 +56,6 @@ std::unique_ptr<db::DirectoryLock> prepare_output_directory(const std::string& d
         std::fprintf(stderr, "removed %d temp file%s left by an interrupted run\n", removed,
                      removed == 1 ? "" : "s");
     return lock;
-}
-
-const char* mode_name(LevelMode mode) {
-    return mode == LevelMode::InMemory   ? "in-memory"
-           : mode == LevelMode::Streamed ? "streamed"
-                                         : "distributed";
-}
-
-uint64_t in_memory_bytes(int n, int working, int stored, int pits_per_side) {
-    // The process itself, the compressor's buffers and the page cache of the files being
-    // read come on top of the arrays: a fixed margin.
-    uint64_t bytes = level_size(pits_per_side, n) * uint64_t(working) + (uint64_t(128) << 20);
-    for (int k = 0; k < n; ++k) bytes += level_size(pits_per_side, k) * uint64_t(stored);
-    return bytes;
 }
 
 uint64_t streamed_bytes(int n, uint64_t request_bytes, int pits_per_side) {
@@ -114,10 +88,6 @@ uint64_t segment_positions_for(uint64_t request_bytes) {
     // 16 bytes a request, at most one request a position on average, twice that for the
     // growth of the per-thread vectors.
     return std::max<uint64_t>(1, request_bytes / 32);
-}
-
-uint64_t memory_budget(uint64_t requested) {
-    return requested ? requested : available_memory() / 10 * 9;
 }
 
 void check_memory(int n, uint64_t needed, const std::string& how, const MemoryBudget& budget) {
@@ -185,38 +155,18 @@ void check_disk(int n, const DiskNeed& need, const std::string& dir) {
         already + "); " + gigabytes(*free) + " are free" + without + ": " + std::strerror(ENOSPC));
 }
 
-ModePlan::ModePlan(const std::string& mode, MemoryBudget budget, int pits_per_side)
-    : budget_(budget), pits_(pits_per_side) {
-    if (mode == "in-memory" || mode == "streamed") {
-        forced_ = true;
-        forced_mode_ = mode == "in-memory" ? LevelMode::InMemory : LevelMode::Streamed;
-    } else if (mode != "auto") {
-        throw UsageError("--mode must be auto, in-memory or streamed, got '" + mode + "'");
-    }
-    if (forced_mode_ == LevelMode::Streamed && !streams())
-        throw UsageError("a board of " + std::to_string(pits_) +
-                         " pits a side has no streamed mode (its byte a position holds up to 7 "
-                         "moves); use --mode in-memory or auto");
-}
-
-LevelMode ModePlan::mode(int n) const {
-    if (forced_) return forced_mode_;
-    return budget_.bytes == 0 || !streams() || in_memory_bytes(n, 2, 1, pits_) <= budget_.bytes
-               ? LevelMode::InMemory
-               : LevelMode::Streamed;
-}
-
-void ModePlan::check(int n) const {
-    if (mode(n) == LevelMode::InMemory)
-        check_memory(n, in_memory_bytes(n, 2, 1, pits_),
+void check_plan(const ModePlan& plan, int n) {
+    const int pits = plan.pits();
+    if (plan.mode(n) == LevelMode::InMemory)
+        check_memory(n, plan.in_memory_bytes(n),
                      "in-memory mode (levels up to " + std::to_string(n - 1) + " are kept" +
-                         (forced_ && streams() ? "; --mode streamed needs less"
-                          : streams()          ? ""
-                                               : "; this board has no streamed mode") +
+                         (plan.forced() && plan.streams() ? "; --mode streamed needs less"
+                          : plan.streams()                ? ""
+                                                          : "; this board has no streamed mode") +
                          ")",
-                     budget_);
+                     plan.budget());
     else
-        check_memory(n, streamed_bytes(n, 0, pits_), "streamed mode", budget_);
+        check_memory(n, streamed_bytes(n, 0, pits), "streamed mode", plan.budget());
 }
 
 } // namespace owaredb::cli

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "dbformat/dir_lock.hpp"
+#include "mode_plan.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -18,18 +19,6 @@ namespace owaredb::cli {
 /// UsageError for a path that cannot be a directory, std::runtime_error when another
 /// process holds the lock or the directory cannot be written. Writes nothing else.
 std::unique_ptr<db::DirectoryLock> prepare_output_directory(const std::string& dir);
-
-/// How a level is built: with every smaller level in memory and 2 bytes of working state
-/// a position (retro/retrograde.hpp), or with the smaller levels read from their files and
-/// 1 byte a position (retro/streamed_retrograde.hpp), or streamed with the level split
-/// between the ranks of an MPI job (docs/distributed.md).
-enum class LevelMode { InMemory, Streamed, Distributed };
-const char* mode_name(LevelMode mode); // "in-memory", "streamed", "distributed"
-
-/// Bytes of memory an in-memory build of level n needs: `working` bytes per position of
-/// D_n plus `stored` bytes per position of every smaller level, plus a fixed margin for
-/// the process, the compressor and the files being read. On a board of `pits_per_side`.
-uint64_t in_memory_bytes(int n, int working, int stored, int pits_per_side = 6);
 
 /// Bytes of memory a streamed build of level n needs with `request_bytes` of first-pass
 /// request buffers (0 in one process; a distributed rank's, distributed_request_bytes()):
@@ -50,18 +39,6 @@ inline constexpr uint64_t kMinRequestBytes = uint64_t(8) << 20;
 /// Positions per first-pass segment for `request_bytes` of buffers (about 0.6 capture
 /// moves a position at n = 20, counted as 1, and room for the vectors' growth).
 uint64_t segment_positions_for(uint64_t request_bytes);
-
-/// The memory budget of `generate --memory`: `requested` bytes, or when 0 (not given) 90 %
-/// of the memory available now (MemAvailable), or 0 when that is unknown (no check).
-uint64_t memory_budget(uint64_t requested);
-
-/// The memory budget of a run: `bytes` (0: no check), and whether the user set it with
-/// --memory (messages then name --memory) or it is the default (they name the available
-/// memory).
-struct MemoryBudget {
-    uint64_t bytes = 0;
-    bool given = false;
-};
 
 /// Throws std::runtime_error, before level n is solved, when `needed` bytes of memory
 /// exceed the budget, naming both figures: "level 36 needs 14.3 GB of memory in streamed
@@ -103,29 +80,9 @@ DiskNeed disk_need(int n, int entries_per_position, bool checkpoints, LevelMode 
 /// would need without checkpoints.
 void check_disk(int n, const DiskNeed& need, const std::string& dir);
 
-/// Which mode builds each value level (generate --mode): the forced one if given, else in
-/// memory while that fits the budget and streamed from the first level where it does not.
-/// A board of 8 pits a side has no streamed mode (the streamed engine's byte a position
-/// counts up to 7 moves): every level in memory.
-class ModePlan {
-  public:
-    /// `mode`: "auto", "in-memory" or "streamed" (else UsageError; also for "streamed" on
-    /// a board without that mode).
-    ModePlan(const std::string& mode, MemoryBudget budget, int pits_per_side = 6);
-    LevelMode mode(int n) const;
-    bool forced() const { return forced_; }
-    /// Whether this board's levels can be streamed.
-    bool streams() const { return pits_ <= kMaxStreamedPitsPerSide; }
-    /// Throws when level n does not fit in the mode it would be built in.
-    void check(int n) const;
-    /// The largest board the streamed engine takes.
-    static constexpr int kMaxStreamedPitsPerSide = 7;
-
-  private:
-    MemoryBudget budget_;
-    int pits_ = 6;
-    bool forced_ = false;
-    LevelMode forced_mode_ = LevelMode::InMemory;
-};
+/// Throws std::runtime_error, before level n is solved, when it does not fit the budget
+/// in the mode `plan` (generate's, kBuildFootprint) builds it in, naming the mode, what it
+/// keeps and, in memory, whether streamed mode would need less.
+void check_plan(const ModePlan& plan, int n);
 
 } // namespace owaredb::cli

@@ -1,4 +1,4 @@
-// Value levels built in this process (preflight.hpp's plan says how each level is
+// Value levels built in this process (the mode plan, mode_plan.hpp, says how each level is
 // built): in memory, with every smaller level in memory (1 byte per position; present
 // levels are read back from their files, which checks every block), or streamed, with the
 // smaller levels read from their files in order and 1 byte of working state a position

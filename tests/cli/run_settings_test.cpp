@@ -1,0 +1,86 @@
+// The run's settings, resolved once (cli/run_settings.hpp): the threads, always at least 1,
+// and the memory budget per process; and the one mode plan (mode_plan.hpp) that generate
+// (kBuildFootprint) and verify and stats (kReadFootprint) take each level's mode from.
+#include "cli/command.hpp"
+#include "cli/run_settings.hpp"
+#include "generate/preflight.hpp"
+#include "mode_plan.hpp"
+
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+using namespace owaredb;
+using namespace owaredb::cli;
+
+constexpr uint64_t kMiB = uint64_t(1) << 20;
+
+} // namespace
+
+TEST_CASE("resolve_threads: the count asked for, else one per core, never below 1") {
+    CHECK(resolve_threads(1) == 1);
+    CHECK(resolve_threads(3) == 3);
+    CHECK(resolve_threads(0) >= 1);
+    CHECK(resolve_threads(-2) >= 1);
+}
+
+TEST_CASE("resolve_memory_budget: --memory as given, per process; else a node's share") {
+    const MemoryBudget given = resolve_memory_budget("600M", 4);
+    CHECK(given.bytes == 600 * kMiB); // --memory is already per rank
+    CHECK(given.given);
+    const MemoryBudget alone = resolve_memory_budget("", 1);
+    CHECK_FALSE(alone.given);
+    const MemoryBudget shared = resolve_memory_budget("", 4);
+    CHECK_FALSE(shared.given);
+    // MemAvailable moves between the two reads, but not by half.
+    if (alone.bytes != 0) CHECK(shared.bytes < alone.bytes / 2);
+    CHECK_THROWS_WITH_AS(resolve_memory_budget("lots", 1), doctest::Contains("--memory"),
+                         UsageError);
+}
+
+TEST_CASE("mode plan: forced, or in memory while levels 0..n fit, then streamed") {
+    const MemoryBudget none{};
+    ModePlan unlimited("auto", none, 6, kBuildFootprint);
+    CHECK(unlimited.mode(40) == LevelMode::InMemory); // no budget: nothing is checked
+    ModePlan forced("streamed", none, 6, kBuildFootprint);
+    CHECK(forced.forced());
+    CHECK(forced.mode(3) == LevelMode::Streamed);
+    CHECK_THROWS_AS(ModePlan("fast", none, 6, kReadFootprint), UsageError);
+
+    // A budget between what level 20 takes in memory for verify (a byte a position) and
+    // for generate (2 bytes of working state): generate streams level 20, verify does not.
+    ModePlan build("auto", {}, 6, kBuildFootprint);
+    ModePlan read("auto", {}, 6, kReadFootprint);
+    const uint64_t between = (build.in_memory_bytes(20) + read.in_memory_bytes(20)) / 2;
+    REQUIRE(read.in_memory_bytes(20) < between);
+    const MemoryBudget budget{between, true};
+    ModePlan generate("auto", budget, 6, kBuildFootprint);
+    ModePlan verify("auto", budget, 6, kReadFootprint);
+    CHECK(generate.mode(19) == LevelMode::InMemory);
+    CHECK(generate.mode(20) == LevelMode::Streamed);
+    CHECK(generate.mode(21) == LevelMode::Streamed);
+    CHECK_FALSE(verify.streamed(20));
+    CHECK(verify.streamed(21));
+    CHECK_THROWS_WITH_AS(check_plan(generate, 30), doctest::Contains("streamed mode"),
+                         std::runtime_error);
+}
+
+TEST_CASE("mode plan: a board generate cannot stream stays in memory; verify streams it") {
+    const MemoryBudget small{200 * kMiB, true};
+    ModePlan generate("auto", small, 8, kBuildFootprint);
+    CHECK_FALSE(generate.streams());
+    // Level 14 on 8 pits a side: 77.5 M positions, over 300 MB in memory.
+    CHECK(generate.mode(14) == LevelMode::InMemory);
+    CHECK_THROWS_WITH_AS(check_plan(generate, 14), doctest::Contains("no streamed mode"),
+                         std::runtime_error);
+    CHECK_THROWS_WITH_AS(ModePlan("streamed", small, 8, kBuildFootprint),
+                         doctest::Contains("has no streamed mode"), UsageError);
+    ModePlan verify("streamed", small, 6, kReadFootprint);
+    verify.set_board(8);
+    CHECK(verify.streamed(12));
+    ModePlan later("streamed", small, 6, kBuildFootprint);
+    CHECK_THROWS_AS(later.set_board(8), UsageError);
+}

@@ -1,0 +1,78 @@
+// Which levels a run holds in memory and which it streams from their files: the one mode
+// plan of the commands that go over levels 0..N, generate (building them) and verify and
+// stats (reading them back). It turns --mode and the run's memory budget
+// (cli/run_settings.hpp) into a mode per level; what each mode then needs is the
+// command's (generate: generate/preflight.hpp; verify, stats: level_modes.hpp).
+#pragma once
+
+#include "cli/run_settings.hpp"
+#include "oware/position.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace owaredb::cli {
+
+/// How a level is held: with every smaller level in memory (generate: 2 bytes of working
+/// state a position, retro/retrograde.hpp), or streamed with the smaller levels read from
+/// their files (retro/streamed_retrograde.hpp; verify and stats: tablebase/
+/// streamed_bellman.hpp), or streamed and split between the ranks of an MPI job
+/// (docs/distributed.md).
+enum class LevelMode { InMemory, Streamed, Distributed };
+const char* mode_name(LevelMode mode); // "in-memory", "streamed", "distributed"
+
+/// Bytes of memory level n takes with every smaller level in memory: `working` bytes per
+/// position of D_n plus `stored` bytes per position of every smaller level, plus a fixed
+/// margin for the process, the compressor and the files being read. On a board of
+/// `pits_per_side`.
+uint64_t in_memory_bytes(int n, int working, int stored, int pits_per_side);
+
+/// What holding levels in memory costs a command, and the boards its streamed mode takes.
+struct LevelFootprint {
+    int working;           ///< bytes a position of the level built or read
+    int stored;            ///< bytes a position of each smaller level held beside it
+    int max_streamed_pits; ///< the largest board whose levels the command can stream
+};
+/// generate: the in-memory engine's 2-byte working word beside the smaller levels' byte;
+/// the streamed engine's byte a position counts up to 7 moves, so 8 pits a side is never
+/// streamed.
+inline constexpr LevelFootprint kBuildFootprint{2, 1, 7};
+/// verify and stats: a byte a position for every level; any board streams.
+inline constexpr LevelFootprint kReadFootprint{1, 1, kMaxPitsPerSide};
+
+/// The mode of each level: the forced one if --mode gives it, else in memory while levels
+/// 0..n fit the budget and streamed from the first level where they do not (levels grow
+/// with n, so every larger level is streamed too). Without a budget (0 bytes) or on a
+/// board the command cannot stream, every level is in memory.
+class ModePlan {
+  public:
+    /// `mode`: "auto", "in-memory" or "streamed" (else UsageError; also for "streamed" on a
+    /// board of more than footprint.max_streamed_pits pits a side).
+    ModePlan(const std::string& mode, MemoryBudget budget, int pits_per_side,
+             LevelFootprint footprint);
+    /// The board, once the command knows it (verify and stats learn it from the files);
+    /// the same checks as the constructor.
+    void set_board(int pits_per_side);
+
+    LevelMode mode(int n) const;
+    bool streamed(int n) const { return mode(n) == LevelMode::Streamed; }
+    /// Whether --mode chose the mode of every level.
+    bool forced() const { return forced_; }
+    /// Whether this board's levels can be streamed.
+    bool streams() const { return pits_ <= footprint_.max_streamed_pits; }
+    /// Bytes level n takes in memory with the levels below it (in_memory_bytes()).
+    uint64_t in_memory_bytes(int n) const;
+    const MemoryBudget& budget() const { return budget_; }
+    int pits() const { return pits_; }
+
+  private:
+    void check_board() const;
+
+    MemoryBudget budget_;
+    LevelFootprint footprint_;
+    int pits_;
+    bool forced_ = false;
+    LevelMode forced_mode_ = LevelMode::InMemory;
+};
+
+} // namespace owaredb::cli
