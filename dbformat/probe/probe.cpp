@@ -10,7 +10,7 @@
 #include "tablebase/database_dir.hpp"
 #include "tablebase/directory_format.hpp"
 #include "tablebase/game_levels.hpp"
-#include "tablebase/published_dir.hpp"
+#include "tablebase/level_store.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -150,33 +150,27 @@ template <int P> struct Engine final : BoardEngine {
             files.emplace(dir, std::move(*r), false, P);
         }
     }
-    // A level file of one kind, opened on first use: an owaredb level file, or in a
-    // directory of Romein & Bal's published files (tablebase/directory_format.hpp) their
-    // "scores.N", memory-mapped. Once it has opened it stays open for good (handed out
-    // lock-free); a failure is not kept: the file is looked at again (one stat() for our
-    // files, a new open for theirs, which costs no more) at most every kRecheck, so that a
-    // level built or copied after it was first asked for is found.
+    // A level file of one kind, opened on first use, in whatever format the directory
+    // holds (tablebase/level_store.hpp). Once it has opened it stays open for good (handed
+    // out lock-free); a failure is not kept: the file is looked at again (LevelSource::stale
+    // says whether the last try can be kept) at most every kRecheck, so that a level built
+    // or copied after it was first asked for is found.
     struct Slot {
-        std::atomic<const db::LevelReader*> ready{nullptr};      // set once `reader` opened
-        std::atomic<const db::RawLevelFile*> published{nullptr}; // set once `raw` opened
+        std::atomic<const LevelSource*> ready{nullptr}; // set once `source` opened
         // steady_clock nanoseconds before which a failure is not looked at again.
         std::atomic<int64_t> recheck_at{0};
         std::mutex mutex; // guards what follows while nothing has opened
-        // The reader of the last try at our file; never replaced once ready. A failed
-        // reader never leaves the lock, so replacing it frees nothing another thread uses.
-        std::unique_ptr<db::LevelReader> reader;
-        std::optional<db::RawLevelFile> raw; // set once, when it opened
+        // The last try, of the store format `format`; never replaced once ready. A failed
+        // source never leaves the lock, so replacing it frees nothing another thread uses.
+        std::unique_ptr<LevelSource> source;
+        std::string_view format;
         bool tried = false;
         db::Status failure; // the last try's outcome, while nothing has opened
         // Whether the file stores capture-bounded values: -1 not known yet, 0 no, 1 yes.
         std::atomic<int8_t> capture_bounded{-1};
     };
-    // A level that opened: one of the two is set.
-    struct OpenLevel {
-        const db::LevelReader* ours = nullptr;
-        const db::RawLevelFile* published = nullptr;
-        explicit operator bool() const { return ours || published; }
-    };
+    // A level that opened, or none.
+    using OpenLevel = const LevelSource*;
     static constexpr std::chrono::milliseconds kRecheck{100};
     static int64_t now_ns() {
         return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -190,9 +184,6 @@ template <int P> struct Engine final : BoardEngine {
     std::array<Slot, kMaxSeeds + 1> bound_slots;
 
     Slot& slot(Kind kind, int n) { return kind == Kind::Values ? value_slots[n] : bound_slots[n]; }
-    const LevelDir& dir_of(Kind kind) const {
-        return kind == Kind::Values ? static_cast<const LevelDir&>(*files) : *bound_files;
-    }
 
     // The open level n of `kind`, or nothing with the reason in `error`.
     // Precondition: that kind's directory exists (the rules name is known).
@@ -220,38 +211,20 @@ template <int P> struct Engine final : BoardEngine {
         error = s.failure;
         return opened(s, std::memory_order_relaxed);
     }
-    static OpenLevel opened(const Slot& s, std::memory_order order) {
-        return {s.ready.load(order), s.published.load(order)};
-    }
+    static OpenLevel opened(const Slot& s, std::memory_order order) { return s.ready.load(order); }
 
-    // One try at opening level n of `kind` into `s` (under its lock): the file the
-    // directory's format says, the directory listed anew on every try.
+    // One try at opening level n of `kind` into `s` (under its lock): the file of the
+    // format the directory holds, the directory listed anew on every try.
     db::Status try_open(Kind kind, int n, Slot& s) {
-        const DirectoryContents contents = directory_contents(dir);
-        if (contents.format == DirectoryFormat::Mixed)
-            return db::Status(db::ErrorCode::Corrupt, contents.mixed_message(dir));
-        if (contents.format == DirectoryFormat::Published) {
-            // Their files are of the standard board (board_error: any other is refused).
-            if (P != 6 || kind == Kind::Bounds || files->rules().name != "awari")
-                return db::Status(
-                    db::ErrorCode::NotFound,
-                    std::string(kind == Kind::Bounds ? "no bound files in '"
-                                                     : "no " + rules_name + " level files in '") +
-                        dir.string() + "': it holds Romein & Bal's published awari values only");
-            db::Result<db::RawLevelFile> f = PublishedDir(dir).open(n);
-            if (!f.ok()) return f.status();
-            s.raw.emplace(std::move(f).value());
-            s.published.store(&*s.raw, std::memory_order_release);
-            return {};
+        db::Result<std::unique_ptr<LevelStore>> store = open_level_store(dir, files->rules(), P, 0);
+        if (!store.ok()) return store.status();
+        if (!s.source || s.format != (*store)->format() || s.source->stale()) {
+            s.source = (*store)->source(
+                kind == Kind::Values ? StoredKind::Values : StoredKind::Bounds, n, cache);
+            s.format = (*store)->format();
         }
-        if (!s.reader || s.reader->file_changed()) {
-            db::ReaderOptions o;
-            o.cache = cache;
-            o.expect = dir_of(kind).expectation(n);
-            s.reader = std::make_unique<db::LevelReader>(dir_of(kind).path(n), std::move(o));
-        }
-        db::Status status = s.reader->open(); // the first try opens; later ones return its outcome
-        if (status.ok()) s.ready.store(s.reader.get(), std::memory_order_release);
+        db::Status status = s.source->open(); // the first try opens; later ones return its outcome
+        if (status.ok()) s.ready.store(s.source.get(), std::memory_order_release);
         return status;
     }
 
@@ -268,21 +241,20 @@ template <int P> struct Engine final : BoardEngine {
     // read together (entries 2 rank and 2 rank + 1 of each bound file).
     std::optional<ProbeError> stored_bounds(const Pos* ps, const int* seeds, int count,
                                             BoundPair* out) {
-        std::array<db::ValueQuery, 2 * P> queries;
+        std::array<EntryQuery, 2 * P> queries;
         std::array<int8_t, 2 * P> values;
         // Positions [0, opened) have their level open; position `opened` (if < count) not.
         int opened = 0;
         db::Status open_error, error;
         for (; opened < count; ++opened) {
-            // Bound files are always ours (try_open): `ours` is the one set.
-            const db::LevelReader* r = level(Kind::Bounds, seeds[opened], open_error).ours;
+            const OpenLevel r = level(Kind::Bounds, seeds[opened], open_error);
             if (!r) break;
             const uint64_t k = rank(ps[opened]);
             queries[2 * opened] = {r, 2 * k};
             queries[2 * opened + 1] = {r, 2 * k + 1};
         }
-        const std::size_t read = db::LevelReader::read_values(
-            std::span(queries).first(2 * opened), std::span(values).first(2 * opened), error);
+        const std::size_t read = read_entries(std::span(queries).first(2 * opened),
+                                              std::span(values).first(2 * opened), error);
         for (int i = 0; i < count; ++i) {
             if (read < std::size_t(2 * i + 2))
                 return board_error(from_db(i < opened ? error : open_error));
@@ -415,39 +387,24 @@ template <int P> struct Engine final : BoardEngine {
 
     // Values of `count` positions of the databases (at most six: the children of one
     // position) holding seeds[i] seeds each, looked up together so that their memory
-    // accesses overlap (see LevelReader::read_values; a published file's values are read
-    // straight from its mapping). The error is that of the first position that fails, as
-    // if they were looked up one by one.
+    // accesses overlap (see read_entries, tablebase/level_store.hpp). The error is that of the
+    // first position that fails, as if they were looked up one by one.
     std::optional<ProbeError> stored_values(const Pos* ps, const int* seeds, int count, int* out) {
-        std::array<db::ValueQuery, P> queries;
-        std::array<int8_t, P> values{}, ours_values;
-        std::array<int, P> query_of; // position i's entry in queries, or -1
-        std::array<db::Status, P> published_error;
+        std::array<EntryQuery, P> queries;
+        std::array<int8_t, P> values{};
         // Positions [0, opened) have their level open; position `opened` (if < count) not.
-        int opened = 0, ours = 0;
+        int opened = 0;
         db::Status open_error, error;
         for (; opened < count; ++opened) {
             const OpenLevel l = level(Kind::Values, seeds[opened], open_error);
             if (!l) break;
-            query_of[opened] = -1;
-            if (l.ours) {
-                query_of[opened] = ours;
-                queries[ours++] = {l.ours, rank(ps[opened])};
-            } else if constexpr (P == 6) { // published files are of the standard board only
-                const uint64_t offset = published_rank(ps[opened]);
-                published_error[opened] = l.published->read_at({&offset, 1}, {&values[opened], 1});
-            }
+            queries[opened] = {l, rank(ps[opened])};
         }
-        const std::size_t read = db::LevelReader::read_values(
-            std::span(queries).first(ours), std::span(ours_values).first(ours), error);
+        const std::size_t read =
+            read_entries(std::span(queries).first(opened), std::span(values).first(opened), error);
         for (int i = 0; i < count; ++i) {
             if (i == opened) return value_read_error(open_error, seeds[i]);
-            if (query_of[i] < 0) {
-                if (!published_error[i].ok()) return from_db(published_error[i]);
-            } else {
-                if (std::size_t(query_of[i]) == read) return value_read_error(error, seeds[i]);
-                values[i] = ours_values[query_of[i]];
-            }
+            if (std::size_t(i) == read) return value_read_error(error, seeds[i]);
             const int n = seeds[i];
             const bool dont_care = values[i] == db::kDontCare;
             if (!dont_care && (values[i] < -n || values[i] > n))
@@ -467,10 +424,9 @@ template <int P> struct Engine final : BoardEngine {
         Slot& s = slot(Kind::Values, n);
         int8_t known = s.capture_bounded.load(std::memory_order_acquire);
         if (known < 0) {
-            const db::LevelReader* r = s.ready.load(std::memory_order_acquire);
-            if (!r) return false; // not open after all: nothing was read from it
-            db::Result<db::LevelInfo> info = r->info();
-            known = info.ok() && info->meta.capture_bounded ? 1 : 0;
+            const LevelSource* l = s.ready.load(std::memory_order_acquire);
+            if (!l) return false; // not open after all: nothing was read from it
+            known = l->capture_bounded() ? 1 : 0;
             s.capture_bounded.store(known, std::memory_order_release);
         }
         return known == 1;
