@@ -1,9 +1,7 @@
 #include "tablebase/level_store.hpp"
 
 #include "oware/ranking.hpp"
-#include "tablebase/database_dir.hpp"
 #include "tablebase/level_store_formats.hpp"
-#include "tablebase/published_dir.hpp"
 
 #include <array>
 #include <stdexcept>
@@ -12,34 +10,9 @@ namespace owaredb {
 
 namespace {
 
-// A file format of stored levels: its name, the words that name its files in a directory
-// (with the first of them, for the message that refuses a mixed directory; nullopt when
-// the directory holds none), and its store.
-struct Format {
-    std::string_view name;
-    std::optional<std::string> (*found)(const std::filesystem::path& dir);
-    std::unique_ptr<LevelStore> (*open)(const std::filesystem::path& dir, const Rules& rules,
-                                        int pits, int threads);
-};
-
-std::optional<std::string> published_found(const std::filesystem::path& dir) {
-    const std::vector<int> levels = PublishedDir::levels_in(dir);
-    if (levels.empty()) return std::nullopt;
-    return "Romein & Bal's published files (scores." + std::to_string(levels.front()) + ", ...)";
-}
-
-std::optional<std::string> ours_found(const std::filesystem::path& dir) {
-    const std::vector<std::string> rule_sets = rule_sets_in(dir);
-    if (rule_sets.empty()) return std::nullopt;
-    return "owaredb level files (" + rule_sets.front() + "-NN.owdb)";
-}
-
 // Every format, in the order a mixed directory's message names them. A directory with no
 // level files is the last one's (owaredb's: generate writes there).
-constexpr std::array kFormats{
-    Format{"published", published_found, published_level_store},
-    Format{"owaredb", ours_found, our_level_store},
-};
+constexpr std::array kFormats{&kPublishedFormat, &kOurFormat};
 
 } // namespace
 
@@ -95,26 +68,26 @@ std::string LevelStore::position_in_file(int n, uint64_t offset) const {
 
 std::vector<std::string_view> formats_in(const std::filesystem::path& dir) {
     std::vector<std::string_view> names;
-    for (const Format& f : kFormats)
-        if (f.found(dir)) names.push_back(f.name);
+    for (const StoreFormat* f : kFormats)
+        if (f->found(dir)) names.push_back(f->name);
     return names;
 }
 
 db::Result<std::unique_ptr<LevelStore>>
 open_level_store(const std::filesystem::path& dir, const Rules& rules, int pits, int threads) {
-    const Format* format = nullptr;
+    const StoreFormat* format = nullptr;
     std::string first_words;
-    for (const Format& f : kFormats) {
-        const std::optional<std::string> words = f.found(dir);
+    for (const StoreFormat* f : kFormats) {
+        const std::optional<std::string> words = f->found(dir);
         if (!words) continue;
         if (format)
             return db::Status(db::ErrorCode::Corrupt,
                               "directory '" + dir.string() + "' holds both " + first_words +
                                   " and " + *words + ": give each kind a directory of its own");
-        format = &f;
+        format = f;
         first_words = *words;
     }
-    if (!format) format = &kFormats.back();
+    if (!format) format = kFormats.back();
     return format->open(dir, rules, pits, threads);
 }
 

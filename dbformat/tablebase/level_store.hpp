@@ -4,7 +4,8 @@
 // which format its files are of (a directory with files of two formats is refused: its
 // answers would come from two sources), and hands out a LevelStore of that format; every
 // reader of stored levels (the probe library, verify, stats, compare) goes through it, so
-// that a new format is one LevelStore class and one entry in level_store.cpp's list.
+// that a new format is one file (its LevelStore class and its StoreFormat,
+// level_store_formats.hpp) and one entry in level_store.cpp's list.
 #pragma once
 
 #include "dbformat/reader.hpp"

@@ -137,11 +137,19 @@ class OurLevelStore final : public LevelStore {
     int threads_;
 };
 
-} // namespace
+std::optional<std::string> our_files_found(const std::filesystem::path& dir) {
+    const std::vector<std::string> rule_sets = rule_sets_in(dir);
+    if (rule_sets.empty()) return std::nullopt;
+    return "owaredb level files (" + rule_sets.front() + "-NN.owdb)";
+}
 
-std::unique_ptr<LevelStore> our_level_store(const std::filesystem::path& dir, const Rules& rules,
-                                            int pits, int threads) {
+std::unique_ptr<LevelStore> open_our_store(const std::filesystem::path& dir, const Rules& rules,
+                                           int pits, int threads) {
     return std::make_unique<OurLevelStore>(dir, rules, pits, threads);
 }
+
+} // namespace
+
+const StoreFormat kOurFormat{"owaredb", our_files_found, open_our_store};
 
 } // namespace owaredb

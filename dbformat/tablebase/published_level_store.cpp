@@ -167,11 +167,19 @@ class PublishedLevelStore final : public LevelStore {
     int threads_;
 };
 
-} // namespace
+std::optional<std::string> published_files_found(const std::filesystem::path& dir) {
+    const std::vector<int> levels = PublishedDir::levels_in(dir);
+    if (levels.empty()) return std::nullopt;
+    return "Romein & Bal's published files (scores." + std::to_string(levels.front()) + ", ...)";
+}
 
-std::unique_ptr<LevelStore> published_level_store(const std::filesystem::path& dir,
-                                                  const Rules& rules, int pits, int threads) {
+std::unique_ptr<LevelStore> open_published_store(const std::filesystem::path& dir,
+                                                 const Rules& rules, int pits, int threads) {
     return std::make_unique<PublishedLevelStore>(dir, rules, pits, threads);
 }
+
+} // namespace
+
+const StoreFormat kPublishedFormat{"published", published_files_found, open_published_store};
 
 } // namespace owaredb
