@@ -82,18 +82,34 @@ class Side {
     std::unique_ptr<LevelStore> store_;
 };
 
+// How compare names a difference: by the offset in the files of `offsets` (both sides of
+// one format that keeps an order of its own), else by our rank.
+struct IndexNames {
+    const LevelStore* offsets = nullptr;
+    const char* word() const { return offsets ? "offset" : "index"; }
+    std::string position(int n, uint64_t index) const {
+        return offsets ? offsets->position_in_file(n, index) : to_string(unrank(n, index));
+    }
+};
+
+// What compare_level is told besides the level.
+struct CompareSettings {
+    int threads = 0;
+    int show = 5; // differences listed
+};
+
 struct Difference {
     uint64_t index;
     int a, b;
 };
 
 // Compares level n of both sides; prints its line and returns the number of differences.
-// Indices are offsets of the files of `order`'s format if `file_order` and that is not our
-// rank order, else our ranks.
+// Indices are offsets or ranks as `names` says.
 // `started`: when the level's work began (a published level's conversion included).
-uint64_t compare_level(int n, const LevelRuns& a, const LevelRuns& b, const LevelStore& order,
-                       bool file_order, int threads, int show,
+uint64_t compare_level(int n, const LevelRuns& a, const LevelRuns& b, const IndexNames& names,
+                       const CompareSettings& settings,
                        std::chrono::steady_clock::time_point started) {
+    const int threads = settings.threads, show = settings.show;
     // A whole number of either side's blocks (powers of two: the larger is a multiple).
     const uint64_t chunk = std::max(a.chunk(), b.chunk());
     const uint64_t size = level_size(n);
@@ -147,13 +163,9 @@ uint64_t compare_level(int n, const LevelRuns& a, const LevelRuns& b, const Leve
     std::printf("level %2d: %llu positions compared, %llu differ (%.1f s, %.1f M positions/s)\n", n,
                 (unsigned long long)size, (unsigned long long)differ.load(), seconds,
                 seconds > 0 ? double(size) / seconds / 1e6 : 0.0);
-    const bool offsets = file_order && !order.in_our_order();
     for (const Difference& d : first)
-        std::printf(
-            "  %s %llu (%s): A %d, B %d\n", offsets ? "offset" : "index",
-            (unsigned long long)d.index,
-            (offsets ? order.position_in_file(n, d.index) : to_string(unrank(n, d.index))).c_str(),
-            d.a, d.b);
+        std::printf("  %s %llu (%s): A %d, B %d\n", names.word(), (unsigned long long)d.index,
+                    names.position(n, d.index).c_str(), d.a, d.b);
     std::fflush(stdout);
     return differ.load();
 }
@@ -199,6 +211,7 @@ int cmd_compare(const Args& args) {
     std::printf("A: %s\nB: %s\n", a.name().c_str(), b.name().c_str());
     // Two directories of one format are compared in their files' order (offset by offset).
     const bool file_order = a.store().format() == b.store().format();
+    const IndexNames names{file_order && !a.store().in_our_order() ? &a.store() : nullptr};
     ConversionSettings settings;
     settings.threads = threads;
     settings.memory = memory_budget(memory.empty() ? 0 : parse_bytes("--memory", memory));
@@ -229,9 +242,8 @@ int cmd_compare(const Args& args) {
         const auto level_a = a.level(n, file_order, settings);
         const auto level_b = b.level(n, file_order, settings);
         ProgressLine().clear(); // the conversion's line
-        (compare_level(n, *level_a, *level_b, a.store(), file_order, threads, show, started) == 0
-             ? equal
-             : different)++;
+        (compare_level(n, *level_a, *level_b, names, {threads, show}, started) == 0 ? equal
+                                                                                    : different)++;
     }
     const bool same = different == 0 && one_sided == 0 && equal > 0;
     std::printf("compare: %s (%d levels equal, %d differ, %d on one side only)\n",

@@ -221,6 +221,23 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
 bool load_unchecked(int n, const LevelStore& source, LevelModePlan& plan,
                     std::vector<ValueArray>& levels);
 
+// Level n's line for its `size` values found consistent (`streamed` or in memory) in
+// `here`; with a progress file (`record`, else null) recorded there, and for a `resumed`
+// check what every run that recorded its time spent.
+void print_consistent(int n, uint64_t size, bool streamed, const CheckTime& here, bool resumed,
+                      VerifyRecord* record) {
+    std::printf("level %2d: %llu values consistent (%s, %.1f s, CPU %.1f s", n,
+                (unsigned long long)size, streamed ? "streamed" : "in memory", here.wall_seconds,
+                here.cpu_seconds);
+    if (record) {
+        record->record_consistent(n, here);
+        if (const std::optional<CheckTime> all = record->time_of(n); all && resumed)
+            std::printf("; with the earlier runs %.1f s, CPU %.1f s over %llu positions",
+                        all->wall_seconds, all->cpu_seconds, (unsigned long long)all->positions);
+    }
+    std::printf(")\n");
+}
+
 // Every value of level n against its moves, in memory (levels[0..n-1] held, level n
 // added) or streamed as the plan says; prints the level's line. Whether all agree. With a
 // progress file (`record`, else null), what it records of level n is not checked again
@@ -298,18 +315,7 @@ bool check_value_level(int n, const LevelStore& source, int threads, LevelModePl
                     position_text(source.pits(), n, bad).c_str(), stored);
         return false;
     }
-    const CheckTime here = spent(size - start);
-    std::printf("level %2d: %llu values consistent (%s, %.1f s, CPU %.1f s", n,
-                (unsigned long long)size, streamed ? "streamed" : "in memory", here.wall_seconds,
-                here.cpu_seconds);
-    if (record) {
-        record->record_consistent(n, here);
-        // A resumed check: what every run that recorded its time spent, and on how much.
-        if (const std::optional<CheckTime> all = record->time_of(n); all && start > 0)
-            std::printf("; with the earlier runs %.1f s, CPU %.1f s over %llu positions",
-                        all->wall_seconds, all->cpu_seconds, (unsigned long long)all->positions);
-    }
-    std::printf(")\n");
+    print_consistent(n, size, streamed, spent(size - start), start > 0, record);
     return true;
 }
 
@@ -330,10 +336,17 @@ bool load_unchecked(int n, const LevelStore& source, LevelModePlan& plan,
     return true;
 }
 
-// The consistency of levels from..up_to of `files` (those found intact) from `source`;
-// the levels below `from` are there (they are what captures reach) but not checked.
-bool check_value_levels(const Checksums& files, const LevelStore& source, int threads, int from,
-                        int up_to, LevelModePlan& plan, VerifyRecord* record) {
+// The levels --values-from and --values-up-to name.
+struct LevelRange {
+    int from = 0, up_to = kMaxSeeds;
+};
+
+// The consistency of levels range.from..range.up_to of `files` (those found intact) from
+// `source`; the levels below range.from are there (they are what captures reach) but not
+// checked.
+bool check_value_levels(const Checksums& files, const LevelStore& source, int threads,
+                        LevelRange range, LevelModePlan& plan, VerifyRecord* record) {
+    const int from = range.from, up_to = range.up_to;
     if (from > 0) std::printf("levels below %d: checksums only (--values-from %d)\n", from, from);
     std::vector<ValueArray> levels;
     const int checked = check_consistency(
@@ -350,9 +363,9 @@ bool check_value_levels(const Checksums& files, const LevelStore& source, int th
 
 // Value files: each file's own check (LevelStore::check: our checksums; the size of
 // Romein & Bal's files, which have none, and each value's range as it is read), then every
-// value of levels from..up_to against the Bellman equation, with where the format places a
+// value of the levels of `range` against the Bellman equation, with where the format places a
 // position named beside it.
-bool verify_values(const LevelStore& store, int threads, int from, int up_to, LevelModePlan& plan,
+bool verify_values(const LevelStore& store, int threads, LevelRange range, LevelModePlan& plan,
                    VerifyRecord* record) {
     const Checksums files = check_files([&](int n) -> std::optional<db::VerifyReport> {
         if (!store.has(n)) return std::nullopt;
@@ -361,7 +374,7 @@ bool verify_values(const LevelStore& store, int threads, int from, int up_to, Le
     if (!files.any()) throw std::runtime_error(store.no_levels_message());
     std::printf("%s\n", store.check_summary(files.intact.size(), files.damaged.size()).c_str());
     std::fflush(stdout);
-    return check_value_levels(files, store, threads, from, up_to, plan, record);
+    return check_value_levels(files, store, threads, range, plan, record);
 }
 
 bool has_bound_files(const LevelStore& store) {
@@ -492,7 +505,7 @@ int cmd_verify(const Args& args) {
         open_record(progress_file, {options.dir, rules.name, pits, std::string(store->format())},
                     [&](int n) { return store->path(n); });
     const bool values_ok = value_files || !has_bound_files(*store)
-                               ? verify_values(*store, threads, values_from, values_up_to, plan,
+                               ? verify_values(*store, threads, {values_from, values_up_to}, plan,
                                                record ? &*record : nullptr)
                                : true;
     const bool bounds_ok = !store->stores_bounds() ||
