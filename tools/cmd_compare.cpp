@@ -1,11 +1,11 @@
 // owaredb compare DIR_A DIR_B: two database directories, each of our level files or of
 // Romein & Bal's published files (scores.N), compared level by level, value by value.
 // Levels there on one side only are reported (and make the directories differ); within a
-// level, the count of differing positions and the first few, with both values. Our files
-// are decoded a block at a time in order. Two published directories are compared offset
-// by offset; a published level against one of ours is first put in our order out of core
-// (tablebase/order_conversion.hpp: within --memory, its work files in --work-dir), so that
-// both sides are read in sequence.
+// level, the count of differing positions and the first few, with both values. Each side is
+// read through its LevelStore (tablebase/level_store.hpp), a run at a time in order: two
+// directories of one format in their files' order (published ones offset by offset); a
+// level whose files keep another order than the other side's is first put in our order out
+// of core (tablebase/order_conversion.hpp: within --memory, its work files in --work-dir).
 #include "cli/active_clock.hpp"
 #include "cli/options.hpp"
 #include "cli/run_settings.hpp"
@@ -15,9 +15,8 @@
 #include "oware/ranking.hpp"
 #include "progress_line.hpp"
 #include "retro/parallel.hpp"
-#include "tablebase/database_dir.hpp"
+#include "tablebase/level_store.hpp"
 #include "tablebase/order_conversion.hpp"
-#include "tablebase/published_dir.hpp"
 
 #include <unistd.h>
 
@@ -26,146 +25,78 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
-#include <numeric>
 #include <optional>
 
 namespace owaredb::cli {
 
 namespace {
 
-// One level of one side, read a run of our rank order at a time. Thread-safe.
-class LevelSide {
-  public:
-    virtual ~LevelSide() = default;
-    /// out[i] = the value of position begin + i (our rank) of the level; throws
-    /// std::runtime_error naming the file and what is wrong.
-    virtual void read(uint64_t begin, std::span<int8_t> out) const = 0;
-    /// Positions a chunk should hold so that a read decodes each block once.
-    virtual uint64_t chunk() const { return uint64_t(1) << 16; }
-};
-
-class OurLevel final : public LevelSide {
-  public:
-    OurLevel(const DatabaseDir& db, int n) : reader_(db.path(n), options(db, n)) {
-        db::Result<db::LevelInfo> info = reader_.info();
-        if (!info.ok()) throw std::runtime_error(info.status().message());
-        if (info->meta.capture_bounded)
-            throw std::runtime_error(db.path(n).string() +
-                                     ": capture-bounded (generate --compact); compare needs exact "
-                                     "files");
-        block_entries_ = info->block_entries;
-    }
-    uint64_t chunk() const override { return std::max<uint64_t>(block_entries_, 1 << 16); }
-    void read(uint64_t begin, std::span<int8_t> out) const override {
-        thread_local std::vector<uint64_t> indices;
-        indices.resize(out.size());
-        std::iota(indices.begin(), indices.end(), begin);
-        db::SortedCursor cursor; // a chunk is read in order: one block decoded at a time
-        if (db::Status s = reader_.read_sorted(indices, out, cursor); !s.ok())
-            throw std::runtime_error(s.message());
-    }
-
-  private:
-    static db::ReaderOptions options(const DatabaseDir& db, int n) {
-        db::ReaderOptions o;
-        o.cache_bytes = 0;
-        o.expect = db.expectation(n);
-        return o;
-    }
-    db::LevelReader reader_;
-    uint64_t block_entries_ = 0;
-};
-
-// The settings of a published level's conversion to our order.
+// The settings of a level's conversion to our order (a side whose files keep another).
 struct ConversionSettings {
     uint64_t memory = 0;
     std::filesystem::path work_dir;
     int threads = 0;
 };
 
-// A published level read at the offsets of their file: against another published level.
-class PublishedLevel final : public LevelSide {
-  public:
-    PublishedLevel(const PublishedDir& dir, int n) : file_(open(dir, n)) {}
-    void read(uint64_t begin, std::span<int8_t> out) const override {
-        if (db::Status s = file_.read(begin, out); !s.ok()) throw std::runtime_error(s.message());
-    }
-    static db::RawLevelFile open(const PublishedDir& dir, int n) {
-        db::Result<db::RawLevelFile> f = dir.open(n);
-        if (!f.ok()) throw std::runtime_error(f.status().message());
-        return std::move(*f);
-    }
+// The conversion options of level n, its progress shown on a terminal (and in a log for a
+// level that takes 10 s or more).
+ConversionOptions conversion_options(int n, const ConversionSettings& settings) {
+    check_disk(n, level_size(n), settings.work_dir.string());
+    ConversionOptions o;
+    o.work_dir = settings.work_dir / ("level-" + std::to_string(n));
+    o.memory = settings.memory;
+    o.threads = settings.threads;
+    o.progress = [n, line = ProgressLine(),
+                  start = std::chrono::steady_clock::now()](const ConversionProgress& p) mutable {
+        if (!line.terminal() && std::chrono::steady_clock::now() - start < std::chrono::seconds(10))
+            return; // a log gets no line for a short level
+        char text[120];
+        std::snprintf(text, sizeof text, "level %2d: into our order, pass %d/2 %3.0f%%", n, p.pass,
+                      100.0 * double(p.done) / double(std::max<uint64_t>(p.total, 1)));
+        line.show(text);
+    };
+    return o;
+}
 
-  private:
-    db::RawLevelFile file_;
-};
-
-// A published level put in our order (against one of ours); the work files go with it.
-class ConvertedPublishedLevel final : public LevelSide {
-  public:
-    ConvertedPublishedLevel(const PublishedDir& dir, int n, const ConversionSettings& settings)
-        : file_(PublishedLevel::open(dir, n)),
-          level_(n, OrderDirection::to_ours, PublishedFileValues(file_), options(n, settings)) {}
-    ~ConvertedPublishedLevel() override { level_.remove_work_files(); }
-    void read(uint64_t begin, std::span<int8_t> out) const override { level_.read(begin, out); }
-
-  private:
-    static ConversionOptions options(int n, const ConversionSettings& settings) {
-        check_disk(n, level_size(n), settings.work_dir.string());
-        ConversionOptions o;
-        o.work_dir = settings.work_dir / ("level-" + std::to_string(n));
-        o.memory = settings.memory;
-        o.threads = settings.threads;
-        o.progress = [n, line = ProgressLine(), start = std::chrono::steady_clock::now()](
-                         const ConversionProgress& p) mutable {
-            if (!line.terminal() &&
-                std::chrono::steady_clock::now() - start < std::chrono::seconds(10))
-                return; // a log gets no line for a short level
-            char text[120];
-            std::snprintf(text, sizeof text, "level %2d: into our order, pass %d/2 %3.0f%%", n,
-                          p.pass, 100.0 * double(p.done) / double(std::max<uint64_t>(p.total, 1)));
-            line.show(text);
-        };
-        return o;
-    }
-    db::RawLevelFile file_;
-    ConvertedLevel level_;
-};
-
-// A directory of either kind: which levels it has, and a reader of one.
+// A directory of any format (tablebase/level_store.hpp): which levels it has, and a
+// reader of one.
 class Side {
   public:
-    Side(const std::string& dir, const std::string& rules) {
-        require_directory(dir);
-        const DatabaseOptions options{dir, rules};
-        if (directory_format(options) == DirectoryFormat::Published) {
-            published_.emplace(dir);
-            name_ = dir + " (published scores.N, awari)";
-            rules_ = "awari";
-        } else {
-            ours_.emplace(dir, resolve_rules(options));
-            rules_ = ours_->rules().name;
-            name_ = dir + " (" + rules_ + "-NN.owdb)";
-        }
-    }
-    const std::string& name() const { return name_; }
-    const std::string& rules() const { return rules_; }
-    bool has(int n) const {
-        return std::filesystem::exists(published_ ? published_->path(n) : ours_->path(n));
-    }
-    bool published() const { return published_.has_value(); }
-    /// Level n in their order if `their_order` (both sides published), else in ours.
-    std::unique_ptr<LevelSide> level(int n, bool their_order,
+    Side(const std::string& dir, const std::string& rules)
+        : store_((require_directory(dir), open_store({dir, rules}, 0, 6))) {}
+    std::string name() const { return store_->label(); }
+    const std::string& rules() const { return store_->rules().name; }
+    bool has(int n) const { return store_->has(n); }
+    const LevelStore& store() const { return *store_; }
+    /// Level n in the files' order if `file_order` (both sides of one format), else in ours.
+    std::unique_ptr<LevelRuns> level(int n, bool file_order,
                                      const ConversionSettings& settings) const {
-        if (published_ && their_order) return std::make_unique<PublishedLevel>(*published_, n);
-        if (published_) return std::make_unique<ConvertedPublishedLevel>(*published_, n, settings);
-        return std::make_unique<OurLevel>(*ours_, n);
+        if (store_->capture_bounded(n))
+            throw std::runtime_error(store_->path(n).string() +
+                                     ": capture-bounded (generate --compact); compare needs exact "
+                                     "files");
+        if (file_order || store_->in_our_order()) return store_->file_order(n);
+        return store_->our_order(n, [&] { return conversion_options(n, settings); });
     }
 
   private:
-    std::optional<PublishedDir> published_;
-    std::optional<DatabaseDir> ours_;
-    std::string name_, rules_;
+    std::unique_ptr<LevelStore> store_;
+};
+
+// How compare names a difference: by the offset in the files of `offsets` (both sides of
+// one format that keeps an order of its own), else by our rank.
+struct IndexNames {
+    const LevelStore* offsets = nullptr;
+    const char* word() const { return offsets ? "offset" : "index"; }
+    std::string position(int n, uint64_t index) const {
+        return offsets ? offsets->position_in_file(n, index) : to_string(unrank(n, index));
+    }
+};
+
+// What compare_level is told besides the level.
+struct CompareSettings {
+    int threads = 0;
+    int show = 5; // differences listed
 };
 
 struct Difference {
@@ -174,10 +105,12 @@ struct Difference {
 };
 
 // Compares level n of both sides; prints its line and returns the number of differences.
-// Indices are offsets of their files if `their_order`, else our ranks.
+// Indices are offsets or ranks as `names` says.
 // `started`: when the level's work began (a published level's conversion included).
-uint64_t compare_level(int n, const LevelSide& a, const LevelSide& b, bool their_order, int threads,
-                       int show, std::chrono::steady_clock::time_point started) {
+uint64_t compare_level(int n, const LevelRuns& a, const LevelRuns& b, const IndexNames& names,
+                       const CompareSettings& settings,
+                       std::chrono::steady_clock::time_point started) {
+    const int threads = settings.threads, show = settings.show;
     // A whole number of either side's blocks (powers of two: the larger is a multiple).
     const uint64_t chunk = std::max(a.chunk(), b.chunk());
     const uint64_t size = level_size(n);
@@ -232,11 +165,8 @@ uint64_t compare_level(int n, const LevelSide& a, const LevelSide& b, bool their
                 (unsigned long long)size, (unsigned long long)differ.load(), seconds,
                 seconds > 0 ? double(size) / seconds / 1e6 : 0.0);
     for (const Difference& d : first)
-        std::printf(
-            "  %s %llu (%s): A %d, B %d\n", their_order ? "offset" : "index",
-            (unsigned long long)d.index,
-            to_string(their_order ? published_unrank(n, d.index) : unrank(n, d.index)).c_str(), d.a,
-            d.b);
+        std::printf("  %s %llu (%s): A %d, B %d\n", names.word(), (unsigned long long)d.index,
+                    names.position(n, d.index).c_str(), d.a, d.b);
     std::fflush(stdout);
     return differ.load();
 }
@@ -280,7 +210,9 @@ int cmd_compare(const Args& args) {
         throw UsageError("the directories hold different rule sets: " + a.name() + " and " +
                          b.name());
     std::printf("A: %s\nB: %s\n", a.name().c_str(), b.name().c_str());
-    const bool their_order = a.published() && b.published();
+    // Two directories of one format are compared in their files' order (offset by offset).
+    const bool file_order = a.store().format() == b.store().format();
+    const IndexNames names{file_order && !a.store().in_our_order() ? &a.store() : nullptr};
     ConversionSettings settings;
     settings.threads = threads;
     settings.memory = resolve_memory_budget(memory, 1).bytes; // one process
@@ -296,7 +228,8 @@ int cmd_compare(const Args& args) {
             std::filesystem::remove_all(dir, ec);
         }
     } remove_work_dir{settings.work_dir};
-    if (a.published() != b.published()) std::filesystem::create_directories(settings.work_dir);
+    if (!file_order && !(a.store().in_our_order() && b.store().in_our_order()))
+        std::filesystem::create_directories(settings.work_dir); // a side is converted
     int equal = 0, different = 0, one_sided = 0;
     for (int n = 0; n <= max_seeds; ++n) {
         const bool in_a = a.has(n), in_b = b.has(n);
@@ -307,12 +240,11 @@ int cmd_compare(const Args& args) {
             continue;
         }
         const auto started = std::chrono::steady_clock::now();
-        const auto level_a = a.level(n, their_order, settings);
-        const auto level_b = b.level(n, their_order, settings);
+        const auto level_a = a.level(n, file_order, settings);
+        const auto level_b = b.level(n, file_order, settings);
         ProgressLine().clear(); // the conversion's line
-        (compare_level(n, *level_a, *level_b, their_order, threads, show, started) == 0
-             ? equal
-             : different)++;
+        (compare_level(n, *level_a, *level_b, names, {threads, show}, started) == 0 ? equal
+                                                                                    : different)++;
     }
     const bool same = different == 0 && one_sided == 0 && equal > 0;
     std::printf("compare: %s (%d levels equal, %d differ, %d on one side only)\n",

@@ -178,7 +178,7 @@ int cmd_import(const Args& args) {
         return 0;
     require_max_seeds(o.max_seeds);
     require_directory(o.from);
-    if (directory_format({o.from, "awari"}) != DirectoryFormat::Published)
+    if (open_store({o.from, "awari"}, o.threads, 6)->format() != "published")
         throw UsageError("no published files (scores.N) in '" + o.from + "'");
     require_directory(o.to, "(create it first)");
     if (!PublishedDir::levels_in(o.to).empty())
@@ -231,7 +231,7 @@ int cmd_export(const Args& args) {
         return 0;
     require_max_seeds(o.max_seeds);
     require_directory(o.from);
-    if (directory_format({o.from, "awari"}) != DirectoryFormat::Ours)
+    if (open_store({o.from, "awari"}, o.threads, 6)->format() != "owaredb")
         throw UsageError("'" + o.from + "' holds published files already");
     require_directory(o.to, "(create it first)");
     if (!rule_sets_in(o.to).empty())

@@ -142,6 +142,114 @@ int bounds_stats(const BoundsDir& db, bool json, int threads) {
     return 0;
 }
 
+// Which levels value_counts counts, and how.
+struct ValueCountOptions {
+    int from = 0, up_to = kMaxSeeds;
+    bool all = false; // --all-configurations
+    int threads = 0;
+};
+
+// The game whose levels `stored` holds (GameLevels), its missing levels below the highest
+// present noted on stderr: --all-configurations values positions outside the databases
+// from every smaller level, so it refuses them (`all`); plain counts are per level and are
+// printed, with the gap named. The level a game of k seeds per pit never reaches is no gap.
+GameLevels game_of(const LevelStore& stored, const std::string& dir, bool all) {
+    std::vector<int> missing, present;
+    const int pits = stored.pits();
+    for (int n = 0; n <= kMaxSeeds; ++n)
+        if (stored.has(n)) present.push_back(n);
+    const int top = present.empty() ? -1 : present.back();
+    const GameLevels game =
+        present.empty() ? GameLevels::up_to(-1, pits) : GameLevels::of_directory(present, pits);
+    for (int n = 0; n < top; ++n)
+        if (!stored.has(n) && n != game.skipped) missing.push_back(n);
+    if (game.skipped >= 0)
+        std::fprintf(stderr, "owaredb stats: note: level %d is %s\n", game.skipped,
+                     game.why_not(game.skipped).c_str());
+    if (!missing.empty()) {
+        std::string names;
+        for (int n : missing) names += (names.empty() ? "" : ", ") + std::to_string(n);
+        const std::string what = (missing.size() == 1 ? "level " : "levels ") + names +
+                                 (missing.size() == 1 ? " is" : " are") + " missing in '" + dir +
+                                 "' (levels up to " + std::to_string(top) + " are there)";
+        if (all)
+            throw std::runtime_error(what + ": --all-configurations needs every level 0.." +
+                                     std::to_string(top) + " (" +
+                                     generate_command({}, pits, top, {}) + " builds them)");
+        std::fprintf(stderr, "owaredb stats: note: %s\n", what.c_str());
+    }
+    return game;
+}
+
+// The counts of each value of the levels o.from..o.up_to that `stored` holds (every
+// configuration with o.all), the levels of `game`.
+std::vector<LevelCounts> value_counts(const LevelStore& stored, LevelModePlan& plan,
+                                      const ValueCountOptions& o, const GameLevels& game) {
+    std::vector<LevelCounts> levels;
+    // Exact values of levels 0..k-1, kept when --all-configurations needs them or a
+    // capture-bounded file has to be completed (both need every smaller level).
+    std::vector<ValueArray> loaded;
+    auto load_up_to = [&](int n) {
+        while (static_cast<int>(loaded.size()) <= n) {
+            const int k = static_cast<int>(loaded.size());
+            if (k == game.skipped) { // no capture reaches it: keeps loaded[k] = level k
+                loaded.emplace_back();
+                continue;
+            }
+            ValueArray values;
+            if (db::Status st = stored.load(k, values, loaded); !st.ok())
+                throw std::runtime_error(k == n ? st.message()
+                                                : "level " + std::to_string(n) +
+                                                      " is capture-bounded and needs level " +
+                                                      std::to_string(k) + ": " + st.message());
+            loaded.push_back(std::move(values));
+        }
+    };
+    for (int n = o.from; n <= o.up_to; ++n) {
+        if (!stored.has(n)) continue;
+        const bool capture_bounded = stored.capture_bounded(n);
+        LevelCounts counts{n, stored.level_size(n), {}};
+        // --all-configurations of a level too large for levels 0..n in memory: streamed
+        // from the files (which must then be exact: a capture-bounded file is completed in
+        // memory only).
+        const bool streamed = o.all && plan.streamed(n);
+        if (!streamed && (o.all || capture_bounded)) {
+            load_up_to(n);
+            std::array<uint64_t, 256> h{};
+            for (int8_t v : loaded[n].span()) ++h[static_cast<uint8_t>(v)];
+            for (int b = 0; b < 256; ++b)
+                if (h[b]) counts.values[static_cast<int8_t>(b)] = h[b];
+        } else {
+            if (streamed) std::vector<ValueArray>().swap(loaded); // levels above stream too
+            const db::Histogram h = stored.histogram(n);
+            for (int b = 0; b < 256; ++b)
+                if (uint64_t c = h.counts[b]) counts.values[static_cast<int8_t>(b)] = c;
+        }
+        if (o.all) {
+            if (streamed) {
+                const std::unique_ptr<SmallerLevelValues> files = stored.streamed(n);
+                LevelCheckProgress progress(n, true);
+                add_counts(counts.values,
+                           with_oware_game(stored.rules(), stored.pits(), [&](const auto& game) {
+                               return streamed_outside_value_counts(game, n, *files, o.threads,
+                                                                    plan.batch_positions(),
+                                                                    std::ref(progress));
+                           }));
+                progress.clear();
+            } else {
+                add_counts(counts.values,
+                           with_oware_game(stored.rules(), stored.pits(), [&](const auto& game) {
+                               return outside_value_counts(game, n, loaded, o.threads);
+                           }));
+            }
+            // Every distribution of n seeds over the 2P pits.
+            counts.positions = binomial(n + 2 * stored.pits() - 1, 2 * stored.pits() - 1);
+        }
+        levels.push_back(std::move(counts));
+    }
+    return levels;
+}
+
 } // namespace
 
 int cmd_stats(const Args& args) {
@@ -190,112 +298,22 @@ int cmd_stats(const Args& args) {
                        kStreamedBellmanBytesPerPosition);
     require_directory(options.dir, "(see owaredb generate)");
     const std::string& dir = options.dir;
-    const bool published = directory_format(options) == DirectoryFormat::Published;
-    const int pits = resolve_pits(options);
-    if (published) require_published_board(dir, pits);
-    // awari for a published directory
-    DatabaseDir db(dir, resolve_rules(options), false, pits);
-    const std::string& rules_name = db.rules().name;
+    const std::unique_ptr<LevelStore> stored = open_store(options, threads, 0);
+    const int pits = stored->pits();
+    const Rules& rules = stored->rules();
+    const std::string& rules_name = rules.name;
     plan.set_board(pits, streamed_bellman_bytes_per_position(pits));
     if (bounds) {
         if (all) throw UsageError("--all-configurations applies to value files, not --bounds");
         if (from > 0 || up_to < kMaxSeeds)
             throw UsageError("--values-from and --values-up-to apply to value files, not --bounds");
-        if (published)
-            throw UsageError("'" + dir + "' holds Romein & Bal's published values, no bound files");
-        return bounds_stats(BoundsDir(dir, db.rules(), pits), json, threads);
+        if (!stored->stores_bounds())
+            throw UsageError("'" + dir + "' holds " + stored->values_words() + ", no bound files");
+        return bounds_stats(BoundsDir(dir, rules, pits), json, threads);
     }
-    const PublishedDir published_dir(dir);
-    const std::unique_ptr<StoredLevels> stored =
-        published ? published_stored_levels(published_dir, threads)
-                  : our_stored_levels(db, threads);
-    // Levels missing below the highest present: --all-configurations values positions
-    // outside the databases from every smaller level, so it refuses; plain counts are per
-    // level and are printed, with the gap named.
-    // The level a game of k seeds per pit never reaches (GameLevels) is no gap.
-    std::vector<int> missing, present;
-    for (int n = 0; n <= kMaxSeeds; ++n)
-        if (stored->has(n)) present.push_back(n);
-    const int top = present.empty() ? -1 : present.back();
-    const GameLevels game =
-        present.empty() ? GameLevels::up_to(-1, pits) : GameLevels::of_directory(present, pits);
-    for (int n = 0; n < top; ++n)
-        if (!stored->has(n) && n != game.skipped) missing.push_back(n);
-    if (game.skipped >= 0)
-        std::fprintf(stderr, "owaredb stats: note: level %d is %s\n", game.skipped,
-                     game.why_not(game.skipped).c_str());
-    if (!missing.empty()) {
-        std::string names;
-        for (int n : missing) names += (names.empty() ? "" : ", ") + std::to_string(n);
-        const std::string what = (missing.size() == 1 ? "level " : "levels ") + names +
-                                 (missing.size() == 1 ? " is" : " are") + " missing in '" + dir +
-                                 "' (levels up to " + std::to_string(top) + " are there)";
-        if (all)
-            throw std::runtime_error(what + ": --all-configurations needs every level 0.." +
-                                     std::to_string(top) + " (" +
-                                     generate_command({}, pits, top, {}) + " builds them)");
-        std::fprintf(stderr, "owaredb stats: note: %s\n", what.c_str());
-    }
-    std::vector<LevelCounts> levels;
-    // Exact values of levels 0..k-1, kept when --all-configurations needs them or a
-    // capture-bounded file has to be completed (both need every smaller level).
-    std::vector<ValueArray> loaded;
-    auto load_up_to = [&](int n) {
-        while (static_cast<int>(loaded.size()) <= n) {
-            const int k = static_cast<int>(loaded.size());
-            if (k == game.skipped) { // no capture reaches it: keeps loaded[k] = level k
-                loaded.emplace_back();
-                continue;
-            }
-            ValueArray values;
-            if (db::Status st = stored->load(k, values, loaded); !st.ok())
-                throw std::runtime_error(k == n ? st.message()
-                                                : "level " + std::to_string(n) +
-                                                      " is capture-bounded and needs level " +
-                                                      std::to_string(k) + ": " + st.message());
-            loaded.push_back(std::move(values));
-        }
-    };
-    for (int n = from; n <= up_to; ++n) {
-        if (!stored->has(n)) continue;
-        const bool capture_bounded = stored->capture_bounded(n);
-        LevelCounts counts{n, stored->level_size(n), {}};
-        // --all-configurations of a level too large for levels 0..n in memory: streamed
-        // from the files (which must then be exact: a capture-bounded file is completed in
-        // memory only).
-        const bool streamed = all && plan.streamed(n);
-        if (!streamed && (all || capture_bounded)) {
-            load_up_to(n);
-            std::array<uint64_t, 256> h{};
-            for (int8_t v : loaded[n].span()) ++h[static_cast<uint8_t>(v)];
-            for (int b = 0; b < 256; ++b)
-                if (h[b]) counts.values[static_cast<int8_t>(b)] = h[b];
-        } else {
-            if (streamed) std::vector<ValueArray>().swap(loaded); // levels above stream too
-            const db::Histogram h = stored->histogram(n);
-            for (int b = 0; b < 256; ++b)
-                if (uint64_t c = h.counts[b]) counts.values[static_cast<int8_t>(b)] = c;
-        }
-        if (all) {
-            if (streamed) {
-                const std::unique_ptr<SmallerLevelValues> files = stored->streamed(n);
-                LevelCheckProgress progress(n, true);
-                add_counts(counts.values, with_oware_game(db.rules(), pits, [&](const auto& game) {
-                               return streamed_outside_value_counts(game, n, *files, threads,
-                                                                    plan.batch_positions(),
-                                                                    std::ref(progress));
-                           }));
-                progress.clear();
-            } else {
-                add_counts(counts.values, with_oware_game(db.rules(), pits, [&](const auto& game) {
-                               return outside_value_counts(game, n, loaded, threads);
-                           }));
-            }
-            // Every distribution of n seeds over the 2P pits.
-            counts.positions = binomial(n + 2 * pits - 1, 2 * pits - 1);
-        }
-        levels.push_back(std::move(counts));
-    }
+    const GameLevels game = game_of(*stored, dir, all);
+    const std::vector<LevelCounts> levels =
+        value_counts(*stored, plan, {from, up_to, all, threads}, game);
     if (levels.empty())
         throw std::runtime_error(
             "no " + rules_name + " level files in '" + dir + "'" +
@@ -303,9 +321,9 @@ int cmd_stats(const Args& args) {
                  ? " among levels " + std::to_string(from) + ".." + std::to_string(up_to)
                  : std::string()));
     if (json)
-        print_json(db.rules().name, pits, levels);
+        print_json(rules.name, pits, levels);
     else
-        print_text(db.rules().name, pits, levels);
+        print_text(rules.name, pits, levels);
     return 0;
 }
 

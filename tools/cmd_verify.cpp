@@ -37,7 +37,6 @@
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
 #include "tablebase/game_levels.hpp"
-#include "tablebase/published_dir.hpp"
 #include "tablebase/streamed_files.hpp"
 #include "verify_record.hpp"
 
@@ -88,23 +87,22 @@ FILE* damage_stream() {
     return rank() == 0 ? stdout : stderr;
 }
 
-// Every block and file checksum of every level file of `db` (DatabaseDir or BoundsDir);
-// under mpirun each rank checks the files of the levels n with n % ranks == rank.
-template <class Dir> Checksums check_checksums(const Dir& db, int threads) {
+// The file check of every level whose file is there (`check(n)`: nullopt for none; the
+// report's message naming the file); under mpirun each rank checks the files of the levels
+// n with n % ranks == rank.
+Checksums check_files(const std::function<std::optional<db::VerifyReport>(int)>& check) {
     uint64_t intact = 0, damaged = 0; // bit n: level n
     for (int n = 0; n <= kMaxSeeds; ++n) {
-        if (n % ranks() != rank() || !std::filesystem::exists(db.path(n))) continue;
-        db::ReaderOptions options;
-        options.expect = db.expectation(n);
-        db::VerifyReport r = db::LevelReader(db.path(n), options).verify(threads);
-        if (r.ok()) {
+        if (n % ranks() != rank()) continue;
+        const std::optional<db::VerifyReport> r = check(n);
+        if (!r) continue;
+        if (r->ok()) {
             intact |= uint64_t(1) << n;
             continue;
         }
         damaged |= uint64_t(1) << n;
-        std::fprintf(damage_stream(), "%s %s: %s\n", label(r.status), db.path(n).c_str(),
-                     r.status.message().c_str());
-        for (uint64_t b : r.damaged_blocks)
+        std::fprintf(damage_stream(), "%s %s\n", label(r->status), r->status.message().c_str());
+        for (uint64_t b : r->damaged_blocks)
             std::fprintf(damage_stream(), "  block %llu\n", (unsigned long long)b);
     }
     std::fflush(damage_stream());
@@ -176,7 +174,10 @@ int check_consistency(const Checksums& files, const char* what, int up_to, int p
 // Bound files: checksums, then every pair against its equations. Returns whether all is
 // well; `present` says whether any bound file exists.
 bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
-    const Checksums files = check_checksums(db, threads);
+    const Checksums files = check_files([&](int n) -> std::optional<db::VerifyReport> {
+        if (!std::filesystem::exists(db.path(n))) return std::nullopt;
+        return db.verify(n, threads);
+    });
     present = files.any();
     if (!present) return true;
     std::printf("bound checksums: %zu bound files intact, %zu damaged\n", files.intact.size(),
@@ -217,14 +218,31 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
     return files.damaged.empty() && checked >= 0;
 }
 
-bool load_unchecked(int n, const StoredLevels& source, LevelModePlan& plan,
+bool load_unchecked(int n, const LevelStore& source, LevelModePlan& plan,
                     std::vector<ValueArray>& levels);
+
+// Level n's line for its `size` values found consistent (`streamed` or in memory) in
+// `here`; with a progress file (`record`, else null) recorded there, and for a `resumed`
+// check what every run that recorded its time spent.
+void print_consistent(int n, uint64_t size, bool streamed, const CheckTime& here, bool resumed,
+                      VerifyRecord* record) {
+    std::printf("level %2d: %llu values consistent (%s, %.1f s, CPU %.1f s", n,
+                (unsigned long long)size, streamed ? "streamed" : "in memory", here.wall_seconds,
+                here.cpu_seconds);
+    if (record) {
+        record->record_consistent(n, here);
+        if (const std::optional<CheckTime> all = record->time_of(n); all && resumed)
+            std::printf("; with the earlier runs %.1f s, CPU %.1f s over %llu positions",
+                        all->wall_seconds, all->cpu_seconds, (unsigned long long)all->positions);
+    }
+    std::printf(")\n");
+}
 
 // Every value of level n against its moves, in memory (levels[0..n-1] held, level n
 // added) or streamed as the plan says; prints the level's line. Whether all agree. With a
 // progress file (`record`, else null), what it records of level n is not checked again
 // and what is found is recorded.
-bool check_value_level(int n, const StoredLevels& source, int threads, LevelModePlan& plan,
+bool check_value_level(int n, const LevelStore& source, int threads, LevelModePlan& plan,
                        std::vector<ValueArray>& levels, VerifyRecord* record) {
     const bool streamed = plan.streamed(n);
     const auto started = std::chrono::steady_clock::now();
@@ -297,24 +315,13 @@ bool check_value_level(int n, const StoredLevels& source, int threads, LevelMode
                     position_text(source.pits(), n, bad).c_str(), stored);
         return false;
     }
-    const CheckTime here = spent(size - start);
-    std::printf("level %2d: %llu values consistent (%s, %.1f s, CPU %.1f s", n,
-                (unsigned long long)size, streamed ? "streamed" : "in memory", here.wall_seconds,
-                here.cpu_seconds);
-    if (record) {
-        record->record_consistent(n, here);
-        // A resumed check: what every run that recorded its time spent, and on how much.
-        if (const std::optional<CheckTime> all = record->time_of(n); all && start > 0)
-            std::printf("; with the earlier runs %.1f s, CPU %.1f s over %llu positions",
-                        all->wall_seconds, all->cpu_seconds, (unsigned long long)all->positions);
-    }
-    std::printf(")\n");
+    print_consistent(n, size, streamed, spent(size - start), start > 0, record);
     return true;
 }
 
 // Level n below --values-from: loaded unchecked when the levels above need it in memory,
 // else nothing. Whether it could be read.
-bool load_unchecked(int n, const StoredLevels& source, LevelModePlan& plan,
+bool load_unchecked(int n, const LevelStore& source, LevelModePlan& plan,
                     std::vector<ValueArray>& levels) {
     if (plan.streamed(n)) {
         std::vector<ValueArray>().swap(levels); // levels above are streamed too
@@ -329,10 +336,17 @@ bool load_unchecked(int n, const StoredLevels& source, LevelModePlan& plan,
     return true;
 }
 
-// The consistency of levels from..up_to of `files` (those found intact) from `source`;
-// the levels below `from` are there (they are what captures reach) but not checked.
-bool check_value_levels(const Checksums& files, const StoredLevels& source, int threads, int from,
-                        int up_to, LevelModePlan& plan, VerifyRecord* record) {
+// The levels --values-from and --values-up-to name.
+struct LevelRange {
+    int from = 0, up_to = kMaxSeeds;
+};
+
+// The consistency of levels range.from..range.up_to of `files` (those found intact) from
+// `source`; the levels below range.from are there (they are what captures reach) but not
+// checked.
+bool check_value_levels(const Checksums& files, const LevelStore& source, int threads,
+                        LevelRange range, LevelModePlan& plan, VerifyRecord* record) {
+    const int from = range.from, up_to = range.up_to;
     if (from > 0) std::printf("levels below %d: checksums only (--values-from %d)\n", from, from);
     std::vector<ValueArray> levels;
     const int checked = check_consistency(
@@ -347,48 +361,25 @@ bool check_value_levels(const Checksums& files, const StoredLevels& source, int 
     return files.damaged.empty() && checked >= 0;
 }
 
-// Value files: checksums, then every value of levels from..up_to against the Bellman equation.
-bool verify_values(const DatabaseDir& db, int threads, int from, int up_to, LevelModePlan& plan,
+// Value files: each file's own check (LevelStore::check: our checksums; the size of
+// Romein & Bal's files, which have none, and each value's range as it is read), then every
+// value of the levels of `range` against the Bellman equation, with where the format places a
+// position named beside it.
+bool verify_values(const LevelStore& store, int threads, LevelRange range, LevelModePlan& plan,
                    VerifyRecord* record) {
-    const Checksums files = check_checksums(db, threads);
-    if (!files.any())
-        throw std::runtime_error("no " + db.rules().name + " level files in '" + db.dir().string() +
-                                 "'");
-    std::printf("checksums: %zu level files intact, %zu damaged\n", files.intact.size(),
-                files.damaged.size());
+    const Checksums files = check_files([&](int n) -> std::optional<db::VerifyReport> {
+        if (!store.has(n)) return std::nullopt;
+        return store.check(n);
+    });
+    if (!files.any()) throw std::runtime_error(store.no_levels_message());
+    std::printf("%s\n", store.check_summary(files.intact.size(), files.damaged.size()).c_str());
     std::fflush(stdout);
-    return check_value_levels(files, *our_stored_levels(db, threads), threads, from, up_to, plan,
-                              record);
+    return check_value_levels(files, store, threads, range, plan, record);
 }
 
-// Romein & Bal's published files (tablebase/published_dir.hpp): they hold no checksums,
-// so each file's size is checked as it opens and each value's range as it is read; then
-// every value of levels from..up_to against the Bellman equation, as for our files, with
-// the offset in their file named beside the position.
-bool verify_published(const PublishedDir& dir, int threads, int from, int up_to,
-                      LevelModePlan& plan, VerifyRecord* record) {
-    Checksums files;
-    for (int n : PublishedDir::levels_in(dir.dir())) {
-        db::Result<db::RawLevelFile> file = dir.open(n);
-        if (file.ok()) {
-            files.intact.push_back(n);
-            continue;
-        }
-        files.damaged.push_back(n);
-        std::printf("%s %s\n", label(file.status()), file.status().message().c_str());
-    }
-    if (!files.any())
-        throw std::runtime_error("no published files (scores.N) in '" + dir.dir().string() + "'");
-    std::printf("published files (Romein & Bal's scores.N, awari; no checksums in that format): "
-                "%zu of the right size, %zu not\n",
-                files.intact.size(), files.damaged.size());
-    std::fflush(stdout);
-    return check_value_levels(files, *published_stored_levels(dir, threads), threads, from, up_to,
-                              plan, record);
-}
-
-bool has_bound_files(const DatabaseDir& db) {
-    const BoundsDir bounds(db.dir(), db.rules(), db.pits());
+bool has_bound_files(const LevelStore& store) {
+    if (!store.stores_bounds()) return false;
+    const BoundsDir bounds(store.dir(), store.rules(), store.pits());
     for (int n = 0; n <= kMaxSeeds; ++n)
         if (std::filesystem::exists(bounds.path(n))) return true;
     return false;
@@ -417,21 +408,21 @@ void print_start_values(const std::string& dir, const std::string& rules, int up
 // The same on a board of P != 6 pits a side (2Pk seeds), which the probe library does not
 // read: the start position (every pit full, so outside the databases) valued by one ply
 // of search over its children, read from the files that passed the check.
-void print_board_start_values(const DatabaseDir& db, int up_to) {
+void print_board_start_values(const LevelStore& db, int up_to) {
     with_oware_game(db.rules(), db.pits(), [&](const auto& game) {
         using State = typename std::decay_t<decltype(game)>::State;
         const int board = 2 * db.pits();
         for (int k = 1; board * k <= std::min(up_to, kMaxSeeds); ++k) {
             const int n = board * k;
-            if (!std::filesystem::exists(db.path(n))) continue;
+            if (!db.has(n)) continue;
             const char* plural = k == 1 ? "" : "s";
             int v = 0;
             try {
-                const FileSmallerLevels files(db, n, 1, true); // and level n: the quiet moves
+                const std::unique_ptr<SmallerLevelValues> files = db.streamed(n); // and level n
                 v = bellman_value(game, n, State::start(k), [&](int level, const State& child) {
                     const std::array<uint64_t, 1> index{game.rank(child)};
                     std::array<int8_t, 1> value{};
-                    files.read(level, index, value);
+                    files->read(level, index, value);
                     return int(value[0]);
                 });
             } catch (const std::runtime_error& e) {
@@ -499,48 +490,33 @@ int cmd_verify(const Args& args) {
     if (rank() != 0 && !std::freopen("/dev/null", "w", stdout))
         throw std::runtime_error("cannot silence the standard output of rank " +
                                  std::to_string(rank()));
-    const bool published_format = directory_format(options) == DirectoryFormat::Published;
-    const int pits = resolve_pits(options);
-    if (published_format) {
-        require_published_board(options.dir, pits);
-        const PublishedDir published(options.dir);
-        std::optional<VerifyRecord> record = open_record(
-            progress_file, {options.dir, "awari", 6, "published"},
-            {[&](int n) { return published.path(n); }, [](int n) { return level_size(6, n); }});
-        const bool ok = verify_published(published, threads, values_from, values_up_to, plan,
-                                         record ? &*record : nullptr);
-        if (ok)
-            print_start_values(options.dir, "awari", values_up_to,
-                               [&](int n) { return std::filesystem::exists(published.path(n)); });
-        std::printf("%s\n", ok ? "verify: OK" : "verify: FAILED");
-        return ok ? 0 : 1;
-    }
-    DatabaseDir db(options.dir, resolve_rules(options), false, pits);
+    const std::unique_ptr<LevelStore> store = open_store(options, threads, 0);
+    const int pits = store->pits();
+    const Rules& rules = store->rules();
     plan.set_board(pits, streamed_check_bytes_per_position(pits));
     if (pits != 6)
         std::printf("board: %d pit%s a side (%s-%s-NN.owdb)\n", pits, pits == 1 ? "" : "s",
-                    db.rules().name.c_str(), board_tag(pits).c_str());
-    bool value_files = false;
-    for (int n = 0; n <= kMaxSeeds && !value_files; ++n)
-        value_files = std::filesystem::exists(db.path(n));
+                    rules.name.c_str(), board_tag(pits).c_str());
+    const bool value_files = !store->levels().empty();
     // A directory of bound files alone is checked as such; otherwise the value files come
     // first (an empty directory is an error there).
     bool bound_files = false;
     std::optional<VerifyRecord> record =
-        open_record(progress_file, {options.dir, db.rules().name, pits, "owaredb"},
-                    {[&](int n) { return db.path(n); }, [&](int n) { return db.level_size(n); }});
-    const bool values_ok = value_files || !has_bound_files(db)
-                               ? verify_values(db, threads, values_from, values_up_to, plan,
+        open_record(progress_file, {options.dir, rules.name, pits, std::string(store->format())},
+                    {[&](int n) { return store->path(n); },
+                     [&](int n) { return store->level_size(n); }});
+    const bool values_ok = value_files || !has_bound_files(*store)
+                               ? verify_values(*store, threads, {values_from, values_up_to}, plan,
                                                record ? &*record : nullptr)
                                : true;
-    const bool bounds_ok =
-        verify_bounds(BoundsDir(options.dir, db.rules(), pits), threads, bound_files);
+    const bool bounds_ok = !store->stores_bounds() ||
+                           verify_bounds(BoundsDir(options.dir, rules, pits), threads, bound_files);
     const bool ok = values_ok && bounds_ok;
     if (ok && value_files && pits == 6)
-        print_start_values(options.dir, db.rules().name, values_up_to,
-                           [&](int n) { return std::filesystem::exists(db.path(n)); });
+        print_start_values(options.dir, rules.name, values_up_to,
+                           [&](int n) { return store->has(n); });
     else if (ok && value_files && rank() == 0)
-        print_board_start_values(db, values_up_to);
+        print_board_start_values(*store, values_up_to);
     std::printf("%s\n", ok ? "verify: OK" : "verify: FAILED");
     return ok ? 0 : 1;
 }

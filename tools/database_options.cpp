@@ -2,7 +2,6 @@
 
 #include "oware/position.hpp"
 #include "tablebase/database_dir.hpp"
-#include "tablebase/published_dir.hpp"
 
 #include <filesystem>
 #include <system_error>
@@ -87,17 +86,38 @@ Rules resolve_rules(const DatabaseOptions& db) {
         throw UsageError("directory '" + db.dir + "' holds level files of an unknown rule set '" +
                          found[0] + "' (expected " + Rules::preset_names() + ")");
     }
-    if (!PublishedDir::levels_in(db.dir).empty()) return Rules::awari(); // Romein & Bal's
+    // A format limited to one rule set (Romein & Bal's files: awari) gives it.
+    if (db::Result<std::unique_ptr<LevelStore>> store =
+            open_level_store(db.dir, Rules::abapa(), 6, 1);
+        store.ok())
+        if (const std::optional<std::string> only = (*store)->only_rules())
+            return rules_from_name(*only);
     return Rules::abapa();
 }
 
-DirectoryFormat directory_format(const DatabaseOptions& db) {
-    const DirectoryContents contents = directory_contents(db.dir);
-    if (contents.format == DirectoryFormat::Mixed) throw UsageError(contents.mixed_message(db.dir));
-    if (contents.format == DirectoryFormat::Published && !db.rules.empty() && db.rules != "awari")
-        throw UsageError("directory '" + db.dir + "' holds Romein & Bal's published files, " +
-                         "which are awari's, not " + db.rules + "'s");
-    return contents.format;
+namespace {
+
+std::unique_ptr<LevelStore> store_in(const std::string& dir, const Rules& rules, int pits,
+                                     int threads) {
+    db::Result<std::unique_ptr<LevelStore>> store = open_level_store(dir, rules, pits, threads);
+    if (!store.ok()) throw UsageError(store.status().message()); // two formats
+    return std::move(store).value();
+}
+
+} // namespace
+
+std::unique_ptr<LevelStore> open_store(const DatabaseOptions& db, int threads, int pits) {
+    const std::unique_ptr<LevelStore> found = store_in(db.dir, Rules::abapa(), 6, threads);
+    const std::optional<std::string> only_rules = found->only_rules();
+    if (only_rules && !db.rules.empty() && db.rules != *only_rules)
+        throw UsageError("directory '" + db.dir + "' holds " + found->files_words() +
+                         ", which are " + *only_rules + "'s, not " + db.rules + "'s");
+    if (pits == 0) pits = resolve_pits(db);
+    if (const std::optional<int> only_pits = found->only_pits(); only_pits && pits != *only_pits)
+        throw UsageError("directory '" + db.dir + "' holds " + found->files_words() +
+                         ", which are of the board of " + std::to_string(*only_pits) +
+                         " pits a side, not " + std::to_string(pits));
+    return store_in(db.dir, resolve_rules(db), pits, threads);
 }
 
 void require_directory(const std::string& dir, const std::string& hint) {

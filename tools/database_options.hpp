@@ -3,8 +3,9 @@
 
 #include "cli/options.hpp"
 #include "oware/rules.hpp"
-#include "tablebase/directory_format.hpp"
+#include "tablebase/level_store.hpp"
 
+#include <memory>
 #include <string>
 
 namespace owaredb::cli {
@@ -47,10 +48,13 @@ void require_standard_board(const DatabaseOptions& db, const std::string& comman
 /// holds files of several rule sets needs --rules: UsageError listing them.
 Rules resolve_rules(const DatabaseOptions& db);
 
-/// Which kind of level files `db.dir` holds (tablebase/directory_format.hpp): Ours or
-/// Published, never Mixed. UsageError for a directory that holds both (mixing them would
-/// answer from two sources), or for published files with --rules other than awari.
-DirectoryFormat directory_format(const DatabaseOptions& db);
+/// The level store of `db.dir` (tablebase/level_store.hpp): of the format whose files the
+/// directory holds, for the rule set resolve_rules(db) gives, on a board of `pits` pits a
+/// side (0: resolve_pits(db)), reading with `threads` threads. UsageError, in this order,
+/// for a directory that holds files of two formats (mixing them would answer from two
+/// sources), for --rules other than the one a format is limited to (Romein & Bal's files:
+/// awari), and for a board other than the one it is limited to (theirs: 6 pits a side).
+std::unique_ptr<LevelStore> open_store(const DatabaseOptions& db, int threads, int pits);
 
 /// UsageError unless `dir` is a directory that can be listed, with a message that says what
 /// it is instead (missing, a file, a symlink loop, not readable). `hint` ends the message

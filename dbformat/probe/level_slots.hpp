@@ -1,5 +1,5 @@
-// The level files of one board's Tablebase: which file a level is (ours or, in a directory
-// of Romein & Bal's published files, theirs), opened on first use and kept.
+// The level files of one board's Tablebase, in whatever format the directory holds
+// (tablebase/level_store.hpp), opened on first use and kept.
 //
 // Contract: level() hands out an open level of either kind, or the reason it is not there;
 // once a level opened it stays open and is handed out lock-free; a failure is looked at
@@ -7,14 +7,13 @@
 // through level() and capture_bounded(); they name files by the directories' paths.
 #pragma once
 
-#include "dbformat/raw_level.hpp"
 #include "dbformat/reader.hpp"
 #include "oware/position.hpp"
 #include "oware/rules.hpp"
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
 #include "tablebase/directory_format.hpp"
-#include "tablebase/published_dir.hpp"
+#include "tablebase/level_store.hpp"
 
 #include <array>
 #include <atomic>
@@ -24,6 +23,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace owaredb::probe_engine {
 
@@ -42,33 +42,27 @@ template <int P> struct LevelSlots {
             files.emplace(dir, std::move(*r), false, P);
         }
     }
-    // A level file of one kind, opened on first use: an owaredb level file, or in a
-    // directory of Romein & Bal's published files (tablebase/directory_format.hpp) their
-    // "scores.N", memory-mapped. Once it has opened it stays open for good (handed out
-    // lock-free); a failure is not kept: the file is looked at again (one stat() for our
-    // files, a new open for theirs, which costs no more) at most every kRecheck, so that a
-    // level built or copied after it was first asked for is found.
+    // A level file of one kind, opened on first use, in whatever format the directory
+    // holds (tablebase/level_store.hpp). Once it has opened it stays open for good (handed
+    // out lock-free); a failure is not kept: the file is looked at again (LevelSource::stale
+    // says whether the last try can be kept) at most every kRecheck, so that a level built
+    // or copied after it was first asked for is found.
     struct Slot {
-        std::atomic<const db::LevelReader*> ready{nullptr};      // set once `reader` opened
-        std::atomic<const db::RawLevelFile*> published{nullptr}; // set once `raw` opened
+        std::atomic<const LevelSource*> ready{nullptr}; // set once `source` opened
         // steady_clock nanoseconds before which a failure is not looked at again.
         std::atomic<int64_t> recheck_at{0};
         std::mutex mutex; // guards what follows while nothing has opened
-        // The reader of the last try at our file; never replaced once ready. A failed
-        // reader never leaves the lock, so replacing it frees nothing another thread uses.
-        std::unique_ptr<db::LevelReader> reader;
-        std::optional<db::RawLevelFile> raw; // set once, when it opened
+        // The last try, of the store format `format`; never replaced once ready. A failed
+        // source never leaves the lock, so replacing it frees nothing another thread uses.
+        std::unique_ptr<LevelSource> source;
+        std::string_view format;
         bool tried = false;
         db::Status failure; // the last try's outcome, while nothing has opened
         // Whether the file stores capture-bounded values: -1 not known yet, 0 no, 1 yes.
         std::atomic<int8_t> capture_bounded{-1};
     };
-    // A level that opened: one of the two is set.
-    struct OpenLevel {
-        const db::LevelReader* ours = nullptr;
-        const db::RawLevelFile* published = nullptr;
-        explicit operator bool() const { return ours || published; }
-    };
+    // A level that opened, or none.
+    using OpenLevel = const LevelSource*;
     static constexpr std::chrono::milliseconds kRecheck{100};
     static int64_t now_ns() {
         return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -82,9 +76,6 @@ template <int P> struct LevelSlots {
     std::array<Slot, kMaxSeeds + 1> bound_slots;
 
     Slot& slot(Kind kind, int n) { return kind == Kind::Values ? value_slots[n] : bound_slots[n]; }
-    const LevelDir& dir_of(Kind kind) const {
-        return kind == Kind::Values ? static_cast<const LevelDir&>(*files) : *bound_files;
-    }
 
     // The open level n of `kind`, or nothing with the reason in `error`.
     // Precondition: that kind's directory exists (the rules name is known).
@@ -112,38 +103,20 @@ template <int P> struct LevelSlots {
         error = s.failure;
         return opened(s, std::memory_order_relaxed);
     }
-    static OpenLevel opened(const Slot& s, std::memory_order order) {
-        return {s.ready.load(order), s.published.load(order)};
-    }
+    static OpenLevel opened(const Slot& s, std::memory_order order) { return s.ready.load(order); }
 
-    // One try at opening level n of `kind` into `s` (under its lock): the file the
-    // directory's format says, the directory listed anew on every try.
+    // One try at opening level n of `kind` into `s` (under its lock): the file of the
+    // format the directory holds, the directory listed anew on every try.
     db::Status try_open(Kind kind, int n, Slot& s) {
-        const DirectoryContents contents = directory_contents(dir);
-        if (contents.format == DirectoryFormat::Mixed)
-            return db::Status(db::ErrorCode::Corrupt, contents.mixed_message(dir));
-        if (contents.format == DirectoryFormat::Published) {
-            // Their files are of the standard board (board_error: any other is refused).
-            if (P != 6 || kind == Kind::Bounds || files->rules().name != "awari")
-                return db::Status(
-                    db::ErrorCode::NotFound,
-                    std::string(kind == Kind::Bounds ? "no bound files in '"
-                                                     : "no " + rules_name + " level files in '") +
-                        dir.string() + "': it holds Romein & Bal's published awari values only");
-            db::Result<db::RawLevelFile> f = PublishedDir(dir).open(n);
-            if (!f.ok()) return f.status();
-            s.raw.emplace(std::move(f).value());
-            s.published.store(&*s.raw, std::memory_order_release);
-            return {};
+        db::Result<std::unique_ptr<LevelStore>> store = open_level_store(dir, files->rules(), P, 0);
+        if (!store.ok()) return store.status();
+        if (!s.source || s.format != (*store)->format() || s.source->stale()) {
+            s.source = (*store)->source(
+                kind == Kind::Values ? StoredKind::Values : StoredKind::Bounds, n, cache);
+            s.format = (*store)->format();
         }
-        if (!s.reader || s.reader->file_changed()) {
-            db::ReaderOptions o;
-            o.cache = cache;
-            o.expect = dir_of(kind).expectation(n);
-            s.reader = std::make_unique<db::LevelReader>(dir_of(kind).path(n), std::move(o));
-        }
-        db::Status status = s.reader->open(); // the first try opens; later ones return its outcome
-        if (status.ok()) s.ready.store(s.reader.get(), std::memory_order_release);
+        db::Status status = s.source->open(); // the first try opens; later ones return its outcome
+        if (status.ok()) s.ready.store(s.source.get(), std::memory_order_release);
         return status;
     }
 
@@ -162,10 +135,9 @@ template <int P> struct LevelSlots {
         Slot& s = slot(Kind::Values, n);
         int8_t known = s.capture_bounded.load(std::memory_order_acquire);
         if (known < 0) {
-            const db::LevelReader* r = s.ready.load(std::memory_order_acquire);
-            if (!r) return false; // not open after all: nothing was read from it
-            db::Result<db::LevelInfo> info = r->info();
-            known = info.ok() && info->meta.capture_bounded ? 1 : 0;
+            const LevelSource* l = s.ready.load(std::memory_order_acquire);
+            if (!l) return false; // not open after all: nothing was read from it
+            known = l->capture_bounded() ? 1 : 0;
             s.capture_bounded.store(known, std::memory_order_release);
         }
         return known == 1;

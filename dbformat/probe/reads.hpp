@@ -47,21 +47,20 @@ template <int P> struct StoredReads {
     // read together (entries 2 rank and 2 rank + 1 of each bound file).
     std::optional<ProbeError> stored_bounds(const Pos* ps, const int* seeds, int count,
                                             BoundPair* out) {
-        std::array<db::ValueQuery, 2 * P> queries;
+        std::array<EntryQuery, 2 * P> queries;
         std::array<int8_t, 2 * P> values;
         // Positions [0, opened) have their level open; position `opened` (if < count) not.
         int opened = 0;
         db::Status open_error, error;
         for (; opened < count; ++opened) {
-            // Bound files are always ours (try_open): `ours` is the one set.
-            const db::LevelReader* r = slots.level(Kind::Bounds, seeds[opened], open_error).ours;
+            const OpenLevel r = slots.level(Kind::Bounds, seeds[opened], open_error);
             if (!r) break;
             const uint64_t k = rank(ps[opened]);
             queries[2 * opened] = {r, 2 * k};
             queries[2 * opened + 1] = {r, 2 * k + 1};
         }
-        const std::size_t read = db::LevelReader::read_values(
-            std::span(queries).first(2 * opened), std::span(values).first(2 * opened), error);
+        const std::size_t read = read_entries(std::span(queries).first(2 * opened),
+                                              std::span(values).first(2 * opened), error);
         for (int i = 0; i < count; ++i) {
             if (read < std::size_t(2 * i + 2))
                 return board_error(from_db(i < opened ? error : open_error));
@@ -124,39 +123,24 @@ template <int P> struct StoredReads {
 
     // Values of `count` positions of the databases (at most six: the children of one
     // position) holding seeds[i] seeds each, looked up together so that their memory
-    // accesses overlap (see LevelReader::read_values; a published file's values are read
-    // straight from its mapping). The error is that of the first position that fails, as
-    // if they were looked up one by one.
+    // accesses overlap (see read_entries, tablebase/level_store.hpp). The error is that of the
+    // first position that fails, as if they were looked up one by one.
     std::optional<ProbeError> stored_values(const Pos* ps, const int* seeds, int count, int* out) {
-        std::array<db::ValueQuery, P> queries;
-        std::array<int8_t, P> values{}, ours_values;
-        std::array<int, P> query_of; // position i's entry in queries, or -1
-        std::array<db::Status, P> published_error;
+        std::array<EntryQuery, P> queries;
+        std::array<int8_t, P> values{};
         // Positions [0, opened) have their level open; position `opened` (if < count) not.
-        int opened = 0, ours = 0;
+        int opened = 0;
         db::Status open_error, error;
         for (; opened < count; ++opened) {
             const OpenLevel l = slots.level(Kind::Values, seeds[opened], open_error);
             if (!l) break;
-            query_of[opened] = -1;
-            if (l.ours) {
-                query_of[opened] = ours;
-                queries[ours++] = {l.ours, rank(ps[opened])};
-            } else if constexpr (P == 6) { // published files are of the standard board only
-                const uint64_t offset = published_rank(ps[opened]);
-                published_error[opened] = l.published->read_at({&offset, 1}, {&values[opened], 1});
-            }
+            queries[opened] = {l, rank(ps[opened])};
         }
-        const std::size_t read = db::LevelReader::read_values(
-            std::span(queries).first(ours), std::span(ours_values).first(ours), error);
+        const std::size_t read =
+            read_entries(std::span(queries).first(opened), std::span(values).first(opened), error);
         for (int i = 0; i < count; ++i) {
             if (i == opened) return value_read_error(open_error, seeds[i]);
-            if (query_of[i] < 0) {
-                if (!published_error[i].ok()) return from_db(published_error[i]);
-            } else {
-                if (std::size_t(query_of[i]) == read) return value_read_error(error, seeds[i]);
-                values[i] = ours_values[query_of[i]];
-            }
+            if (std::size_t(i) == read) return value_read_error(error, seeds[i]);
             const int n = seeds[i];
             const bool dont_care = values[i] == db::kDontCare;
             if (!dont_care && (values[i] < -n || values[i] > n))

@@ -5,15 +5,6 @@
 
 namespace owaredb {
 
-std::string DirectoryContents::mixed_message(const std::filesystem::path& dir) const {
-    const std::string first_published =
-        published_levels.empty() ? "" : "scores." + std::to_string(published_levels.front());
-    const std::string first_rules = rule_sets.empty() ? "" : rule_sets.front();
-    return "directory '" + dir.string() + "' holds both Romein & Bal's published files (" +
-           first_published + ", ...) and owaredb level files (" + first_rules +
-           "-NN.owdb): give each kind a directory of its own";
-}
-
 DirectoryContents directory_contents(const std::filesystem::path& dir) {
     DirectoryContents c;
     c.published_levels = PublishedDir::levels_in(dir);

@@ -57,6 +57,15 @@ db::Result<db::Histogram> LevelDir::check(int n, int threads) const {
     return db::LevelReader(path(n), options).histogram(threads);
 }
 
+db::VerifyReport LevelDir::verify(int n, int threads) const {
+    db::ReaderOptions options;
+    options.expect = expectation(n);
+    db::VerifyReport r = db::LevelReader(path(n), options).verify(threads);
+    if (!r.ok())
+        r.status = db::Status(r.status.code(), path(n).string() + ": " + r.status.message());
+    return r;
+}
+
 uint64_t LevelDir::file_bytes(int n) const {
     std::error_code ec;
     const uintmax_t bytes = std::filesystem::file_size(path(n), ec);

@@ -56,6 +56,9 @@ class LevelDir {
     /// bytes, without keeping the level: what a run that does not hold the level in memory
     /// needs of a file that is already there. NotFound for a missing file.
     db::Result<db::Histogram> check(int n, int threads) const;
+    /// Checks every block (checksum and decoding) and the whole-file checksum of level n's
+    /// file (db::LevelReader::verify), the status's message starting with the file's path.
+    db::VerifyReport verify(int n, int threads) const;
     /// The size of level n's file in bytes, 0 when there is none.
     uint64_t file_bytes(int n) const;
     /// The bytes of level n's checkpoint and exit file that a killed run left (0 for one
