@@ -169,6 +169,7 @@ TEST_CASE("default options: zstd level and block size by level size, no dictiona
     CHECK(encoding_for(o, uint64_t(1) << 34).level == 13);
     auto values = sample_values(300000, 12);
     WriteReport rep;
+    o.threads = 2;
     auto bytes = encode_level(meta_for("abapa", 12, values.size()), values, o, &rep);
     CHECK(rep.level == 6);
     CHECK(rep.block_entries == 1u << 18);
