@@ -22,6 +22,11 @@ inline constexpr int kMaxSeeds = 48;
 inline constexpr int kMinPitsPerSide = 1;
 inline constexpr int kMaxPitsPerSide = 8;
 
+/// The most seeds a position of a board of P pits a side may hold: the 48 of the standard
+/// game (no database level is larger), or on a larger board its own game's start of 4
+/// seeds a pit (56 on seven pits, 64 on eight), so that every board's start parses.
+template <int P> inline constexpr int kMaxSeedsOnBoard = 8 * P > kMaxSeeds ? 8 * P : kMaxSeeds;
+
 /// Calls X(P) for every board size: the one list from which each rule's .cpp file
 /// instantiates its templates.
 #define OWAREDB_FOR_EACH_PITS_PER_SIDE(X) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8)
@@ -77,8 +82,8 @@ template <int P> struct BasicParseResult {
 using ParseResult = BasicParseResult<6>;
 
 /// Parses the text form: 2P non-negative integers (12 on the standard board) separated by
-/// spaces and/or commas, pits 0..2P-1, at most 48 seeds in all. Never throws; errors name
-/// the problem.
+/// spaces and/or commas, pits 0..2P-1, at most kMaxSeedsOnBoard<P> seeds in all (48 on the
+/// standard board). Never throws; errors name the problem.
 template <int P = 6> BasicParseResult<P> parse_position(std::string_view text);
 
 /// Like parse_position but throws std::invalid_argument with the error message.

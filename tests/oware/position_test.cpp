@@ -78,6 +78,30 @@ TEST_CASE("parsing accepts up to 48 seeds, in one pit or in all") {
     }
 }
 
+TEST_CASE("the seed limit follows the board: 48, or the 4 a pit a larger board starts with") {
+    // Seven and eight pits a side start with 56 and 64 seeds: their start positions parse.
+    BasicParseResult<7> seven = parse_position<7>("4 4 4 4 4 4 4 4 4 4 4 4 4 4");
+    REQUIRE_MESSAGE(seven.ok, seven.error);
+    CHECK(seven.position == BasicPosition<7>::start(4));
+    BasicParseResult<8> eight = parse_position<8>("4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 4");
+    REQUIRE_MESSAGE(eight.ok, eight.error);
+    CHECK(eight.position.seeds() == 64);
+    CHECK(parse_position<7>("56 0 0 0 0 0 0 0 0 0 0 0 0 0").ok);
+    // One seed more is refused, and the message names the board's limit.
+    BasicParseResult<7> over = parse_position<7>("5 4 4 4 4 4 4 4 4 4 4 4 4 4");
+    CHECK_FALSE(over.ok);
+    CHECK(contains(over.error, "57"));
+    CHECK(contains(over.error, "more than 56"));
+    BasicParseResult<7> pit = parse_position<7>("57 0 0 0 0 0 0 0 0 0 0 0 0 0");
+    CHECK_FALSE(pit.ok);
+    CHECK(contains(pit.error, "more than the 56"));
+    // Smaller boards keep the 48 of the databases' levels.
+    CHECK(parse_position<4>("48 0 0 0 0 0 0 0").ok);
+    BasicParseResult<4> small = parse_position<4>("49 0 0 0 0 0 0 0");
+    CHECK_FALSE(small.ok);
+    CHECK(contains(small.error, "48"));
+}
+
 TEST_CASE("parse errors name the problem") {
     SUBCASE("wrong count") {
         std::string e = error_of("4 4 4 4 4 4 4 4 4 4 4");
