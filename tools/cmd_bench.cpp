@@ -157,7 +157,7 @@ int cmd_bench(const Args& args) {
     uint64_t samples = 0, seed = 0;
     po::options_description opts("options");
     opts.add_options()("rules", po::value(&rules_name)->default_value("abapa"),
-                       "rule set: abapa|awari")(
+                       rules_help().c_str())(
         "seeds", po::value(&seeds_text)->default_value("24,40"),
         "seed counts n to measure, comma separated (positions of D_n)")(
         "samples", po::value(&samples)->default_value(1000000), "random positions per seed count")(

@@ -35,7 +35,7 @@ int cmd_bench_generate(const Args& args) {
     bool threads_only = false;
     po::options_description opts("options");
     opts.add_options()("rules", po::value(&rules_name)->default_value("abapa"),
-                       "rule set: abapa|awari")(
+                       rules_help().c_str())(
         "levels", po::value(&levels)->multitoken()->default_value({18, 19, 20}, "18 19 20"),
         "levels to measure (all smaller ones are solved first)")(
         "dir", po::value(&dir),

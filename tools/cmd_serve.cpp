@@ -50,9 +50,8 @@ constexpr std::size_t kMaxBodyBytes = std::size_t(1) << 20;
 constexpr std::size_t kMaxBatchLines = 10000;
 constexpr std::size_t kMaxBatchPvLines = 1000; // a line of play costs far more than a value
 
-// Form-encoded bodies (curl -d's default type) over this are refused with a hint, as
-// before, when cpp-httplib parsed them into a buffer of this size: `curl -d @file` drops a
-// file's newlines, so a batch sent that way is not what its author meant.
+// Form-encoded bodies (curl -d's default type) over this are refused with a hint: `curl -d
+// @file` drops a file's newlines, so a batch sent that way is not what its author meant.
 constexpr std::size_t kMaxFormBytes = 8 << 10;
 
 using http::Request;
@@ -115,18 +114,6 @@ std::string shown_dir(const std::string& dir) {
     return name.has_filename() ? name.filename().string() : std::string("DIR");
 }
 
-// The rule sets' names, from the presets ("abapa|awari").
-std::vector<std::string> preset_names() {
-    std::vector<std::string> names;
-    const std::string all = Rules::preset_names();
-    for (std::size_t start = 0; start <= all.size();) {
-        std::size_t bar = std::min(all.find('|', start), all.size());
-        names.push_back(all.substr(start, bar - start));
-        start = bar + 1;
-    }
-    return names;
-}
-
 // Both rule sets' databases in one directory: one Tablebase per rule set, made once and
 // shared by every request (a Tablebase is thread-safe).
 class Oracle {
@@ -136,7 +123,7 @@ class Oracle {
           default_rules_(std::move(default_rules)), pits_per_side_(pits_per_side) {
         TablebaseOptions options;
         options.cache_bytes = cache_bytes;
-        for (std::string& name : preset_names())
+        for (const std::string& name : Rules::preset_names())
             tables_.emplace_back(dir_, name, pits_per_side_, options);
     }
 
@@ -177,7 +164,7 @@ const Tablebase* Oracle::tablebase(const Request& req, Response& res) const {
     const std::string name = req.has_param("rules") ? req.param("rules") : default_rules_;
     for (const Tablebase& tb : tables_)
         if (tb.rules() == name) return &tb;
-    send_error(res, 400, "unknown rules '" + name + "' (expected " + Rules::preset_names() + ")",
+    send_error(res, 400, "unknown rules '" + name + "' (expected " + Rules::preset_choices() + ")",
                "invalid_rules");
     return nullptr;
 }
@@ -255,7 +242,11 @@ void Oracle::batch(const Request& req, Response& res) const {
 
 void Oracle::info(Response& res) const {
     Json doc;
-    doc["rules"] = preset_names();
+    doc["rules"] = Rules::preset_names();
+    Json descriptions = Json::object();
+    for (const std::string& name : Rules::preset_names())
+        descriptions[name] = Rules::description(name);
+    doc["rules_descriptions"] = std::move(descriptions);
     doc["default"] = default_rules_;
     doc["dir"] = shown_dir_;
     Json levels = Json::object();
@@ -381,8 +372,8 @@ int cmd_serve(const Args& args) {
     DatabaseOptions db; // --pits (db.pits; the board: db.dir's, else 6)
     int port = 8080;
     // Event loops: a slow request (a 1,000-line batch with pv, 0.17 s) holds up only the
-    // connections of its loop. 8 on 2 cores: 38,000-43,000 /api/probe requests/s, against
-    // 33,000-49,000 with 2 or 4 and 31,000-32,000 with 16 (docs/results.md).
+    // connections of its loop; 8 answer about as many requests as 2 or 4 and more than 16
+    // (docs/results.md, Oracle and Python).
     std::size_t threads = 8;
     std::size_t max_connections = http::Limits{}.max_connections;
     std::string cache_mb = "128";
@@ -391,8 +382,11 @@ int cmd_serve(const Args& args) {
     opts.add_options()("dir", po::value(&dir)->default_value(kDefaultDatabaseDir),
                        "database directory")(
         "rules", po::value(&rules_name),
-        "rule set the page starts with: abapa|awari (both are served; default: the one the "
-        "directory holds, awari for published files, else abapa)")(
+        ("rule set the page starts with: " + Rules::preset_choices() + " (" +
+         (Rules::presets().size() == 2 ? "both" : "all") +
+         " are served; default: the one the directory holds, awari for published files, else "
+         "abapa)")
+            .c_str())(
         "host", po::value(&host)->default_value("127.0.0.1"),
         "address to listen on (0.0.0.0: every interface, reachable from other machines)")(
         "port", po::value(&port)->default_value(8080), "port (0: any free port, printed)")(
@@ -471,7 +465,7 @@ int cmd_serve(const Args& args) {
     }
     http::Server server(std::move(options)); // throws when it cannot listen
     std::cout << "owaredb serve: http://" << url_host(host) << ":" << server.port()
-              << "/ (databases in " << dir << ", rules " << Rules::preset_names()
+              << "/ (databases in " << dir << ", rules " << Rules::preset_choices()
               << (pits_per_side == 6 ? std::string()
                                      : ", " + std::to_string(pits_per_side) + " pits a side")
               << "; Ctrl-C stops)" << std::endl;

@@ -11,7 +11,11 @@ namespace owaredb::cli {
 
 Rules rules_from_name(const std::string& name) {
     if (auto r = Rules::by_name(name)) return *r;
-    throw UsageError("unknown rules '" + name + "' (expected " + Rules::preset_names() + ")");
+    throw UsageError("unknown rules '" + name + "' (expected " + Rules::preset_choices() + ")");
+}
+
+std::string rules_help() {
+    return "rule set: " + Rules::preset_choices();
 }
 
 void add_pits_option(po::options_description& opts, int& pits) {
@@ -26,7 +30,7 @@ void require_pits(int pits) {
 void add_database_options(po::options_description& opts, DatabaseOptions& db) {
     opts.add_options()("dir", po::value(&db.dir)->default_value(db.dir), "database directory")(
         "rules", po::value(&db.rules),
-        "rule set: abapa|awari (default: the one whose files the directory holds, else abapa)");
+        (rules_help() + " (default: the one whose files the directory holds, else abapa)").c_str());
 }
 
 void add_pits_option(po::options_description& opts, DatabaseOptions& db) {
@@ -85,7 +89,7 @@ Rules resolve_rules(const DatabaseOptions& db) {
     if (found.size() == 1) {
         if (std::optional<Rules> r = Rules::by_name(found[0])) return *r;
         throw UsageError("directory '" + db.dir + "' holds level files of an unknown rule set '" +
-                         found[0] + "' (expected " + Rules::preset_names() + ")");
+                         found[0] + "' (expected " + Rules::preset_choices() + ")");
     }
     if (!PublishedDir::levels_in(db.dir).empty()) return Rules::awari(); // Romein & Bal's
     return Rules::abapa();

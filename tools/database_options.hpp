@@ -20,6 +20,8 @@ struct DatabaseOptions {
 
 /// The rules preset named `name`, or UsageError listing the presets.
 Rules rules_from_name(const std::string& name);
+/// "rule set: abapa|awari", from the presets: how every --rules help text starts.
+std::string rules_help();
 
 /// Declares --pits P (pits a side, default 6) on `opts`.
 void add_pits_option(po::options_description& opts, int& pits);

@@ -354,7 +354,7 @@ template <int P> struct Engine final : BoardEngine {
         if (!files)
             return ProbeError{ProbeStatus::InvalidRules, "unknown rules '" + rules_name +
                                                              "' (expected " +
-                                                             Rules::preset_names() + ")"};
+                                                             Rules::preset_choices() + ")"};
         int seeds = 0;
         for (uint8_t v : out.pits) seeds += v;
         if (seeds > kMaxSeeds)
