@@ -64,7 +64,7 @@ int cmd_bench_generate(const Args& args) {
         setup = seconds([&] { solved = solve_in_memory(game, top - 1, threads); });
     } else {
         std::cout << "loading levels 0.." << top - 1 << " from " << dir << "..." << std::endl;
-        const DatabaseDir files(dir, rules);
+        const DatabaseDir files(dir, rules, false, kPitsPerSide);
         setup = seconds([&] {
             for (int n = 0; n < top; ++n) {
                 ValueArray level;
@@ -86,7 +86,7 @@ int cmd_bench_generate(const Args& args) {
     for (int n : levels) {
         std::vector<const int8_t*> below(smaller.begin(), smaller.begin() + n);
         RetrogradeSolver<OwareGame> one(game, below, 1), many(game, below, threads);
-        const double size = static_cast<double>(level_size(n));
+        const double size = static_cast<double>(level_size<6>(n));
         double f1 = 0, g1 = 0;
         if (!threads_only) {
             f1 = seconds([&] { sink += one.forward_pass(n); });

@@ -110,7 +110,7 @@ class ConvertedPublishedLevel final : public LevelSide {
 
   private:
     static ConversionOptions options(int n, const ConversionSettings& settings) {
-        check_disk(n, level_size(n), settings.work_dir.string());
+        check_disk(n, level_size<6>(n), settings.work_dir.string());
         ConversionOptions o;
         o.work_dir = settings.work_dir / ("level-" + std::to_string(n));
         o.memory = settings.memory;
@@ -142,7 +142,7 @@ class Side {
             name_ = dir + " (published scores.N, awari)";
             rules_ = "awari";
         } else {
-            ours_.emplace(dir, resolve_rules(options));
+            ours_.emplace(dir, resolve_rules(options), false, kPitsPerSide);
             rules_ = ours_->rules().name;
             name_ = dir + " (" + rules_ + "-NN.owdb)";
         }
@@ -179,7 +179,7 @@ uint64_t compare_level(int n, const LevelSide& a, const LevelSide& b, bool their
                        int show, std::chrono::steady_clock::time_point started) {
     // A whole number of either side's blocks (powers of two: the larger is a multiple).
     const uint64_t chunk = std::max(a.chunk(), b.chunk());
-    const uint64_t size = level_size(n);
+    const uint64_t size = level_size<6>(n);
     std::atomic<uint64_t> differ{0}, done{0};
     std::mutex first_mutex;
     std::vector<Difference> first; // the `show` smallest indices that differ
@@ -234,8 +234,8 @@ uint64_t compare_level(int n, const LevelSide& a, const LevelSide& b, bool their
         std::printf(
             "  %s %llu (%s): A %d, B %d\n", their_order ? "offset" : "index",
             (unsigned long long)d.index,
-            to_string(their_order ? published_unrank(n, d.index) : unrank(n, d.index)).c_str(), d.a,
-            d.b);
+            to_string(their_order ? published_unrank(n, d.index) : unrank<6>(n, d.index)).c_str(),
+            d.a, d.b);
     std::fflush(stdout);
     return differ.load();
 }

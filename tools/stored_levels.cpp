@@ -68,7 +68,7 @@ class PublishedLevelFiles final : public StoredLevels {
     }
     bool capture_bounded(int) const override { return false; } // their format has no such kind
     std::string where(int n, uint64_t index) const override {
-        return ", offset " + std::to_string(published_rank(unrank(n, index))) + " of " +
+        return ", offset " + std::to_string(published_rank(unrank<6>(n, index))) + " of " +
                dir_.path(n).string();
     }
 

@@ -3,7 +3,7 @@
 // (tablebase/directory_format.hpp) behind one interface, so that each command is written
 // once for both formats. Our files may be of any board (P pits a side, 1..8); the code
 // that needs the game's rules for a board (the checks, one-ply values) gets it through
-// with_oware_game, once per use, from pits() and rules().
+// with_oware_game (oware/oware_game.hpp), once per use, from pits() and rules().
 #pragma once
 
 #include "dbformat/reader.hpp"
@@ -54,14 +54,6 @@ class StoredLevels {
     /// empty for our files, ", offset K of DIR/scores.N" for the published ones.
     virtual std::string where(int n, uint64_t index) const = 0;
 };
-
-/// Calls f(game) with game = BasicOwareGame<P>(rules) for the board of `pits` pits a side
-/// (1..8, with_pits_per_side; std::invalid_argument otherwise) and returns what f returns:
-/// the one place where verify and stats go from a directory's board to the templates.
-template <class F> auto with_oware_game(const Rules& rules, int pits, F&& f) {
-    return with_pits_per_side(pits,
-                              [&](auto p) { return f(BasicOwareGame<decltype(p)::value>(rules)); });
-}
 
 /// The text form (2P numbers) of the position of rank `index` in level n of a board of
 /// `pits` pits a side.

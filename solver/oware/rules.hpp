@@ -64,7 +64,7 @@ struct Rules {
     /// slam, all-moves-starve, and on a board of P != 6 pits a side a third byte, P (so that
     /// a standard board's files are what they were before other boards existed, and files
     /// of two boards never pass for each other).
-    std::vector<uint8_t> knob_bytes(int pits_per_side = 6) const;
+    std::vector<uint8_t> knob_bytes(int pits_per_side) const;
 
     friend bool operator==(const Rules&, const Rules&) = default;
 };

@@ -178,7 +178,7 @@ TEST_CASE("positions of P pits a side: 2P numbers, text and board") {
     CHECK(parse_position<5>("5 5 5 5 5 5 5 5 5 4").error ==
           "the position holds 49 seeds, more than 48");
     // The standard board's messages are those of before.
-    CHECK(parse_position("1 2 3").error ==
+    CHECK(parse_position<6>("1 2 3").error ==
           "expected 12 pit counts, got 3 (a position is 12 numbers, pits 0..11)");
     // The run-time board size reaches the templates, and only 1..8 exist.
     CHECK(with_pits_per_side(

@@ -29,13 +29,13 @@ const char* mode_name(LevelMode mode); // "in-memory", "streamed", "distributed"
 /// Bytes of memory an in-memory build of level n needs: `working` bytes per position of
 /// D_n plus `stored` bytes per position of every smaller level, plus a fixed margin for
 /// the process, the compressor and the files being read. On a board of `pits_per_side`.
-uint64_t in_memory_bytes(int n, int working, int stored, int pits_per_side = 6);
+uint64_t in_memory_bytes(int n, int working, int stored, int pits_per_side);
 
 /// Bytes of memory a streamed build of level n needs with `request_bytes` of first-pass
 /// request buffers (0 in one process; a distributed rank's, distributed_request_bytes()):
 /// 1 byte per position of D_n, the buffers, and a margin (the process, the compressor's
 /// chunk, one block per thread and level being read).
-uint64_t streamed_bytes(int n, uint64_t request_bytes, int pits_per_side = 6);
+uint64_t streamed_bytes(int n, uint64_t request_bytes, int pits_per_side);
 /// Bytes of memory rank `rank` of `ranks` needs for a distributed build of level n: its
 /// slice (1 byte a position), the request and message buffers and the margin, and on rank
 /// 0, which writes the level while fetching the other slices, the writer's window.
@@ -96,7 +96,7 @@ struct DiskNeed {
 /// checkpoints are off (the working words: 2 bytes a position in memory, 1 streamed), and
 /// streamed its exit file. On a board of `pits_per_side`.
 DiskNeed disk_need(int n, int entries_per_position, bool checkpoints, LevelMode mode,
-                   int pits_per_side = 6);
+                   int pits_per_side);
 
 /// Throws std::runtime_error, before level n is solved, when the free space of `dir` is
 /// below need.still_needed(), naming the parts, what is already there, and what the level
@@ -111,7 +111,7 @@ class ModePlan {
   public:
     /// `mode`: "auto", "in-memory" or "streamed" (else UsageError; also for "streamed" on
     /// a board without that mode).
-    ModePlan(const std::string& mode, MemoryBudget budget, int pits_per_side = 6);
+    ModePlan(const std::string& mode, MemoryBudget budget, int pits_per_side);
     LevelMode mode(int n) const;
     bool forced() const { return forced_; }
     /// Whether this board's levels can be streamed.
