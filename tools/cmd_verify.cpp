@@ -22,7 +22,8 @@
 //
 // Our files may be of any board of P pits a side (--pits, default the directory's; a
 // directory holds one board): the checks run on BasicOwareGame<P>, chosen once per check
-// (with_oware_game). Romein & Bal's published files are of the standard board only.
+// (with_oware_game), and the start positions' values are read through the probe library
+// on every board. Romein & Bal's published files are of the standard board only.
 #include "cli/options.hpp"
 #include "cli/system_stats.hpp"
 #include "commands.hpp"
@@ -31,14 +32,12 @@
 #include "mpi_job.hpp"
 #include "oware/ranking.hpp"
 #include "owaredb/probe.hpp"
-#include "retro/bellman.hpp"
 #include "stored_levels.hpp"
 #include "tablebase/bellman_check.hpp"
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
 #include "tablebase/game_levels.hpp"
 #include "tablebase/published_dir.hpp"
-#include "tablebase/streamed_files.hpp"
 #include "verify_record.hpp"
 
 #include <algorithm>
@@ -50,7 +49,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <type_traits>
 
 namespace owaredb::cli {
 
@@ -194,7 +192,7 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
             levels.push_back(std::move(bounds));
             const uint64_t size = db.level_size(n);
             const uint64_t bad = first_mismatch_of_level(size, 0, [&](IndexRange range) {
-                return with_oware_game(db.rules(), db.pits(), [&](const auto& game) {
+                return db.with_game([&](const auto& game) {
                     return first_bounds_mismatch(game, n, levels, threads, range);
                 });
             });
@@ -217,87 +215,66 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
     return files.damaged.empty() && checked >= 0;
 }
 
-bool load_unchecked(int n, const StoredLevels& source, LevelModePlan& plan,
-                    std::vector<ValueArray>& levels);
+// What the value check of a directory carries from level to level: where the values
+// come from, the threads, which levels are held in memory and the levels held (levels[k]
+// = level k, while the plan keeps them), and the progress file (null without one).
+struct ValueCheck {
+    const StoredLevels& source;
+    int threads;
+    LevelModePlan& plan;
+    std::vector<ValueArray> levels;
+    VerifyRecord* record;
+};
 
-// Every value of level n against its moves, in memory (levels[0..n-1] held, level n
-// added) or streamed as the plan says; prints the level's line. Whether all agree. With a
-// progress file (`record`, else null), what it records of level n is not checked again
-// and what is found is recorded.
-bool check_value_level(int n, const StoredLevels& source, int threads, LevelModePlan& plan,
-                       std::vector<ValueArray>& levels, VerifyRecord* record) {
-    const bool streamed = plan.streamed(n);
-    const auto started = std::chrono::steady_clock::now();
-    const double cpu_started = cpu_seconds();
-    // This process's time on the level over its first `positions` (from `start`).
-    auto spent = [&](uint64_t positions) {
-        return CheckTime{
-            positions,
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
-            cpu_seconds() - cpu_started};
-    };
-    const uint64_t size = source.level_size(n);
-    if (record && record->consistent(n)) {
-        std::printf("level %2d: %llu values consistent (recorded in the progress file)\n", n,
-                    (unsigned long long)size);
-        return load_unchecked(n, source, plan, levels);
-    }
-    const uint64_t start = record ? std::min(record->consistent_prefix(n), size) : 0;
-    if (start > 0)
-        std::printf("level %2d: its first %llu positions are recorded consistent; checking from "
-                    "there\n",
-                    n, (unsigned long long)start);
-    uint64_t bad = size;
-    int stored = 0;
-    LevelCheckProgress show(n, streamed, start);
-    auto progress = [&](uint64_t done, uint64_t total) {
-        show(done, total);
-        if (record) record->record_prefix(n, start + done, spent(done));
-    };
-    try {
-        if (streamed) {
-            std::vector<ValueArray>().swap(levels); // levels above are streamed too
-            const std::unique_ptr<SmallerLevelValues> values = source.streamed(n);
-            bad = first_mismatch_of_level(size, start, [&](IndexRange range) {
-                return with_oware_game(source.rules(), source.pits(), [&](const auto& game) {
-                    return first_streamed_bellman_mismatch(game, n, *values, threads, range,
-                                                           plan.batch_positions(), progress);
-                });
+// The first position of a level whose stored value its moves contradict (the level's size
+// when there is none), and that stored value.
+struct Mismatch {
+    uint64_t index;
+    int stored;
+};
+
+bool load_unchecked(int n, ValueCheck& c);
+
+// The first mismatch of level n from position `start` on: level n streamed, or loaded
+// beside levels 0..n-1 in memory, as the plan says; `progress(done, total)` is told how far
+// the check is. Throws std::runtime_error for a file that cannot be read as it should.
+template <class Progress>
+Mismatch first_value_mismatch(int n, uint64_t start, ValueCheck& c, Progress& progress) {
+    const uint64_t size = c.source.level_size(n);
+    Mismatch bad{size, 0};
+    if (c.plan.streamed(n)) {
+        std::vector<ValueArray>().swap(c.levels); // levels above are streamed too
+        const std::unique_ptr<SmallerLevelValues> values = c.source.streamed(n);
+        bad.index = first_mismatch_of_level(size, start, [&](IndexRange range) {
+            return with_oware_game(c.source.rules(), c.source.pits(), [&](const auto& game) {
+                return first_streamed_bellman_mismatch(game, n, *values, c.threads, range,
+                                                       c.plan.batch_positions(), progress);
             });
-            if (bad < size) {
-                int8_t v = 0;
-                values->read(n, std::span(&bad, 1), std::span(&v, 1));
-                stored = v;
-            }
-        } else {
-            ValueArray values;
-            if (db::Status s = source.load(n, values, levels); !s.ok())
-                throw std::runtime_error(s.message());
-            levels.push_back(std::move(values));
-            bad = first_mismatch_of_level(size, start, [&](IndexRange range) {
-                return with_oware_game(source.rules(), source.pits(), [&](const auto& game) {
-                    return first_bellman_mismatch(game, n, levels, threads, range, progress);
-                });
-            });
-            if (bad < size) stored = levels[n][bad];
+        });
+        if (bad.index < size) {
+            int8_t v = 0;
+            values->read(n, std::span(&bad.index, 1), std::span(&v, 1));
+            bad.stored = v;
         }
-        show.clear();
-    } catch (const ProgressFileError&) {
-        show.clear();
-        throw; // the command's failure (verify_record.hpp), not a damaged level file
-    } catch (const std::runtime_error& e) { // a file that cannot be read as it should
-        show.clear();
-        std::printf("DAMAGED %s\n", e.what());
-        return false;
+        return bad;
     }
-    if (bad < size) {
-        std::printf("MISMATCH level %d index %llu%s (%s): stored %d, but its moves give a "
-                    "different value\n",
-                    n, (unsigned long long)bad, source.where(n, bad).c_str(),
-                    position_text(source.pits(), n, bad).c_str(), stored);
-        return false;
-    }
-    const CheckTime here = spent(size - start);
+    ValueArray values;
+    if (db::Status s = c.source.load(n, values, c.levels); !s.ok())
+        throw std::runtime_error(s.message());
+    c.levels.push_back(std::move(values));
+    bad.index = first_mismatch_of_level(size, start, [&](IndexRange range) {
+        return with_oware_game(c.source.rules(), c.source.pits(), [&](const auto& game) {
+            return first_bellman_mismatch(game, n, c.levels, c.threads, range, progress);
+        });
+    });
+    if (bad.index < size) bad.stored = c.levels[n][bad.index];
+    return bad;
+}
+
+// The line of a level found consistent, `here` what this run spent on it from `start`;
+// with a progress file, the level recorded, and a resumed check's time over every run.
+void print_consistent(int n, uint64_t size, uint64_t start, bool streamed, const CheckTime& here,
+                      VerifyRecord* record) {
     std::printf("level %2d: %llu values consistent (%s, %.1f s, CPU %.1f s", n,
                 (unsigned long long)size, streamed ? "streamed" : "in memory", here.wall_seconds,
                 here.cpu_seconds);
@@ -309,64 +286,122 @@ bool check_value_level(int n, const StoredLevels& source, int threads, LevelMode
                         all->wall_seconds, all->cpu_seconds, (unsigned long long)all->positions);
     }
     std::printf(")\n");
+}
+
+// Every value of level n against its moves, in memory (c.levels[0..n-1] held, level n
+// added) or streamed as the plan says; prints the level's line. Whether all agree. With a
+// progress file (c.record), what it records of level n is not checked again and what is
+// found is recorded.
+bool check_value_level(int n, ValueCheck& c) {
+    const bool streamed = c.plan.streamed(n);
+    const auto started = std::chrono::steady_clock::now();
+    const double cpu_started = cpu_seconds();
+    // This process's time on the level over its first `positions` (from `start`).
+    auto spent = [&](uint64_t positions) {
+        return CheckTime{
+            positions,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+            cpu_seconds() - cpu_started};
+    };
+    const uint64_t size = c.source.level_size(n);
+    if (c.record && c.record->consistent(n)) {
+        std::printf("level %2d: %llu values consistent (recorded in the progress file)\n", n,
+                    (unsigned long long)size);
+        return load_unchecked(n, c);
+    }
+    const uint64_t start = c.record ? std::min(c.record->consistent_prefix(n), size) : 0;
+    if (start > 0)
+        std::printf("level %2d: its first %llu positions are recorded consistent; checking from "
+                    "there\n",
+                    n, (unsigned long long)start);
+    Mismatch bad{size, 0};
+    LevelCheckProgress show(n, streamed, start);
+    auto progress = [&](uint64_t done, uint64_t total) {
+        show(done, total);
+        if (c.record) c.record->record_prefix(n, start + done, spent(done));
+    };
+    try {
+        bad = first_value_mismatch(n, start, c, progress);
+        show.clear();
+    } catch (const ProgressFileError&) {
+        show.clear();
+        throw; // the command's failure (verify_record.hpp), not a damaged level file
+    } catch (const std::runtime_error& e) { // a file that cannot be read as it should
+        show.clear();
+        std::printf("DAMAGED %s\n", e.what());
+        return false;
+    }
+    if (bad.index < size) {
+        std::printf("MISMATCH level %d index %llu%s (%s): stored %d, but its moves give a "
+                    "different value\n",
+                    n, (unsigned long long)bad.index, c.source.where(n, bad.index).c_str(),
+                    position_text(c.source.pits(), n, bad.index).c_str(), bad.stored);
+        return false;
+    }
+    print_consistent(n, size, start, streamed, spent(size - start), c.record);
     return true;
 }
 
 // Level n below --values-from: loaded unchecked when the levels above need it in memory,
 // else nothing. Whether it could be read.
-bool load_unchecked(int n, const StoredLevels& source, LevelModePlan& plan,
-                    std::vector<ValueArray>& levels) {
-    if (plan.streamed(n)) {
-        std::vector<ValueArray>().swap(levels); // levels above are streamed too
+bool load_unchecked(int n, ValueCheck& c) {
+    if (c.plan.streamed(n)) {
+        std::vector<ValueArray>().swap(c.levels); // levels above are streamed too
         return true;
     }
     ValueArray values;
-    if (db::Status s = source.load(n, values, levels); !s.ok()) {
+    if (db::Status s = c.source.load(n, values, c.levels); !s.ok()) {
         std::printf("DAMAGED %s\n", s.message().c_str());
         return false;
     }
-    levels.push_back(std::move(values));
+    c.levels.push_back(std::move(values));
     return true;
 }
 
-// The consistency of levels from..up_to of `files` (those found intact) from `source`;
+// The consistency of levels from..up_to of `files` (those found intact) from c.source;
 // the levels below `from` are there (they are what captures reach) but not checked.
-bool check_value_levels(const Checksums& files, const StoredLevels& source, int threads, int from,
-                        int up_to, LevelModePlan& plan, VerifyRecord* record) {
+bool check_value_levels(const Checksums& files, ValueCheck& c, int from, int up_to) {
     if (from > 0) std::printf("levels below %d: checksums only (--values-from %d)\n", from, from);
-    std::vector<ValueArray> levels;
     const int checked = check_consistency(
-        files, "level", up_to, source.pits(),
-        [&](int n) {
-            return n < from ? load_unchecked(n, source, plan, levels)
-                            : check_value_level(n, source, threads, plan, levels, record);
-        },
+        files, "level", up_to, c.source.pits(),
+        [&](int n) { return n < from ? load_unchecked(n, c) : check_value_level(n, c); },
         [&](int k) {
-            if (levels.size() == size_t(k)) levels.emplace_back(); // keeps levels[k] = level k
+            if (c.levels.size() == size_t(k)) c.levels.emplace_back(); // keeps levels[k] = level k
         });
     return files.damaged.empty() && checked >= 0;
 }
 
-// Value files: checksums, then every value of levels from..up_to against the Bellman equation.
-bool verify_values(const DatabaseDir& db, int threads, int from, int up_to, LevelModePlan& plan,
+// What `owaredb verify` was asked.
+struct VerifyOptions {
+    DatabaseOptions db;
+    int threads = 0;
+    int values_from = 0;
+    int values_up_to = kMaxSeeds;
+    std::string mode, memory, progress_file;
+};
+
+// Value files: checksums, then every value of levels --values-from..--values-up-to against
+// the Bellman equation.
+bool verify_values(const DatabaseDir& db, const VerifyOptions& o, LevelModePlan& plan,
                    VerifyRecord* record) {
-    const Checksums files = check_checksums(db, threads);
+    const Checksums files = check_checksums(db, o.threads);
     if (!files.any())
         throw std::runtime_error("no " + db.rules().name + " level files in '" + db.dir().string() +
                                  "'");
     std::printf("checksums: %zu level files intact, %zu damaged\n", files.intact.size(),
                 files.damaged.size());
     std::fflush(stdout);
-    return check_value_levels(files, *our_stored_levels(db, threads), threads, from, up_to, plan,
-                              record);
+    const std::unique_ptr<StoredLevels> source = our_stored_levels(db, o.threads);
+    ValueCheck check{*source, o.threads, plan, {}, record};
+    return check_value_levels(files, check, o.values_from, o.values_up_to);
 }
 
 // Romein & Bal's published files (tablebase/published_dir.hpp): they hold no checksums,
 // so each file's size is checked as it opens and each value's range as it is read; then
-// every value of levels from..up_to against the Bellman equation, as for our files, with
-// the offset in their file named beside the position.
-bool verify_published(const PublishedDir& dir, int threads, int from, int up_to,
-                      LevelModePlan& plan, VerifyRecord* record) {
+// every value of levels --values-from..--values-up-to against the Bellman equation, as for
+// our files, with the offset in their file named beside the position.
+bool verify_published(const PublishedDir& dir, const VerifyOptions& o, LevelModePlan& plan,
+                      VerifyRecord* record) {
     Checksums files;
     for (int n : PublishedDir::levels_in(dir.dir())) {
         db::Result<db::RawLevelFile> file = dir.open(n);
@@ -383,8 +418,9 @@ bool verify_published(const PublishedDir& dir, int threads, int from, int up_to,
                 "%zu of the right size, %zu not\n",
                 files.intact.size(), files.damaged.size());
     std::fflush(stdout);
-    return check_value_levels(files, *published_stored_levels(dir, threads), threads, from, up_to,
-                              plan, record);
+    const std::unique_ptr<StoredLevels> source = published_stored_levels(dir, o.threads);
+    ValueCheck check{*source, o.threads, plan, {}, record};
+    return check_value_levels(files, check, o.values_from, o.values_up_to);
 }
 
 bool has_bound_files(const DatabaseDir& db) {
@@ -394,56 +430,28 @@ bool has_bound_files(const DatabaseDir& db) {
     return false;
 }
 
-// The value of each start position of k seeds per pit whose level was checked, read
-// through the probe library, as a user's program would read it.
-void print_start_values(const std::string& dir, const std::string& rules, int up_to,
+// The value of each start position of k seeds per pit whose level was checked (2Pk seeds
+// on a board of `pits` pits a side), read through the probe library, as a user's program
+// would read it.
+void print_start_values(const std::string& dir, const std::string& rules, int pits, int up_to,
                         const std::function<bool(int)>& has) {
-    const Tablebase tb(dir, rules);
-    for (int k = 1; 12 * k <= std::min(up_to, kMaxSeeds); ++k) {
-        if (!has(12 * k)) continue;
-        const ProbeResult<int> v = tb.value(Position::start(k).pits);
+    const Tablebase tb(dir, rules, pits);
+    const int board = 2 * pits;
+    for (int k = 1; board * k <= std::min(up_to, kMaxSeeds); ++k) {
+        const int n = board * k;
+        if (!has(n)) continue;
+        const BoardPits start(static_cast<std::size_t>(board), static_cast<uint8_t>(k));
+        const ProbeResult<int> v = tb.value(start);
         const char* plural = k == 1 ? "" : "s";
         if (!v.ok()) {
             std::printf("start position, %d seed%s per pit: %s\n", k, plural, v.message().c_str());
             continue;
         }
         const char* result = *v > 0 ? "win" : *v < 0 ? "loss" : "draw";
-        std::printf("start position, %d seed%s per pit (%d seeds): value %+d for the first "
+        std::printf("start position, %d seed%s per pit (%d seeds%s): value %+d for the first "
                     "player, a %s\n",
-                    k, plural, 12 * k, *v, result);
+                    k, plural, n, board_suffix(pits).c_str(), *v, result);
     }
-}
-
-// The same on a board of P != 6 pits a side (2Pk seeds), which the probe library does not
-// read: the start position (every pit full, so outside the databases) valued by one ply
-// of search over its children, read from the files that passed the check.
-void print_board_start_values(const DatabaseDir& db, int up_to) {
-    with_oware_game(db.rules(), db.pits(), [&](const auto& game) {
-        using State = typename std::decay_t<decltype(game)>::State;
-        const int board = 2 * db.pits();
-        for (int k = 1; board * k <= std::min(up_to, kMaxSeeds); ++k) {
-            const int n = board * k;
-            if (!std::filesystem::exists(db.path(n))) continue;
-            const char* plural = k == 1 ? "" : "s";
-            int v = 0;
-            try {
-                const FileSmallerLevels files(db, n, 1, true); // and level n: the quiet moves
-                v = bellman_value(game, n, State::start(k), [&](int level, const State& child) {
-                    const std::array<uint64_t, 1> index{game.rank(child)};
-                    std::array<int8_t, 1> value{};
-                    files.read(level, index, value);
-                    return int(value[0]);
-                });
-            } catch (const std::runtime_error& e) {
-                std::printf("start position, %d seed%s per pit: %s\n", k, plural, e.what());
-                continue;
-            }
-            const char* result = v > 0 ? "win" : v < 0 ? "loss" : "draw";
-            std::printf("start position, %d seed%s per pit (%d seeds, %d pit%s a side): value %+d "
-                        "for the first player, a %s\n",
-                        k, plural, n, db.pits(), db.pits() == 1 ? "" : "s", v, result);
-        }
-    });
 }
 
 // The progress file `file` of a check of `directory` (none for an empty name), its opening
@@ -458,64 +466,49 @@ std::optional<VerifyRecord> open_record(const std::string& file, VerifiedDirecto
     return record;
 }
 
-} // namespace
-
-int cmd_verify(const Args& args) {
-    DatabaseOptions options;
-    int threads = 0, values_from = 0, values_up_to = kMaxSeeds;
-    std::string mode, memory, progress_file;
+// Reads the command line into `o`; false after printing the help it asked for.
+bool parse_verify_options(const Args& args, VerifyOptions& o) {
     po::options_description opts("options");
-    add_database_options(opts, options);
-    add_pits_option(opts, options);
-    add_threads_option(opts, threads);
-    opts.add_options()("values-up-to", po::value(&values_up_to)->default_value(kMaxSeeds),
+    add_database_options(opts, o.db);
+    add_pits_option(opts, o.db);
+    add_threads_option(opts, o.threads);
+    opts.add_options()("values-up-to", po::value(&o.values_up_to)->default_value(kMaxSeeds),
                        "check the values of levels 0..N against their moves; levels above N get "
                        "their checksums checked only")(
-        "values-from", po::value(&values_from)->default_value(0),
+        "values-from", po::value(&o.values_from)->default_value(0),
         "check the values of levels N..(--values-up-to) only; the levels below get their "
         "checksums checked only (a long check split over several runs)")(
-        "progress-file", po::value(&progress_file),
+        "progress-file", po::value(&o.progress_file),
         "record in FILE the levels, and the first positions of a level, found consistent "
         "(rewritten every 30 s); a rerun with the same FILE checks only the rest, as long as "
         "the level files it read are unchanged");
-    add_level_mode_options(opts, "check each level's values", mode, memory);
+    add_level_mode_options(opts, "check each level's values", o.mode, o.memory);
     po::variables_map vm;
-    if (!parse_args(args,
-                    "usage: owaredb verify [--dir DIR] [--rules R] [--pits P] [--threads T] "
-                    "[--values-from N] [--values-up-to N] [--mode auto|in-memory|streamed] "
-                    "[--memory SIZE] [--progress-file FILE]",
-                    opts, {}, vm))
-        return 0;
-    if (values_up_to < 0)
-        throw UsageError("--values-up-to must be >= 0, got " + std::to_string(values_up_to));
-    if (values_from < 0 || values_from > values_up_to)
-        throw UsageError("--values-from must be 0.." + std::to_string(values_up_to) +
-                         " (--values-up-to), got " + std::to_string(values_from));
-    LevelModePlan plan(mode, memory, kStreamedCheckBytesPerPosition);
-    require_directory(options.dir);
-    if (!progress_file.empty() && ranks() > 1)
-        throw UsageError("--progress-file is for one process: under mpirun each rank checks a "
-                         "slice of every level");
-    if (rank() != 0 && !std::freopen("/dev/null", "w", stdout))
-        throw std::runtime_error("cannot silence the standard output of rank " +
-                                 std::to_string(rank()));
-    const bool published_format = directory_format(options) == DirectoryFormat::Published;
-    const int pits = resolve_pits(options);
-    if (published_format) {
-        require_published_board(options.dir, pits);
-        const PublishedDir published(options.dir);
-        std::optional<VerifyRecord> record =
-            open_record(progress_file, {options.dir, "awari", 6, "published"},
-                        [&](int n) { return published.path(n); });
-        const bool ok = verify_published(published, threads, values_from, values_up_to, plan,
-                                         record ? &*record : nullptr);
-        if (ok)
-            print_start_values(options.dir, "awari", values_up_to,
-                               [&](int n) { return std::filesystem::exists(published.path(n)); });
-        std::printf("%s\n", ok ? "verify: OK" : "verify: FAILED");
-        return ok ? 0 : 1;
-    }
-    DatabaseDir db(options.dir, resolve_rules(options), false, pits);
+    return parse_args(args,
+                      "usage: owaredb verify [--dir DIR] [--rules R] [--pits P] [--threads T] "
+                      "[--values-from N] [--values-up-to N] [--mode auto|in-memory|streamed] "
+                      "[--memory SIZE] [--progress-file FILE]",
+                      opts, {}, vm);
+}
+
+// verify over Romein & Bal's published files; the command's exit status.
+int verify_published_directory(const VerifyOptions& o, LevelModePlan& plan) {
+    const PublishedDir published(o.db.dir);
+    std::optional<VerifyRecord> record =
+        open_record(o.progress_file, {o.db.dir, "awari", 6, "published"},
+                    [&](int n) { return published.path(n); });
+    const bool ok = verify_published(published, o, plan, record ? &*record : nullptr);
+    if (ok && rank() == 0)
+        print_start_values(o.db.dir, "awari", 6, o.values_up_to,
+                           [&](int n) { return std::filesystem::exists(published.path(n)); });
+    std::printf("%s\n", ok ? "verify: OK" : "verify: FAILED");
+    return ok ? 0 : 1;
+}
+
+// verify over our level files, of a board of `pits` pits a side: the value files, then the
+// bound files; the command's exit status.
+int verify_our_directory(const VerifyOptions& o, int pits, LevelModePlan& plan) {
+    DatabaseDir db(o.db.dir, resolve_rules(o.db), false, pits);
     plan.set_board(pits, streamed_check_bytes_per_position(pits));
     if (pits != 6)
         std::printf("board: %d pit%s a side (%s-%s-NN.owdb)\n", pits, pits == 1 ? "" : "s",
@@ -527,22 +520,46 @@ int cmd_verify(const Args& args) {
     // first (an empty directory is an error there).
     bool bound_files = false;
     std::optional<VerifyRecord> record =
-        open_record(progress_file, {options.dir, db.rules().name, pits, "owaredb"},
+        open_record(o.progress_file, {o.db.dir, db.rules().name, pits, "owaredb"},
                     [&](int n) { return db.path(n); });
     const bool values_ok = value_files || !has_bound_files(db)
-                               ? verify_values(db, threads, values_from, values_up_to, plan,
-                                               record ? &*record : nullptr)
+                               ? verify_values(db, o, plan, record ? &*record : nullptr)
                                : true;
     const bool bounds_ok =
-        verify_bounds(BoundsDir(options.dir, db.rules(), pits), threads, bound_files);
+        verify_bounds(BoundsDir(o.db.dir, db.rules(), pits), o.threads, bound_files);
     const bool ok = values_ok && bounds_ok;
-    if (ok && value_files && pits == 6)
-        print_start_values(options.dir, db.rules().name, values_up_to,
+    if (ok && value_files && rank() == 0)
+        print_start_values(o.db.dir, db.rules().name, pits, o.values_up_to,
                            [&](int n) { return std::filesystem::exists(db.path(n)); });
-    else if (ok && value_files && rank() == 0)
-        print_board_start_values(db, values_up_to);
     std::printf("%s\n", ok ? "verify: OK" : "verify: FAILED");
     return ok ? 0 : 1;
+}
+
+} // namespace
+
+int cmd_verify(const Args& args) {
+    VerifyOptions o;
+    if (!parse_verify_options(args, o)) return 0;
+    if (o.values_up_to < 0)
+        throw UsageError("--values-up-to must be >= 0, got " + std::to_string(o.values_up_to));
+    if (o.values_from < 0 || o.values_from > o.values_up_to)
+        throw UsageError("--values-from must be 0.." + std::to_string(o.values_up_to) +
+                         " (--values-up-to), got " + std::to_string(o.values_from));
+    LevelModePlan plan(o.mode, o.memory, kStreamedCheckBytesPerPosition);
+    require_directory(o.db.dir);
+    if (!o.progress_file.empty() && ranks() > 1)
+        throw UsageError("--progress-file is for one process: under mpirun each rank checks a "
+                         "slice of every level");
+    if (rank() != 0 && !std::freopen("/dev/null", "w", stdout))
+        throw std::runtime_error("cannot silence the standard output of rank " +
+                                 std::to_string(rank()));
+    const bool published_format = directory_format(o.db) == DirectoryFormat::Published;
+    const int pits = resolve_pits(o.db);
+    if (published_format) {
+        require_published_board(o.db.dir, pits);
+        return verify_published_directory(o, plan);
+    }
+    return verify_our_directory(o, pits, plan);
 }
 
 } // namespace owaredb::cli
