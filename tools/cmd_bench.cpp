@@ -75,14 +75,14 @@ LevelResult bench_level(const Rules& rules, int n, uint64_t samples, uint64_t se
                         uint64_t& checksum) {
     LevelResult r;
     r.n = n;
-    r.size = level_size(n);
+    r.size = level_size<6>(n);
     std::mt19937_64 rng(seed ^ (0x9e3779b97f4a7c15ULL * static_cast<uint64_t>(n + 1)));
     std::vector<uint64_t> indices(samples);
     for (uint64_t& i : indices) i = rng() % r.size; // bias negligible: |D_n| << 2^64
     std::vector<Position> positions(samples);
 
     auto t0 = Clock::now();
-    for (uint64_t k = 0; k < samples; ++k) positions[k] = unrank(n, indices[k]);
+    for (uint64_t k = 0; k < samples; ++k) positions[k] = unrank<6>(n, indices[k]);
     auto t1 = Clock::now();
     for (const Position& p : positions) checksum += p.pits[0] ^ (p.pits[11] << 8);
     r.unrank_ns = ns_per(t0, t1, samples);
@@ -92,7 +92,7 @@ LevelResult bench_level(const Rules& rules, int n, uint64_t samples, uint64_t se
     uint64_t seq_sum = 0;
     t0 = Clock::now();
     for (uint64_t k = 0, i = first; k < samples; ++k, i = i + 1 == r.size ? 0 : i + 1) {
-        const Position p = unrank(n, i);
+        const Position p = unrank<6>(n, i);
         seq_sum += p.pits[k % kPits];
     }
     t1 = Clock::now();
@@ -102,12 +102,12 @@ LevelResult bench_level(const Rules& rules, int n, uint64_t samples, uint64_t se
     // The same run of positions by next_in_level, as the generator's first passes walk it.
     uint64_t next_sum = 0;
     t0 = Clock::now();
-    Position p = unrank(n, first);
+    Position p = unrank<6>(n, first);
     for (uint64_t k = 0, i = first; k < samples; ++k) {
         next_sum += p.pits[k % kPits];
         if (++i == r.size) {
             i = 0;
-            p = unrank(n, 0);
+            p = unrank<6>(n, 0);
         } else {
             p = next_in_level(p);
         }
@@ -157,7 +157,7 @@ int cmd_bench(const Args& args) {
     uint64_t samples = 0, seed = 0;
     po::options_description opts("options");
     opts.add_options()("rules", po::value(&rules_name)->default_value("abapa"),
-                       "rule set: abapa|awari")(
+                       rules_help().c_str())(
         "seeds", po::value(&seeds_text)->default_value("24,40"),
         "seed counts n to measure, comma separated (positions of D_n)")(
         "samples", po::value(&samples)->default_value(1000000), "random positions per seed count")(

@@ -77,7 +77,8 @@ int cmd_bench_entropy(const Args& args) {
         return 0;
     if (level < 0 || level > kMaxSeeds) throw UsageError("--level must be 0..48");
     require_directory(options.dir, "(see owaredb generate)");
-    DatabaseDir db(options.dir, resolve_rules(options));
+    const DatabaseDir db(options.dir, resolve_rules(options), false, kPitsPerSide);
+    const OwareGame game(db.rules());
     std::vector<ValueArray> levels;
     for (int n = 0; n <= level; ++n) {
         ValueArray values;
@@ -95,10 +96,10 @@ int cmd_bench_entropy(const Args& args) {
 #pragma omp parallel for schedule(dynamic, 1 << 14) num_threads(threads) \
     reduction(+ : capture_recovers)
     for (int64_t i = 0; i < size; ++i) {
-        const Position p = unrank(level, uint64_t(i));
+        const Position p = unrank<6>(level, uint64_t(i));
         const MoveList moves = legal_moves(db.rules(), p);
         int e = best_capture_value(
-            db.game(), p, [&](int k, const Position& c) { return int(levels[k][rank(c)]); });
+            game, p, [&](int k, const Position& c) { return int(levels[k][rank(c)]); });
         cls[i] = moves.empty() ? kGameOver : e == kNoMove ? kNoCaptureMove : kHasCapture;
         residual[i] = static_cast<int8_t>(cls[i] == kHasCapture ? v[i] - e : v[i]);
         capture_recovers += cls[i] == kHasCapture && v[i] == e;

@@ -26,6 +26,33 @@ template <class F> double seconds(F&& f) {
     f();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
+
+// Levels 0..top-1 of `game`, solved here or, with a `dir`, loaded from its files; says
+// which and how long it took.
+std::vector<ValueArray> smaller_levels(const OwareGame& game, const std::string& dir, int top,
+                                       int threads) {
+    std::vector<ValueArray> solved;
+    double setup = 0;
+    if (dir.empty()) {
+        std::cout << "solving levels 0.." << top - 1 << " first (" << threads << " threads)..."
+                  << std::endl;
+        setup = seconds([&] { solved = solve_in_memory(game, top - 1, threads); });
+    } else {
+        std::cout << "loading levels 0.." << top - 1 << " from " << dir << "..." << std::endl;
+        const DatabaseDir files(dir, game.rules(), false, kPitsPerSide);
+        setup = seconds([&] {
+            for (int n = 0; n < top; ++n) {
+                ValueArray level;
+                const db::Status status = files.load(n, level, threads, solved);
+                if (!status.ok()) throw std::runtime_error(status.message());
+                solved.push_back(std::move(level));
+            }
+        });
+    }
+    std::printf("  done in %.1f s\n\n", setup);
+    return solved;
+}
+
 } // namespace
 
 int cmd_bench_generate(const Args& args) {
@@ -35,7 +62,7 @@ int cmd_bench_generate(const Args& args) {
     bool threads_only = false;
     po::options_description opts("options");
     opts.add_options()("rules", po::value(&rules_name)->default_value("abapa"),
-                       "rule set: abapa|awari")(
+                       rules_help().c_str())(
         "levels", po::value(&levels)->multitoken()->default_value({18, 19, 20}, "18 19 20"),
         "levels to measure (all smaller ones are solved first)")(
         "dir", po::value(&dir),
@@ -56,25 +83,7 @@ int cmd_bench_generate(const Args& args) {
     const int top = *std::max_element(levels.begin(), levels.end());
     OwareGame game(rules);
 
-    std::vector<ValueArray> solved;
-    double setup = 0;
-    if (dir.empty()) {
-        std::cout << "solving levels 0.." << top - 1 << " first (" << threads << " threads)..."
-                  << std::endl;
-        setup = seconds([&] { solved = solve_in_memory(game, top - 1, threads); });
-    } else {
-        std::cout << "loading levels 0.." << top - 1 << " from " << dir << "..." << std::endl;
-        const DatabaseDir files(dir, rules);
-        setup = seconds([&] {
-            for (int n = 0; n < top; ++n) {
-                ValueArray level;
-                const db::Status status = files.load(n, level, threads, solved);
-                if (!status.ok()) throw std::runtime_error(status.message());
-                solved.push_back(std::move(level));
-            }
-        });
-    }
-    std::printf("  done in %.1f s\n\n", setup);
+    const std::vector<ValueArray> solved = smaller_levels(game, dir, top, threads);
     std::vector<const int8_t*> smaller;
     for (const auto& l : solved) smaller.push_back(l.data());
 
@@ -86,7 +95,7 @@ int cmd_bench_generate(const Args& args) {
     for (int n : levels) {
         std::vector<const int8_t*> below(smaller.begin(), smaller.begin() + n);
         RetrogradeSolver<OwareGame> one(game, below, 1), many(game, below, threads);
-        const double size = static_cast<double>(level_size(n));
+        const double size = static_cast<double>(level_size<6>(n));
         double f1 = 0, g1 = 0;
         if (!threads_only) {
             f1 = seconds([&] { sink += one.forward_pass(n); });

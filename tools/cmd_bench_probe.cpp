@@ -32,7 +32,7 @@ int cmd_bench_probe(const Args& args) {
     using Clock = std::chrono::steady_clock;
     std::mt19937_64 rng(1);
     std::vector<Pits> positions(samples);
-    for (auto& p : positions) p = unrank(level, rng() % level_size(level)).pits;
+    for (auto& p : positions) p = unrank<6>(level, rng() % level_size<6>(level)).pits;
 
     // Cold: a fresh tablebase per probe, first probe of each (file open + block decode).
     double cold = 0;
@@ -58,7 +58,7 @@ int cmd_bench_probe(const Args& args) {
     tb.values(positions, results);
     double batch = std::chrono::duration<double>(Clock::now() - t0).count();
     std::printf("level %d (%llu positions), %llu random probes, 1 thread\n", level,
-                (unsigned long long)level_size(level), (unsigned long long)samples);
+                (unsigned long long)level_size<6>(level), (unsigned long long)samples);
     std::printf("  warm probes/s        %12.0f\n", samples / warm);
     std::printf("  warm batch values/s  %12.0f\n", samples / batch);
     std::printf("  cold probe latency   %12.3f ms (mean of %d fresh tablebases)\n",

@@ -41,7 +41,7 @@ struct ConversionSettings {
 // The conversion options of level n, its progress shown on a terminal (and in a log for a
 // level that takes 10 s or more).
 ConversionOptions conversion_options(int n, const ConversionSettings& settings) {
-    check_disk(n, level_size(n), settings.work_dir.string());
+    check_disk(n, level_size<6>(n), settings.work_dir.string());
     ConversionOptions o;
     o.work_dir = settings.work_dir / ("level-" + std::to_string(n));
     o.memory = settings.memory;
@@ -89,7 +89,7 @@ struct IndexNames {
     const LevelStore* offsets = nullptr;
     const char* word() const { return offsets ? "offset" : "index"; }
     std::string position(int n, uint64_t index) const {
-        return offsets ? offsets->position_in_file(n, index) : to_string(unrank(n, index));
+        return offsets ? offsets->position_in_file(n, index) : to_string(unrank<6>(n, index));
     }
 };
 
@@ -113,7 +113,7 @@ uint64_t compare_level(int n, const LevelRuns& a, const LevelRuns& b, const Inde
     const int threads = settings.threads, show = settings.show;
     // A whole number of either side's blocks (powers of two: the larger is a multiple).
     const uint64_t chunk = std::max(a.chunk(), b.chunk());
-    const uint64_t size = level_size(n);
+    const uint64_t size = level_size<6>(n);
     std::atomic<uint64_t> differ{0}, done{0};
     std::mutex first_mutex;
     std::vector<Difference> first; // the `show` smallest indices that differ

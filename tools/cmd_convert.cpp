@@ -144,13 +144,13 @@ ConversionOptions conversion_options(const ConvertOptions& o, int n, uint64_t bu
 // Refuses level n when the disk holding `dir` cannot take the work files and the output.
 void check_conversion_disk(int n, const ConvertOptions& o) {
     const std::filesystem::path work = work_dir_of(o, n).parent_path();
-    check_disk(n, 2 * level_size(n), work.string());
+    check_disk(n, 2 * level_size<6>(n), work.string());
 }
 
 void print_level(const char* verb, int n, const std::filesystem::path& file, double seconds) {
     std::printf("level %2d: %llu positions %s %s (%.1f s, %.1f M positions/s)\n", n,
-                (unsigned long long)level_size(n), verb, file.c_str(), seconds,
-                seconds > 0 ? double(level_size(n)) / seconds / 1e6 : 0.0);
+                (unsigned long long)level_size<6>(n), verb, file.c_str(), seconds,
+                seconds > 0 ? double(level_size<6>(n)) / seconds / 1e6 : 0.0);
     std::fflush(stdout);
 }
 
@@ -191,7 +191,7 @@ int cmd_import(const Args& args) {
         if (n <= o.max_seeds) levels.push_back(n);
     const uint64_t budget = conversion_budget(o, levels.empty() ? -1 : levels.back());
     const PublishedDir published(o.from);
-    const DatabaseDir ours(o.to, Rules::awari());
+    const DatabaseDir ours(o.to, Rules::awari(), false, kPitsPerSide);
     const db::DirectoryLock lock(o.to);
     lock.remove_stale_temp_files();
     int converted = 0, kept = 0;
@@ -239,7 +239,7 @@ int cmd_export(const Args& args) {
                          "' holds owaredb level files: export writes published "
                          "files, into a directory of their own");
     if (!o.work_dir.empty()) require_directory(o.work_dir, "(create it first)");
-    const DatabaseDir ours(o.from, Rules::awari());
+    const DatabaseDir ours(o.from, Rules::awari(), false, kPitsPerSide);
     const std::vector<std::string> rule_sets = rule_sets_in(o.from);
     if (std::find(rule_sets.begin(), rule_sets.end(), "awari") == rule_sets.end())
         throw UsageError("no awari level files (awari-NN.owdb) in '" + o.from +
@@ -269,7 +269,7 @@ int cmd_export(const Args& args) {
         if (db::Status s = reader.open(); !s.ok()) throw std::runtime_error(s.message());
         ConversionLine line("exporting", n);
         ConvertedLevel level(n, OrderDirection::to_published,
-                             LevelFileValues(reader, level_size(n), o.threads),
+                             LevelFileValues(reader, level_size<6>(n), o.threads),
                              conversion_options(o, n, budget, ours.path(n), line));
         db::detail::AtomicFileSink sink(published.path(n));
         std::vector<int8_t> piece(std::size_t(16) << 20);

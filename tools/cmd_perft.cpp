@@ -14,8 +14,8 @@ int cmd_perft(const Args& args) {
     int depth = 0, pits = 6;
     po::options_description opts("options");
     opts.add_options()("rules", po::value(&rules_name)->default_value("abapa"),
-                       "rule set: abapa|awari")("depth", po::value(&depth)->default_value(8),
-                                                "deepest depth to count (1..30)")(
+                       rules_help().c_str())("depth", po::value(&depth)->default_value(8),
+                                             "deepest depth to count (1..30)")(
         "position", po::value(&position_text),
         "2 x pits counts, side to move first (default: 4 seeds in every pit)");
     add_pits_option(opts, pits);

@@ -50,9 +50,8 @@ constexpr std::size_t kMaxBodyBytes = std::size_t(1) << 20;
 constexpr std::size_t kMaxBatchLines = 10000;
 constexpr std::size_t kMaxBatchPvLines = 1000; // a line of play costs far more than a value
 
-// Form-encoded bodies (curl -d's default type) over this are refused with a hint, as
-// before, when cpp-httplib parsed them into a buffer of this size: `curl -d @file` drops a
-// file's newlines, so a batch sent that way is not what its author meant.
+// Form-encoded bodies (curl -d's default type) over this are refused with a hint: `curl -d
+// @file` drops a file's newlines, so a batch sent that way is not what its author meant.
 constexpr std::size_t kMaxFormBytes = 8 << 10;
 
 using http::Request;
@@ -115,18 +114,6 @@ std::string shown_dir(const std::string& dir) {
     return name.has_filename() ? name.filename().string() : std::string("DIR");
 }
 
-// The rule sets' names, from the presets ("abapa|awari").
-std::vector<std::string> preset_names() {
-    std::vector<std::string> names;
-    const std::string all = Rules::preset_names();
-    for (std::size_t start = 0; start <= all.size();) {
-        std::size_t bar = std::min(all.find('|', start), all.size());
-        names.push_back(all.substr(start, bar - start));
-        start = bar + 1;
-    }
-    return names;
-}
-
 // Both rule sets' databases in one directory: one Tablebase per rule set, made once and
 // shared by every request (a Tablebase is thread-safe).
 class Oracle {
@@ -136,7 +123,7 @@ class Oracle {
           default_rules_(std::move(default_rules)), pits_per_side_(pits_per_side) {
         TablebaseOptions options;
         options.cache_bytes = cache_bytes;
-        for (std::string& name : preset_names())
+        for (const std::string& name : Rules::preset_names())
             tables_.emplace_back(dir_, name, pits_per_side_, options);
     }
 
@@ -177,7 +164,7 @@ const Tablebase* Oracle::tablebase(const Request& req, Response& res) const {
     const std::string name = req.has_param("rules") ? req.param("rules") : default_rules_;
     for (const Tablebase& tb : tables_)
         if (tb.rules() == name) return &tb;
-    send_error(res, 400, "unknown rules '" + name + "' (expected " + Rules::preset_names() + ")",
+    send_error(res, 400, "unknown rules '" + name + "' (expected " + Rules::preset_choices() + ")",
                "invalid_rules");
     return nullptr;
 }
@@ -256,7 +243,11 @@ void Oracle::batch(const Request& req, Response& res) const {
 
 void Oracle::info(Response& res) const {
     Json doc;
-    doc["rules"] = preset_names();
+    doc["rules"] = Rules::preset_names();
+    Json descriptions = Json::object();
+    for (const std::string& name : Rules::preset_names())
+        descriptions[name] = Rules::description(name);
+    doc["rules_descriptions"] = std::move(descriptions);
     doc["default"] = default_rules_;
     doc["dir"] = shown_dir_;
     Json levels = Json::object();
@@ -375,39 +366,46 @@ void reserve_descriptors(std::size_t connections) {
     }
 }
 
-} // namespace
-
-int cmd_serve(const Args& args) {
+// What `owaredb serve` was asked.
+struct ServeOptions {
     std::string dir, rules_name, host;
     DatabaseOptions db; // --pits (db.pits; the board: db.dir's, else 6)
     int port = 8080;
     // Event loops: a slow request (a 1,000-line batch with pv, 0.17 s) holds up only the
-    // connections of its loop. 8 on 2 cores: 38,000-43,000 /api/probe requests/s, against
-    // 33,000-49,000 with 2 or 4 and 31,000-32,000 with 16 (docs/results.md).
+    // connections of its loop; 8 answer about as many requests as 2 or 4 and more than 16
+    // (docs/results.md, Oracle and Python).
     std::size_t threads = 8;
     std::size_t max_connections = http::Limits{}.max_connections;
     std::string cache_mb = "128";
     std::string cors;
+    bool with_cors = false; ///< --cors given
+};
+
+// Reads the command line into `o`; false after printing the help it asked for.
+bool parse_serve_options(const Args& args, ServeOptions& o) {
     po::options_description opts("options");
-    opts.add_options()("dir", po::value(&dir)->default_value(kDefaultDatabaseDir),
+    opts.add_options()("dir", po::value(&o.dir)->default_value(kDefaultDatabaseDir),
                        "database directory")(
-        "rules", po::value(&rules_name),
-        "rule set the page starts with: abapa|awari (both are served; default: the one the "
-        "directory holds, awari for published files, else abapa)")(
-        "host", po::value(&host)->default_value("127.0.0.1"),
+        "rules", po::value(&o.rules_name),
+        ("rule set the page starts with: " + Rules::preset_choices() + " (" +
+         (Rules::presets().size() == 2 ? "both" : "all") +
+         " are served; default: the one the directory holds, awari for published files, else "
+         "abapa)")
+            .c_str())(
+        "host", po::value(&o.host)->default_value("127.0.0.1"),
         "address to listen on (0.0.0.0: every interface, reachable from other machines)")(
-        "port", po::value(&port)->default_value(8080), "port (0: any free port, printed)")(
-        "threads", po::value(&threads)->default_value(threads),
+        "port", po::value(&o.port)->default_value(8080), "port (0: any free port, printed)")(
+        "threads", po::value(&o.threads)->default_value(o.threads),
         "threads answering requests, each an event loop over its share of the connections")(
-        "max-connections", po::value(&max_connections)->default_value(max_connections),
+        "max-connections", po::value(&o.max_connections)->default_value(o.max_connections),
         "connections served at once; at the cap the longest idle one is closed for a new one, "
         "and with none idle the new one is answered 503")(
-        "cache-mb", po::value(&cache_mb)->default_value(cache_mb),
+        "cache-mb", po::value(&o.cache_mb)->default_value(o.cache_mb),
         "block cache per rule set, MiB (0: the library's default, 256)")(
-        "cors", po::value(&cors),
+        "cors", po::value(&o.cors),
         "let pages of this origin (https://example.org, or * for any) call the API from a "
         "browser: Access-Control-Allow-Origin on every answer, preflight OPTIONS answered");
-    add_pits_option(opts, db);
+    add_pits_option(opts, o.db);
     po::variables_map vm;
     if (!parse_args(
             args,
@@ -420,42 +418,40 @@ int cmd_serve(const Args& args) {
             "  GET  /api/info                             rule sets, the board, levels present,\n"
             "       limits",
             opts, {}, vm))
-        return 0;
-    if (!rules_name.empty()) rules_from_name(rules_name); // validates the name
-    if (port < 0 || port > 65535) throw UsageError("--port must be 0..65535");
-    if (threads < 1 || threads > 1024) throw UsageError("--threads must be 1..1024");
-    if (max_connections < 1 || max_connections > 1000000)
+        return false;
+    o.with_cors = vm.count("cors") > 0;
+    return true;
+}
+
+// UsageError for what the server could not serve as asked; reserves the file descriptors
+// the connections need. The block cache's size in bytes.
+std::size_t validate(const ServeOptions& o) {
+    if (!o.rules_name.empty()) rules_from_name(o.rules_name); // validates the name
+    if (o.port < 0 || o.port > 65535) throw UsageError("--port must be 0..65535");
+    if (o.threads < 1 || o.threads > 1024) throw UsageError("--threads must be 1..1024");
+    if (o.max_connections < 1 || o.max_connections > 1000000)
         throw UsageError("--max-connections must be 1..1000000");
-    const std::size_t cache_bytes = parse_cache_mb(cache_mb);
-    if (vm.count("cors") && !valid_origin(cors))
+    const std::size_t cache_bytes = parse_cache_mb(o.cache_mb);
+    if (o.with_cors && !valid_origin(o.cors))
         throw UsageError("--cors takes * or one origin, scheme://host[:port] (http or https), "
                          "not '" +
-                         cors + "'");
-    if (!std::filesystem::is_directory(dir))
-        throw UsageError("no database directory '" + dir + "' (see owaredb generate)");
-    reserve_descriptors(max_connections);
+                         o.cors + "'");
+    if (!std::filesystem::is_directory(o.dir))
+        throw UsageError("no database directory '" + o.dir + "' (see owaredb generate)");
+    reserve_descriptors(o.max_connections);
+    return cache_bytes;
+}
 
-    // The page starts with the rule set the directory holds (awari for Romein & Bal's
-    // published files); with both, or none yet, abapa.
-    if (rules_name.empty()) {
-        try {
-            rules_name = resolve_rules({dir, ""}).name;
-        } catch (const UsageError&) {
-            rules_name = "abapa"; // both rule sets: both are served
-        }
-    }
-    // The directory's board (one a directory), or --pits when it agrees with the files.
-    db.dir = dir;
-    const int pits_per_side = resolve_pits(db);
-    const Oracle oracle(dir, rules_name, pits_per_side, cache_bytes);
+// The HTTP server's settings: where it listens, its limits, its headers, and the routes
+// over `oracle` (which must outlive the server).
+http::ServerOptions server_options(const ServeOptions& o, const Oracle& oracle) {
     http::ServerOptions options;
-    options.host = host;
-    options.port = port;
-    options.threads = threads;
-    options.limits.max_connections = max_connections;
+    options.host = o.host;
+    options.port = o.port;
+    options.threads = o.threads;
+    options.limits.max_connections = o.max_connections;
     options.limits.body_bytes = kMaxBodyBytes;
-    const bool with_cors = vm.count("cors") > 0;
-    options.handler = [&oracle, with_cors](const Request& req, Response& res) {
+    options.handler = [&oracle, with_cors = o.with_cors](const Request& req, Response& res) {
         route(oracle, with_cors, req, res);
     };
     options.error = [](int status, std::string_view message) {
@@ -465,14 +461,37 @@ int cmd_serve(const Args& args) {
     };
     options.default_headers = {{"X-Content-Type-Options", "nosniff"},
                                {"Referrer-Policy", "no-referrer"}};
-    if (with_cors) {
-        options.default_headers.emplace_back("Access-Control-Allow-Origin", cors);
+    if (o.with_cors) {
+        options.default_headers.emplace_back("Access-Control-Allow-Origin", o.cors);
         // One origin named: caches must keep answers apart by the asking origin.
-        if (cors != "*") options.default_headers.emplace_back("Vary", "Origin");
+        if (o.cors != "*") options.default_headers.emplace_back("Vary", "Origin");
     }
-    http::Server server(std::move(options)); // throws when it cannot listen
-    std::cout << "owaredb serve: http://" << url_host(host) << ":" << server.port()
-              << "/ (databases in " << dir << ", rules " << Rules::preset_names()
+    return options;
+}
+
+} // namespace
+
+int cmd_serve(const Args& args) {
+    ServeOptions o;
+    if (!parse_serve_options(args, o)) return 0;
+    const std::size_t cache_bytes = validate(o);
+    // The page starts with the rule set the directory holds (awari for Romein & Bal's
+    // published files); with both, or none yet, abapa.
+    std::string rules_name = o.rules_name;
+    if (rules_name.empty()) {
+        try {
+            rules_name = resolve_rules({o.dir, ""}).name;
+        } catch (const UsageError&) {
+            rules_name = "abapa"; // several rule sets: all are served
+        }
+    }
+    // The directory's board (one a directory), or --pits when it agrees with the files.
+    o.db.dir = o.dir;
+    const int pits_per_side = resolve_pits(o.db);
+    const Oracle oracle(o.dir, rules_name, pits_per_side, cache_bytes);
+    http::Server server(server_options(o, oracle)); // throws when it cannot listen
+    std::cout << "owaredb serve: http://" << url_host(o.host) << ":" << server.port()
+              << "/ (databases in " << o.dir << ", rules " << Rules::preset_choices()
               << (pits_per_side == 6 ? std::string()
                                      : ", " + std::to_string(pits_per_side) + " pits a side")
               << "; Ctrl-C stops)" << std::endl;

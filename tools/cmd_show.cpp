@@ -14,7 +14,7 @@ int cmd_show(const Args& args) {
     std::vector<std::string> position_words;
     po::options_description opts("options");
     opts.add_options()("rules", po::value(&rules_name)->default_value("abapa"),
-                       "rule set: abapa|awari");
+                       rules_help().c_str());
     add_pits_option(opts, pits);
     po::positional_options_description pos;
     add_position_argument(opts, pos, position_words);

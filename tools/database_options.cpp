@@ -10,29 +10,42 @@ namespace owaredb::cli {
 
 Rules rules_from_name(const std::string& name) {
     if (auto r = Rules::by_name(name)) return *r;
-    throw UsageError("unknown rules '" + name + "' (expected " + Rules::preset_names() + ")");
+    throw UsageError("unknown rules '" + name + "' (expected " + Rules::preset_choices() + ")");
+}
+
+std::string board_suffix(int pits) {
+    return pits == 6 ? ""
+                     : ", " + std::to_string(pits) + (pits == 1 ? " pit" : " pits") + " a side";
+}
+
+std::string rules_help() {
+    return "rule set: " + Rules::preset_choices();
 }
 
 void add_pits_option(po::options_description& opts, int& pits) {
-    opts.add_options()("pits", po::value(&pits)->default_value(pits), "pits a side, 1..8");
+    opts.add_options()("pits", po::value(&pits)->default_value(pits),
+                       ("pits a side, " + board_sizes_text()).c_str());
 }
 
 void require_pits(int pits) {
     if (pits < kMinPitsPerSide || pits > kMaxPitsPerSide)
-        throw UsageError("--pits must be between 1 and 8, got " + std::to_string(pits));
+        throw UsageError("--pits must be between " + std::to_string(kMinPitsPerSide) + " and " +
+                         std::to_string(kMaxPitsPerSide) + ", got " + std::to_string(pits));
 }
 
 void add_database_options(po::options_description& opts, DatabaseOptions& db) {
     opts.add_options()("dir", po::value(&db.dir)->default_value(db.dir), "database directory")(
         "rules", po::value(&db.rules),
-        "rule set: abapa|awari (default: the one whose files the directory holds, else abapa)");
+        (rules_help() + " (default: the one whose files the directory holds, else abapa)").c_str());
 }
 
 void add_pits_option(po::options_description& opts, DatabaseOptions& db) {
     // The notifier runs only when --pits is given (no default): an explicit 0 is refused,
     // not taken for "the directory's board".
     opts.add_options()("pits", po::value(&db.pits)->notifier(&require_pits),
-                       "pits a side, 1..8 (default: the board of the directory's files, else 6)");
+                       ("pits a side, " + board_sizes_text() +
+                        " (default: the board of the directory's files, else 6)")
+                           .c_str());
 }
 
 namespace {
@@ -84,7 +97,7 @@ Rules resolve_rules(const DatabaseOptions& db) {
     if (found.size() == 1) {
         if (std::optional<Rules> r = Rules::by_name(found[0])) return *r;
         throw UsageError("directory '" + db.dir + "' holds level files of an unknown rule set '" +
-                         found[0] + "' (expected " + Rules::preset_names() + ")");
+                         found[0] + "' (expected " + Rules::preset_choices() + ")");
     }
     // A format limited to one rule set (Romein & Bal's files: awari) gives it.
     if (db::Result<std::unique_ptr<LevelStore>> store =

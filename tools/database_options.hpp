@@ -21,6 +21,8 @@ struct DatabaseOptions {
 
 /// The rules preset named `name`, or UsageError listing the presets.
 Rules rules_from_name(const std::string& name);
+/// "rule set: abapa|awari", from the presets: how every --rules help text starts.
+std::string rules_help();
 
 /// Declares --pits P (pits a side, default 6) on `opts`.
 void add_pits_option(po::options_description& opts, int& pits);
@@ -38,6 +40,10 @@ void add_pits_option(po::options_description& opts, DatabaseOptions& db);
 /// in the directory; otherwise 6. A directory that holds files of several boards is refused
 /// by every command (UsageError naming them): its levels would not be one game's.
 int resolve_pits(const DatabaseOptions& db);
+/// ", P pits a side" (", 1 pit a side") for a board other than the standard one, "" for
+/// six: how an output names the board after the rules or the seeds, so that a 6-pit
+/// directory's output is what it was before other boards existed.
+std::string board_suffix(int pits);
 /// resolve_pits(db), and UsageError unless it is 6: for the commands that read the
 /// standard board only, `command` naming them ("compare").
 void require_standard_board(const DatabaseOptions& db, const std::string& command);

@@ -2,8 +2,8 @@
 // besides the levels themselves, which they read through a LevelStore
 // (tablebase/level_store.hpp, opened by open_store in database_options.hpp) whatever the
 // format. Our files may be of any board (P pits a side, 1..8); the code that needs the
-// game's rules for a board (the checks, one-ply values) gets it through with_oware_game,
-// once per use, from the store's pits() and rules().
+// game's rules for a board (the checks, one-ply values) gets it through with_oware_game
+// (oware/oware_game.hpp), once per use, from the store's pits() and rules().
 #pragma once
 
 #include "oware/oware_game.hpp"
@@ -12,14 +12,6 @@
 #include <string>
 
 namespace owaredb::cli {
-
-/// Calls f(game) with game = BasicOwareGame<P>(rules) for the board of `pits` pits a side
-/// (1..8, with_pits_per_side; std::invalid_argument otherwise) and returns what f returns:
-/// the one place where verify and stats go from a directory's board to the templates.
-template <class F> auto with_oware_game(const Rules& rules, int pits, F&& f) {
-    return with_pits_per_side(pits,
-                              [&](auto p) { return f(BasicOwareGame<decltype(p)::value>(rules)); });
-}
 
 /// The text form (2P numbers) of the position of rank `index` in level n of a board of
 /// `pits` pits a side.

@@ -46,7 +46,7 @@ template <int P> struct Analysis {
         if (!reads.slots.files)
             return ProbeError{ProbeStatus::InvalidRules,
                               "unknown rules '" + reads.slots.rules_name + "' (expected " +
-                                  Rules::preset_names() + ")"};
+                                  Rules::preset_choices() + ")"};
         int seeds = 0;
         for (uint8_t v : out.pits) seeds += v;
         if (seeds > kMaxSeeds)

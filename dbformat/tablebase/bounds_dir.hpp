@@ -17,12 +17,12 @@
 
 namespace owaredb {
 
-/// LevelDir gives dir(), rules(), pits(), game(), path(n) ("<dir>/<rules>-NN.bounds.owdb",
+/// LevelDir gives dir(), rules(), pits(), with_game(f), path(n) ("<dir>/<rules>-NN.bounds.owdb",
 /// "<dir>/<rules>-pP-NN.bounds.owdb" on a board of P != 6 pits a side),
 /// meta(n) (entries = 2 * positions, kind Bounds) and expectation(n).
 class BoundsDir : public LevelDir {
   public:
-    BoundsDir(std::filesystem::path dir, Rules rules, int pits_per_side = 6);
+    BoundsDir(std::filesystem::path dir, Rules rules, int pits_per_side);
 
     /// Reads level n's bounds (2 * positions bytes) into `out`, checking every block
     /// checksum, that the file is this level's bound file, and that every pair has

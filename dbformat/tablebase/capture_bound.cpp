@@ -16,9 +16,9 @@ struct SmallerLevels {
 };
 
 void check_arguments(int n, uint64_t size, const std::vector<const int8_t*>& smaller) {
-    if (size != level_size(n))
+    if (size != level_size<6>(n))
         throw std::invalid_argument("capture bound: level " + std::to_string(n) + " has " +
-                                    std::to_string(level_size(n)) + " positions, got " +
+                                    std::to_string(level_size<6>(n)) + " positions, got " +
                                     std::to_string(size));
     if (smaller.size() < static_cast<std::size_t>(n))
         throw std::invalid_argument("capture bound: level " + std::to_string(n) +
@@ -42,10 +42,10 @@ void encode_capture_bounded(const OwareGame& game, int n, std::span<const int8_t
     for (int64_t c = 0; c < chunks; ++c) {
         const uint64_t begin = uint64_t(c) * kCaptureBoundChunk;
         const uint64_t end = std::min(size, begin + kCaptureBoundChunk);
-        Position p = unrank(n, begin);
+        Position p = unrank<6>(n, begin);
         int previous = 0;
         for (uint64_t i = begin; i < end; ++i) {
-            if (i != begin) p = unrank(n, i);
+            if (i != begin) p = unrank<6>(n, i);
             const int v = values[i];
             const int e = best_capture_value(game, p, lower);
             if (e != kNoMove && v < e) broken = true;
@@ -67,7 +67,7 @@ void decode_capture_bounded(const OwareGame& game, int n, std::span<int8_t> valu
     const SmallerLevels lower{smaller};
 #pragma omp parallel for schedule(dynamic, 1 << 14) num_threads(threads)
     for (int64_t i = 0; i < size; ++i) {
-        const int e = best_capture_value(game, unrank(n, uint64_t(i)), lower);
+        const int e = best_capture_value(game, unrank<6>(n, uint64_t(i)), lower);
         if (e > values[i]) values[i] = static_cast<int8_t>(e);
     }
 }

@@ -30,7 +30,8 @@ db::Status DatabaseDir::load(int n, ValueArray& out, int threads,
             return db::Status(db::ErrorCode::Mismatch,
                               path(n).string() +
                                   ": capture-bounded values need every smaller level loaded");
-        decode_capture_bounded(game(), n, values.span(), level_pointers(smaller, n), threads);
+        decode_capture_bounded(OwareGame(rules()), n, values.span(), level_pointers(smaller, n),
+                               threads);
     }
     out = std::move(values);
     return s;
@@ -41,8 +42,8 @@ db::WriteReport DatabaseDir::save(int n, const ValueArray& values, int threads,
     db::LevelMeta m = meta(n);
     if (!compact_) return write_level(n, m, values.span(), threads);
     ValueArray stored(values.size());
-    encode_capture_bounded(game(), n, values.span(), level_pointers(smaller, n), stored.span(),
-                           threads);
+    encode_capture_bounded(OwareGame(rules()), n, values.span(), level_pointers(smaller, n),
+                           stored.span(), threads);
     m.capture_bounded = true;
     return write_level(n, m, stored.span(), threads);
 }

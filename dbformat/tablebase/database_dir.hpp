@@ -19,11 +19,10 @@ class DatabaseDir : public LevelDir {
   public:
     /// `compact`: save() writes capture-bounded files (dbformat/README.md), smaller but
     /// slower to probe. load() reads either kind. Files "<dir>/<rules>-NN.owdb", one entry
-    /// per position (LevelDir: dir(), rules(), game(), path(n), meta(n), expectation(n)), on
+    /// per position (LevelDir: dir(), rules(), with_game(f), path(n), meta(n), expectation(n)), on
     /// a board of `pits_per_side` pits a side ("<dir>/<rules>-pP-NN.owdb" unless 6; compact
     /// files are for 6 only: std::invalid_argument).
-    DatabaseDir(std::filesystem::path dir, Rules rules, bool compact = false,
-                int pits_per_side = 6);
+    DatabaseDir(std::filesystem::path dir, Rules rules, bool compact, int pits_per_side);
 
     /// Reads level n completely into `out` as exact values, checking every block checksum
     /// and that the file is the level asked for. `smaller` holds the exact values of levels

@@ -16,10 +16,10 @@ struct GameLevels {
     int pits = 12;     ///< pits on the board (2P): a start position has pits * k seeds
 
     /// Every level 0..n.
-    static GameLevels up_to(int n, int pits_per_side = 6) { return {n, -1, 2 * pits_per_side}; }
+    static GameLevels up_to(int n, int pits_per_side) { return {n, -1, 2 * pits_per_side}; }
     /// The levels of a game of k seeds per pit (k >= 1) on a board of P pits a side:
     /// 0..2Pk-2 and 2Pk.
-    static GameLevels of_game(int k, int pits_per_side = 6) {
+    static GameLevels of_game(int k, int pits_per_side) {
         const int seeds = 2 * pits_per_side * k;
         return {seeds, seeds - 1, 2 * pits_per_side};
     }
@@ -28,7 +28,7 @@ struct GameLevels {
     /// for: a game's when its largest level is 2Pk and level 2Pk - 1 is missing (what
     /// `generate --game k` leaves), else every level up to the largest.
     template <class Levels>
-    static GameLevels of_directory(const Levels& present, int pits_per_side = 6) {
+    static GameLevels of_directory(const Levels& present, int pits_per_side) {
         const int board = 2 * pits_per_side;
         int top = -1;
         bool has_below = false;

@@ -23,21 +23,15 @@ std::optional<int> pits_of_board_tag(std::string_view tag) {
 
 LevelDir::LevelDir(std::filesystem::path dir, Rules rules, db::LevelKind kind,
                    uint64_t entries_per_position, int pits_per_side)
-    : dir_(std::move(dir)), game_(std::move(rules)), kind_(kind),
+    : dir_(std::move(dir)), rules_(std::move(rules)), kind_(kind),
       entries_per_position_(entries_per_position), pits_(pits_per_side) {
     if (pits_ < kMinPitsPerSide || pits_ > kMaxPitsPerSide)
-        throw std::invalid_argument("a board has 1..8 pits a side, not " + std::to_string(pits_));
+        throw std::invalid_argument("a board has " + board_sizes_text() + " pits a side, not " +
+                                    std::to_string(pits_));
 }
 
 uint64_t LevelDir::level_size(int n) const {
     return owaredb::level_size(pits_, n);
-}
-
-const OwareGame& LevelDir::game() const {
-    if (pits_ != 6)
-        throw std::logic_error("LevelDir::game() is the 6-pit game; this directory's board has " +
-                               std::to_string(pits_) + " pits a side");
-    return game_;
 }
 
 std::filesystem::path LevelDir::path(int n) const {

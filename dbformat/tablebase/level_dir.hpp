@@ -18,6 +18,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace owaredb {
 
@@ -32,17 +33,19 @@ class LevelDir {
     /// Files of `kind`, `entries_per_position` stored entries per position, for a board of
     /// `pits_per_side` pits a side (1..8; std::invalid_argument otherwise).
     LevelDir(std::filesystem::path dir, Rules rules, db::LevelKind kind,
-             uint64_t entries_per_position, int pits_per_side = 6);
+             uint64_t entries_per_position, int pits_per_side);
 
     const std::filesystem::path& dir() const { return dir_; }
-    const Rules& rules() const { return game_.rules(); }
+    const Rules& rules() const { return rules_; }
     /// The board: pits a side (6 the standard).
     int pits() const { return pits_; }
     /// Positions of level n on this board (level_size<P>(n)).
     uint64_t level_size(int n) const;
-    /// The game on the standard board. Precondition: pits() == 6 (std::logic_error
-    /// otherwise); code for any board builds BasicOwareGame<P>(rules()).
-    const OwareGame& game() const;
+    /// Calls f(BasicOwareGame<P>(rules())) for this directory's board P and returns what f
+    /// returns (with_oware_game): the game its files are of, whatever the board.
+    template <class F> auto with_game(F&& f) const {
+        return with_oware_game(rules_, pits_, std::forward<F>(f));
+    }
     /// The file of level n: "<dir>/<rules>-NN.owdb" (values), "<dir>/<rules>-NN.bounds.owdb"
     /// (bounds); on another board the tag is in the name: "<dir>/<rules>-p4-NN.owdb".
     std::filesystem::path path(int n) const;
@@ -88,7 +91,7 @@ class LevelDir {
                                 int threads) const;
 
     std::filesystem::path dir_;
-    OwareGame game_;
+    Rules rules_;
     db::LevelKind kind_;
     uint64_t entries_per_position_;
     int pits_;

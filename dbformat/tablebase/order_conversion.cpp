@@ -202,10 +202,10 @@ ConvertedLevel::ConvertedLevel(int n, OrderDirection direction, const db::ValueS
                                const ConversionOptions& options)
     : n_(n), direction_(direction), options_(options), layout_(n) {
     db::require_threads(options_.threads, "ConversionOptions::threads");
-    if (source.size() != level_size(n))
+    if (source.size() != level_size<6>(n))
         throw std::invalid_argument("level " + std::to_string(n) + ": a source of " +
                                     std::to_string(source.size()) + " values for " +
-                                    std::to_string(level_size(n)) + " positions");
+                                    std::to_string(level_size<6>(n)) + " positions");
     if (options_.memory < budget_needed(n))
         throw std::runtime_error("converting level " + std::to_string(n) + " needs at least " +
                                  std::to_string((budget_needed(n) >> 20) + 1) +
@@ -236,7 +236,7 @@ ConvertedLevel::ConvertedLevel(int n, OrderDirection direction, const db::ValueS
         if (options_.progress) {
             uint64_t done = 0;
             for (int k = 0; k <= s; ++k) done += layout_.matrix_size(k);
-            options_.progress({2, done, level_size(n)});
+            options_.progress({2, done, level_size<6>(n)});
         }
     }
     // The marks read() starts from.
@@ -398,7 +398,7 @@ void ConvertedLevel::pass2(int s) const {
 }
 
 uint64_t ConvertedLevel::size() const {
-    return level_size(n_);
+    return level_size<6>(n_);
 }
 
 void ConvertedLevel::read(uint64_t begin, std::span<int8_t> out) const {

@@ -56,13 +56,13 @@ db::Result<db::RawLevelFile> PublishedDir::open(int n) const {
         return db::Status(db::ErrorCode::InvalidArgument, "level " + std::to_string(n) +
                                                               ": outside 0.." +
                                                               std::to_string(kMaxSeeds));
-    return db::RawLevelFile::open(path(n), level_size(n), n);
+    return db::RawLevelFile::open(path(n), level_size<6>(n), n);
 }
 
 db::Status PublishedDir::load(int n, ValueArray& out, int threads) const {
     db::Result<db::RawLevelFile> file = open(n);
     if (!file.ok()) return file.status();
-    const uint64_t size = level_size(n);
+    const uint64_t size = level_size<6>(n);
     ValueArray values(size);
     std::atomic<bool> failed{false};
     db::Status first_error;
@@ -70,7 +70,7 @@ db::Status PublishedDir::load(int n, ValueArray& out, int threads) const {
     parallel::for_chunks(threads, 0, size, kChunk, [&](uint64_t begin, uint64_t end) {
         std::array<uint64_t, 1024> offsets;
         std::array<int8_t, 1024> read;
-        Position p = unrank(n, begin);
+        Position p = unrank<6>(n, begin);
         for (uint64_t i = begin; i < end && !failed.load(std::memory_order_relaxed);) {
             const uint64_t count = std::min<uint64_t>(offsets.size(), end - i);
             for (uint64_t k = 0; k < count; ++k) {
@@ -94,14 +94,14 @@ db::Status PublishedDir::load(int n, ValueArray& out, int threads) const {
 }
 
 void PublishedDir::save(int n, const ValueArray& values, int threads) const {
-    const uint64_t size = level_size(n);
+    const uint64_t size = level_size<6>(n);
     if (values.size() != size)
         throw std::invalid_argument("level " + std::to_string(n) + ": " +
                                     std::to_string(values.size()) + " values for " +
                                     std::to_string(size) + " positions");
     std::vector<int8_t> theirs(size);
     parallel::for_chunks(threads, 0, size, kChunk, [&](uint64_t begin, uint64_t end) {
-        Position p = unrank(n, begin);
+        Position p = unrank<6>(n, begin);
         for (uint64_t i = begin; i < end; ++i) {
             theirs[published_rank(p)] = values[i];
             if (i + 1 < size) p = next_in_level(p);
@@ -120,7 +120,7 @@ void PublishedFileValues::read(uint64_t begin, std::span<int8_t> out) const {
 
 PublishedLevels::PublishedLevels(const PublishedDir& dir, int n, bool and_level_n) {
     for (int k = 0; k <= n; ++k) {
-        if (!streamed_source_holds(n, k, and_level_n)) {
+        if (!streamed_source_holds(n, k, and_level_n, kPitsPerSide)) {
             files_.emplace_back();
             continue;
         }
@@ -138,7 +138,7 @@ void PublishedLevels::read(int level, std::span<const uint64_t> indices,
     for (size_t i = 0; i < indices.size(); i += offsets.size()) {
         const size_t count = std::min(offsets.size(), indices.size() - i);
         for (size_t k = 0; k < count; ++k)
-            offsets[k] = published_rank(unrank(level, indices[i + k]));
+            offsets[k] = published_rank(unrank<6>(level, indices[i + k]));
         if (db::Status s = files_[size_t(level)]->read_at(std::span(offsets).first(count),
                                                           values.subspan(i, count));
             !s.ok())

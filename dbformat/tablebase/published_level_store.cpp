@@ -39,7 +39,7 @@ class PublishedSource final : public LevelSource {
                                       file_->path().string() + ": index " +
                                           std::to_string(indices[i + k]) +
                                           " >= " + std::to_string(file_->entries()));
-                offsets[k] = published_rank(unrank(n_, indices[i + k]));
+                offsets[k] = published_rank(unrank<6>(n_, indices[i + k]));
             }
             if (db::Status s =
                     file_->read_at(std::span(offsets).first(count), out.subspan(i, count));
@@ -133,7 +133,7 @@ class PublishedLevelStore final : public LevelStore {
         return "no published files (scores.N) in '" + dir_.dir().string() + "'";
     }
     std::string where(int n, uint64_t index) const override {
-        return ", offset " + std::to_string(published_rank(unrank(n, index))) + " of " +
+        return ", offset " + std::to_string(published_rank(unrank<6>(n, index))) + " of " +
                dir_.path(n).string();
     }
     bool in_our_order() const override { return false; }

@@ -26,7 +26,7 @@ class DatabaseDir;
 /// reaches (n - kMaxCapture .. n - kMinCapture; on a board of P pits a side a capture
 /// takes up to 3P seeds), and level n itself with `and_level_n`.
 /// FileSmallerLevels and PublishedLevels (published_dir.hpp) open exactly these.
-inline bool streamed_source_holds(int n, int k, bool and_level_n, int pits_per_side = 6) {
+inline bool streamed_source_holds(int n, int k, bool and_level_n, int pits_per_side) {
     return k == n ? and_level_n : n - k >= kMinCapture && n - k <= 3 * pits_per_side;
 }
 

@@ -60,8 +60,17 @@ template <int P> class BasicOwareGame {
     Rules rules_;
 };
 
-/// Oware on the standard board, the one every command and file uses today.
+/// Oware on the standard board (P = 6).
 using OwareGame = BasicOwareGame<6>;
+
+/// Calls f(game) with game = BasicOwareGame<P>(rules) for the board of `pits_per_side` pits
+/// a side (1..8, with_pits_per_side; std::invalid_argument otherwise) and returns what f
+/// returns: the one place where a board known at run time (a directory's, a command's)
+/// reaches the game's templates.
+template <class F> auto with_oware_game(const Rules& rules, int pits_per_side, F&& f) {
+    return with_pits_per_side(pits_per_side,
+                              [&](auto p) { return f(BasicOwareGame<decltype(p)::value>(rules)); });
+}
 
 static_assert(RetroGame<OwareGame>);
 

@@ -51,8 +51,8 @@ std::string pit_name(int index) {
 }
 
 // The common form, what to_string writes and batch files hold: 2P counts of one or two
-// digits separated by single spaces, at most 48 seeds. Read in one pass without the
-// general parser's token handling (probe --batch parses hundreds of thousands of lines a
+// digits separated by single spaces, at most kMaxSeedsOnBoard<P> seeds. Read in one pass without
+// the general parser's token handling (probe --batch parses hundreds of thousands of lines a
 // second). Returns false for anything else, valid or not: the general parser then reads
 // it, so results and messages do not depend on this function.
 template <int P> bool parse_common(std::string_view text, BasicPosition<P>& out) {
@@ -76,17 +76,18 @@ template <int P> bool parse_common(std::string_view text, BasicPosition<P>& out)
                 ++p;
             }
         }
-        if (v > kMaxSeeds) return false;
+        if (v > kMaxSeedsOnBoard<P>) return false;
         total += static_cast<int>(v);
         out.pits[k] = static_cast<uint8_t>(v);
     }
-    return p == end && total <= kMaxSeeds;
+    return p == end && total <= kMaxSeedsOnBoard<P>;
 }
 
 } // namespace
 
 template <int P> BasicParseResult<P> parse_position(std::string_view text) {
     constexpr int kPits = 2 * P;
+    constexpr int kMost = kMaxSeedsOnBoard<P>;
     BasicParseResult<P> res;
     if (BasicPosition<P> p; parse_common(text, p)) {
         res.ok = true;
@@ -122,17 +123,18 @@ template <int P> BasicParseResult<P> parse_position(std::string_view text) {
             return fail("'" + std::string(tok) + "' in " + pit_name(count) +
                         " is not a seed count");
         if (count == kPits) return fail("more than " + pits + " pit counts" + numbers);
-        if (v > kMaxSeeds)
-            return fail(pit_name(count) + " holds " + std::string(tok) +
-                        " seeds, more than the 48 in the game");
+        if (v > kMost)
+            return fail(pit_name(count) + " holds " + std::string(tok) + " seeds, more than the " +
+                        std::to_string(kMost) + " in the game");
         total += static_cast<int>(v);
         res.position.pits[count++] = static_cast<uint8_t>(v);
         i = j;
     }
     if (count != kPits)
         return fail("expected " + pits + " pit counts, got " + std::to_string(count) + numbers);
-    if (total > kMaxSeeds)
-        return fail("the position holds " + std::to_string(total) + " seeds, more than 48");
+    if (total > kMost)
+        return fail("the position holds " + std::to_string(total) + " seeds, more than " +
+                    std::to_string(kMost));
     res.ok = true;
     return res;
 }

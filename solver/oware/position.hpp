@@ -22,6 +22,16 @@ inline constexpr int kMaxSeeds = 48;
 inline constexpr int kMinPitsPerSide = 1;
 inline constexpr int kMaxPitsPerSide = 8;
 
+/// The board sizes as messages and help texts write them: "1..8".
+inline std::string board_sizes_text() {
+    return std::to_string(kMinPitsPerSide) + ".." + std::to_string(kMaxPitsPerSide);
+}
+
+/// The most seeds a position of a board of P pits a side may hold: the 48 of the standard
+/// game (no database level is larger), or on a larger board its own game's start of 4
+/// seeds a pit (56 on seven pits, 64 on eight), so that every board's start parses.
+template <int P> inline constexpr int kMaxSeedsOnBoard = 8 * P > kMaxSeeds ? 8 * P : kMaxSeeds;
+
 /// Calls X(P) for every board size: the one list from which each rule's .cpp file
 /// instantiates its templates.
 #define OWAREDB_FOR_EACH_PITS_PER_SIDE(X) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8)
@@ -64,7 +74,7 @@ template <class F> decltype(auto) with_pits_per_side(int pits_per_side, F&& f) {
         OWAREDB_FOR_EACH_PITS_PER_SIDE(OWAREDB_PITS_CASE)
 #undef OWAREDB_PITS_CASE
     }
-    throw std::invalid_argument("a board has 1..8 pits a side, not " +
+    throw std::invalid_argument("a board has " + board_sizes_text() + " pits a side, not " +
                                 std::to_string(pits_per_side));
 }
 
@@ -77,12 +87,12 @@ template <int P> struct BasicParseResult {
 using ParseResult = BasicParseResult<6>;
 
 /// Parses the text form: 2P non-negative integers (12 on the standard board) separated by
-/// spaces and/or commas, pits 0..2P-1, at most 48 seeds in all. Never throws; errors name
-/// the problem.
-template <int P = 6> BasicParseResult<P> parse_position(std::string_view text);
+/// spaces and/or commas, pits 0..2P-1, at most kMaxSeedsOnBoard<P> seeds in all (48 on the
+/// standard board). Never throws; errors name the problem.
+template <int P> BasicParseResult<P> parse_position(std::string_view text);
 
 /// Like parse_position but throws std::invalid_argument with the error message.
-template <int P = 6> BasicPosition<P> parse_position_or_throw(std::string_view text);
+template <int P> BasicPosition<P> parse_position_or_throw(std::string_view text);
 
 /// The text form: "4 4 4 4 4 4 4 4 4 4 4 4" (2P numbers for P pits per side).
 template <int P> std::string to_string(const BasicPosition<P>& p);

@@ -20,7 +20,7 @@ namespace owaredb {
 
 /// Number of positions in D_n (0 <= n <= 48) on a board of P pits per side. P = 6, n = 48
 /// gives 203,648,015,935.
-template <int P = 6> uint64_t level_size(int n);
+template <int P> uint64_t level_size(int n);
 
 /// level_size<P>(n) for a board size P (1..8) known at run time (std::invalid_argument
 /// outside 1..8).
@@ -30,7 +30,7 @@ uint64_t level_size(int pits_per_side, int n);
 template <int P> uint64_t rank(const BasicPosition<P>& p);
 
 /// The position of D_n with the given rank. Precondition: index < level_size<P>(n).
-template <int P = 6> BasicPosition<P> unrank(int n, uint64_t index);
+template <int P> BasicPosition<P> unrank(int n, uint64_t index);
 
 /// The position ranked one after p in its level: unrank(n, rank(p) + 1), in a few steps
 /// instead of 2P table searches, for passes that visit a level in rank order.
@@ -50,11 +50,11 @@ Position published_unrank(int n, uint64_t index);
 
 /// Number of n-seed positions outside D_n, those in which each of pits P..2P-1 holds a
 /// seed: C(n+P-1, 2P-1) (0 for n < P). Every distribution of n seeds is in D_n or outside.
-template <int P = 6> uint64_t outside_size(int n);
+template <int P> uint64_t outside_size(int n);
 
 /// The outside position of n seeds with the given index, the positions taken in
 /// lexicographic order of pits 0..2P-1 (as D_n's ranks are). Precondition: index <
 /// outside_size<P>(n).
-template <int P = 6> BasicPosition<P> unrank_outside(int n, uint64_t index);
+template <int P> BasicPosition<P> unrank_outside(int n, uint64_t index);
 
 } // namespace owaredb

@@ -3,7 +3,7 @@
 // The knobs describe only what differs between the published rule sets; everything
 // else (sowing with origin skip, backward capture chains of 2s and 3s that stop at the
 // opponent's first pit, mandatory feeding) is common to all of them. A new variant is
-// one more preset line in rules.cpp.
+// one more entry in the list of presets in rules.cpp.
 #pragma once
 
 #include <cstdint>
@@ -47,16 +47,24 @@ struct Rules {
     /// Computer Awari of Allis, van der Meulen & van den Herik (1991), as solved by
     /// Romein & Bal (2002).
     static Rules awari();
+    /// Every preset, the default (abapa) first: the one list that by_name, help texts,
+    /// error messages and `owaredb serve` (its /api/info, so its page) read.
+    static const std::vector<Rules>& presets();
     /// The preset with this name, or nullopt.
     static std::optional<Rules> by_name(std::string_view name);
-    /// Names of every preset, for help texts and error messages ("abapa|awari").
-    static std::string preset_names();
+    /// The presets' names, in the order of presets(): {"abapa", "awari"}.
+    static std::vector<std::string> preset_names();
+    /// The same as help texts and error messages write a choice: "abapa|awari".
+    static std::string preset_choices();
+    /// What the preset `name` is, in a few words, for a menu ("Oware, the rules of the
+    /// seeds"); empty for a name that is no preset.
+    static std::string description(std::string_view name);
 
     /// The knobs as bytes, stored in database headers so a file records its rules: grand
     /// slam, all-moves-starve, and on a board of P != 6 pits a side a third byte, P (so that
     /// a standard board's files are what they were before other boards existed, and files
     /// of two boards never pass for each other).
-    std::vector<uint8_t> knob_bytes(int pits_per_side = 6) const;
+    std::vector<uint8_t> knob_bytes(int pits_per_side) const;
 
     friend bool operator==(const Rules&, const Rules&) = default;
 };

@@ -221,6 +221,9 @@ try {
   await page.screenshot({ path: join(work, 'browser-test.png'), fullPage: true });
 
   // 7. Rules: awari has no levels here; back to abapa.
+  const menu = await page.$$eval('#rules option', (os) => os.map((o) => `${o.value}=${o.textContent}`).join('; '));
+  check('the rules menu lists the server\'s rule sets, each said as the server says it',
+    menu === 'abapa=abapa: Oware, the rules of the seeds; awari=awari: computer Awari (Romein & Bal)', menu);
   await page.selectOption('#rules', 'awari');
   s = await settle(page, null, null, 'missing');
   check('awari without levels: the generate command', s.generate === `owaredb generate --rules awari --max-seeds ${s.position.split(' ').map(Number).reduce((a, b) => a + b)} --dir ${basename(dir)}`, s.generate);

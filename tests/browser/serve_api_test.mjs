@@ -149,6 +149,9 @@ try {
     const info = JSON.parse((await get(base, '/api/info')).body);
     check('info lists both rule sets and their levels', JSON.stringify(info.rules) === '["abapa","awari"]' &&
       info.levels.abapa.length === 13 && info.levels.awari.length === 11, JSON.stringify(info));
+    check('info says what each rule set is, for the page\'s menu',
+      info.rules_descriptions.abapa === 'Oware, the rules of the seeds' &&
+      info.rules_descriptions.awari === 'computer Awari (Romein & Bal)', JSON.stringify(info));
     const plain = await fetch(`${base}/api/info`);
     check('without --cors: no Access-Control-Allow-Origin', plain.status === 200 && plain.headers.get('access-control-allow-origin') === null);
     check('info names the directory without its absolute path', info.dir === basename(dir) && !JSON.stringify(info).includes(dir), JSON.stringify(info));

@@ -27,7 +27,7 @@ constexpr uint64_t kMiB = 1 << 20;
 class HandOverBuilder final : public LevelBuilder {
   public:
     explicit HandOverBuilder(const std::filesystem::path& dir)
-        : dir_(dir, Rules::awari(), db::LevelKind::Values, 1) {}
+        : dir_(dir, Rules::awari(), db::LevelKind::Values, 1, 6) {}
 
     const LevelDir& dir() const override { return dir_; }
     bool load(int n, LevelRow&) override {
@@ -65,7 +65,7 @@ TEST_CASE("a level's peak memory is its own: not what an earlier level held unti
     // in-memory levels 0..31 that the run held until that level's start and then gave back.
     test::TempDir tmp;
     HandOverBuilder builder(tmp.path());
-    CHECK(run_levels(builder, GameLevels::up_to(1), "test run", "levels", 1) == 0);
+    CHECK(run_levels(builder, GameLevels::up_to(1, 6), "test run", "levels", 1) == 0);
     const std::optional<LevelRow> row = BuildRecord(tmp.path()).find(builder.dir().path(1));
     REQUIRE(row);
     REQUIRE(row->peak_rss.size() == 1);
@@ -82,7 +82,7 @@ TEST_CASE("the build record holds the threads the run was given, not the machine
         CAPTURE(threads);
         test::TempDir tmp;
         HandOverBuilder builder(tmp.path());
-        CHECK(run_levels(builder, GameLevels::up_to(1), "test run", "levels", threads) == 0);
+        CHECK(run_levels(builder, GameLevels::up_to(1, 6), "test run", "levels", threads) == 0);
         std::ifstream in(BuildRecord(tmp.path()).path());
         const std::string text((std::istreambuf_iterator<char>(in)),
                                std::istreambuf_iterator<char>());

@@ -24,7 +24,7 @@ constexpr uint64_t kLevel36 = 14257671649; // C(47, 11): positions of 36 seeds o
 
 TEST_CASE("disk_need: streamed level 36 takes the exit file and two checkpoints at its peak") {
     REQUIRE(level_size(6, 36) == kLevel36);
-    const DiskNeed need = disk_need(36, 1, true, LevelMode::Streamed);
+    const DiskNeed need = disk_need(36, 1, true, LevelMode::Streamed, 6);
     CHECK(need.file == estimated_file_bytes(kLevel36));
     CHECK(need.exits == kLevel36);
     CHECK(need.checkpoint == kLevel36); // 1 byte a position streamed
@@ -50,14 +50,14 @@ TEST_CASE("disk_need: streamed level 36 takes the exit file and two checkpoints 
 
 TEST_CASE("disk_need: in memory, without checkpoints, bounds") {
     const uint64_t size = level_size(6, 20);
-    const DiskNeed in_memory = disk_need(20, 1, true, LevelMode::InMemory);
+    const DiskNeed in_memory = disk_need(20, 1, true, LevelMode::InMemory, 6);
     CHECK(in_memory.exits == 0);
     CHECK(in_memory.checkpoint == 2 * size); // the 2-byte words
     CHECK(in_memory.peak() == 4 * size);
-    const DiskNeed plain = disk_need(20, 1, false, LevelMode::Streamed);
+    const DiskNeed plain = disk_need(20, 1, false, LevelMode::Streamed, 6);
     CHECK(plain.checkpoint == 0);
     CHECK(plain.peak() == size + estimated_file_bytes(size)); // the exit file and the file
-    const DiskNeed bounds = disk_need(20, 2, false, LevelMode::InMemory);
+    const DiskNeed bounds = disk_need(20, 2, false, LevelMode::InMemory, 6);
     CHECK(bounds.peak() == estimated_file_bytes(2 * size));
     CHECK(disk_need(10, 1, true, LevelMode::Streamed, 4).exits == level_size(4, 10));
 }
@@ -68,7 +68,7 @@ TEST_CASE("check_disk: passes what fits, and names the parts of what does not") 
     small.file = 1 << 20;
     CHECK_NOTHROW(check_disk(3, small, dir.path().string()));
 
-    DiskNeed huge = disk_need(36, 1, true, LevelMode::Streamed);
+    DiskNeed huge = disk_need(36, 1, true, LevelMode::Streamed, 6);
     huge.exits = huge.checkpoint = uint64_t(1) << 60; // no disk holds this
     huge.on_disk = huge.checkpoint;
     try {
@@ -87,7 +87,7 @@ TEST_CASE("check_disk: passes what fits, and names the parts of what does not") 
 
 TEST_CASE("LevelDir::scratch_bytes: the checkpoint and exit file a killed run left") {
     TempDir dir;
-    const LevelDir db(dir.path(), Rules::awari(), db::LevelKind::Values, 1);
+    const LevelDir db(dir.path(), Rules::awari(), db::LevelKind::Values, 1, 6);
     CHECK(db.scratch_bytes(5) == 0);
     std::ofstream(dir / "awari-05.checkpoint").close();
     std::filesystem::resize_file(dir / "awari-05.checkpoint", 1000);

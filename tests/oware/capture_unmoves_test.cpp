@@ -28,10 +28,10 @@ std::vector<Position> capture_parents(const Rules& rules, const Position& p, int
 void check_level(const Rules& rules, int n) {
     // expected[k][child rank]: the ranks of the positions of D_n capturing n - k into it.
     std::vector<std::vector<std::vector<uint64_t>>> expected(static_cast<size_t>(n));
-    for (int k = 0; k < n; ++k) expected[size_t(k)].resize(level_size(k));
+    for (int k = 0; k < n; ++k) expected[size_t(k)].resize(level_size<6>(k));
     uint64_t moves = 0;
-    for (uint64_t i = 0; i < level_size(n); ++i)
-        for (const Move& m : legal_moves(rules, unrank(n, i))) {
+    for (uint64_t i = 0; i < level_size<6>(n); ++i)
+        for (const Move& m : legal_moves(rules, unrank<6>(n, i))) {
             if (m.captured == 0) continue;
             REQUIRE(m.captured >= kMinCapture);
             REQUIRE(m.captured <= kMaxCapture);
@@ -41,8 +41,8 @@ void check_level(const Rules& rules, int n) {
         }
     uint64_t found = 0;
     for (int k = 0; k < n; ++k)
-        for (uint64_t j = 0; j < level_size(k); ++j) {
-            const Position p = unrank(k, j);
+        for (uint64_t j = 0; j < level_size<6>(k); ++j) {
+            const Position p = unrank<6>(k, j);
             std::vector<uint64_t> got;
             for (const Position& q : capture_parents(rules, p, n - k)) {
                 REQUIRE(q.seeds() == n);
@@ -78,15 +78,15 @@ TEST_CASE("un-captures equal the brute-force capture parents of every position, 
 TEST_CASE("un-captures: hand-checked positions") {
     // q: the mover's last pit holds 1, the opponent's first 1 and its second 4. Sowing pit
     // 5 makes pit 6 hold 2, which is captured; 4 seeds stay, now the mover's pit 1.
-    const Position q = parse_position_or_throw("0 0 0 0 0 1 1 4 0 0 0 0");
-    const Position p = parse_position_or_throw("0 4 0 0 0 0 0 0 0 0 0 0");
+    const Position q = parse_position_or_throw<6>("0 0 0 0 0 1 1 4 0 0 0 0");
+    const Position p = parse_position_or_throw<6>("0 4 0 0 0 0 0 0 0 0 0 0");
     for (const Rules& rules : {Rules::abapa(), Rules::awari()}) {
         CAPTURE(rules.name);
         const std::vector<Position> two = capture_parents(rules, p, 2);
         CHECK(std::find(two.begin(), two.end(), q) != two.end());
         for (const Position& parent : two) CHECK(parent.seeds() == 6);
         // One pit holding 3 after the sowing: q with 2 in pit 6 instead of 1.
-        const Position q3 = parse_position_or_throw("0 0 0 0 0 1 2 4 0 0 0 0");
+        const Position q3 = parse_position_or_throw<6>("0 0 0 0 0 1 2 4 0 0 0 0");
         const std::vector<Position> three = capture_parents(rules, p, 3);
         CHECK(std::find(three.begin(), three.end(), q3) != three.end());
         // No move captures 1 seed, or more than six pits of 3.
@@ -96,7 +96,7 @@ TEST_CASE("un-captures: hand-checked positions") {
     // A grand slam: q's one move takes the opponent's only seeds. Under abapa it captures
     // nothing (the child stays in D_2), so the empty board has no capture parent there;
     // under awari it captures both, and is legal because it is q's only move.
-    const Position slam = parse_position_or_throw("0 0 0 0 0 1 1 0 0 0 0 0");
+    const Position slam = parse_position_or_throw<6>("0 0 0 0 0 1 1 0 0 0 0 0");
     const Position empty{};
     CHECK(capture_parents(Rules::abapa(), empty, 2).empty());
     const std::vector<Position> awari = capture_parents(Rules::awari(), empty, 2);

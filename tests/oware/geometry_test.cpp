@@ -172,10 +172,13 @@ TEST_CASE("positions of P pits a side: 2P numbers, text and board") {
     CHECK(wrong.error == "expected 14 pit counts, got 6 (a position is 14 numbers, pits 0..13)");
     CHECK(parse_position<1>("1 2 3").error ==
           "more than 2 pit counts (a position is 2 numbers, pits 0..1)");
-    CHECK(parse_position<8>("3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 4").error ==
+    // Eight pits a side hold the 64 seeds of their start, no more.
+    CHECK(parse_position<8>("4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 5").error ==
+          "the position holds 65 seeds, more than 64");
+    CHECK(parse_position<5>("5 5 5 5 5 5 5 5 5 4").error ==
           "the position holds 49 seeds, more than 48");
     // The standard board's messages are those of before.
-    CHECK(parse_position("1 2 3").error ==
+    CHECK(parse_position<6>("1 2 3").error ==
           "expected 12 pit counts, got 3 (a position is 12 numbers, pits 0..11)");
     // The run-time board size reaches the templates, and only 1..8 exist.
     CHECK(with_pits_per_side(

@@ -219,7 +219,7 @@ TEST_CASE("move lists match the reference at every node of small trees") {
         for (const char* text : kSpecialPositions) {
             CAPTURE(text);
             bool ok = true;
-            compare_tree(rules, to_board_array(parse_position_or_throw(text)), depth, ok);
+            compare_tree(rules, to_board_array(parse_position_or_throw<6>(text)), depth, ok);
             CHECK(ok);
         }
     }
@@ -232,7 +232,7 @@ TEST_CASE("perft of other positions matches the reference, both rule sets") {
         const bool awari = rules.grand_slam == GrandSlam::CapturesAll;
         for (const char* text : kSpecialPositions) {
             CAPTURE(text);
-            const Position p = parse_position_or_throw(text);
+            const Position p = parse_position_or_throw<6>(text);
             CHECK(perft(rules, p, depth) == ref_perft(to_board_array(p), awari, depth));
         }
     }
@@ -260,13 +260,13 @@ TEST_CASE("perft counts move sequences: terminal positions have no children") {
     for (const Rules& rules : {Rules::abapa(), Rules::awari()}) {
         CAPTURE(rules.name);
         // The mover has no seeds: over in both rule sets.
-        const Position empty_mover = parse_position_or_throw("0 0 0 0 0 0 1 2 0 0 0 3");
+        const Position empty_mover = parse_position_or_throw<6>("0 0 0 0 0 0 1 2 0 0 0 3");
         CHECK(perft(rules, empty_mover, 0) == 1);
         for (int d = 1; d <= 4; ++d) CHECK(perft(rules, empty_mover, d) == 0);
         CHECK(perft(rules, Position{}, 1) == 0);
     }
     // No move can feed the empty opponent (4 0 0 1 0 0 | empty).
-    const Position unfed = parse_position_or_throw("4 0 0 1 0 0 0 0 0 0 0 0");
+    const Position unfed = parse_position_or_throw<6>("4 0 0 1 0 0 0 0 0 0 0 0");
     //   abapa: the game ends at once, no move is played.
     CHECK(perft(Rules::abapa(), unfed, 1) == 0);
     CHECK(perft(Rules::abapa(), unfed, 2) == 0);
@@ -277,7 +277,7 @@ TEST_CASE("perft counts move sequences: terminal positions have no children") {
     CHECK(perft(Rules::awari(), unfed, 3) == 0);
     // Awari grand slams that are the only moves (0 0 0 0 2 1 | 1 0 0 0 0 0): 2 moves, each
     // capturing everything; abapa: the same 2 moves capture nothing and the game goes on.
-    const Position slams = parse_position_or_throw("0 0 0 0 2 1 1 0 0 0 0 0");
+    const Position slams = parse_position_or_throw<6>("0 0 0 0 2 1 1 0 0 0 0 0");
     CHECK(perft(Rules::awari(), slams, 1) == 2);
     CHECK(perft(Rules::awari(), slams, 2) == 0);
     CHECK(perft(Rules::abapa(), slams, 1) == 2);

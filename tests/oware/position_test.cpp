@@ -22,7 +22,7 @@ Position make(std::vector<int> pits) {
 
 // Parses text that must be rejected and returns the error message.
 std::string error_of(const std::string& text) {
-    ParseResult r = parse_position(text);
+    ParseResult r = parse_position<6>(text);
     CHECK_MESSAGE(!r.ok, "accepted: '" << text << "'");
     CHECK_MESSAGE(!r.error.empty(), "no message for '" << text << "'");
     return r.error;
@@ -59,23 +59,47 @@ TEST_CASE("parsing accepts spaces, commas and mixtures") {
              "01 2 3 4 5 6 7 8 00 0 0 12", // leading zeros are plain decimal
          }) {
         CAPTURE(text);
-        ParseResult r = parse_position(text);
+        ParseResult r = parse_position<6>(text);
         REQUIRE_MESSAGE(r.ok, r.error);
         CHECK(r.position == expected);
         CHECK(r.error.empty());
     }
-    CHECK(parse_position("4 4 4 4 4 4 4 4 4 4 4 4").position == Position::start(4));
-    CHECK(parse_position("0 0 0 0 0 0 0 0 0 0 0 0").position == Position{});
+    CHECK(parse_position<6>("4 4 4 4 4 4 4 4 4 4 4 4").position == Position::start(4));
+    CHECK(parse_position<6>("0 0 0 0 0 0 0 0 0 0 0 0").position == Position{});
 }
 
 TEST_CASE("parsing accepts up to 48 seeds, in one pit or in all") {
     for (const char* text : {"48 0 0 0 0 0 0 0 0 0 0 0", "0 0 0 0 0 0 0 0 0 0 0 48",
                              "4 4 4 4 4 4 4 4 4 4 4 4", "47 0 0 0 0 0 0 0 0 0 0 1"}) {
         CAPTURE(text);
-        ParseResult r = parse_position(text);
+        ParseResult r = parse_position<6>(text);
         REQUIRE_MESSAGE(r.ok, r.error);
         CHECK(r.position.seeds() == 48);
     }
+}
+
+TEST_CASE("the seed limit follows the board: 48, or the 4 a pit a larger board starts with") {
+    // Seven and eight pits a side start with 56 and 64 seeds: their start positions parse.
+    BasicParseResult<7> seven = parse_position<7>("4 4 4 4 4 4 4 4 4 4 4 4 4 4");
+    REQUIRE_MESSAGE(seven.ok, seven.error);
+    CHECK(seven.position == BasicPosition<7>::start(4));
+    BasicParseResult<8> eight = parse_position<8>("4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 4");
+    REQUIRE_MESSAGE(eight.ok, eight.error);
+    CHECK(eight.position.seeds() == 64);
+    CHECK(parse_position<7>("56 0 0 0 0 0 0 0 0 0 0 0 0 0").ok);
+    // One seed more is refused, and the message names the board's limit.
+    BasicParseResult<7> over = parse_position<7>("5 4 4 4 4 4 4 4 4 4 4 4 4 4");
+    CHECK_FALSE(over.ok);
+    CHECK(contains(over.error, "57"));
+    CHECK(contains(over.error, "more than 56"));
+    BasicParseResult<7> pit = parse_position<7>("57 0 0 0 0 0 0 0 0 0 0 0 0 0");
+    CHECK_FALSE(pit.ok);
+    CHECK(contains(pit.error, "more than the 56"));
+    // Smaller boards keep the 48 of the databases' levels.
+    CHECK(parse_position<4>("48 0 0 0 0 0 0 0").ok);
+    BasicParseResult<4> small = parse_position<4>("49 0 0 0 0 0 0 0");
+    CHECK_FALSE(small.ok);
+    CHECK(contains(small.error, "48"));
 }
 
 TEST_CASE("parse errors name the problem") {
@@ -141,22 +165,23 @@ TEST_CASE("parse errors name the problem") {
         error_of("[4 4 4 4 4 4 4 4 4 4 4 4]");
     }
     SUBCASE("parse_position_or_throw throws std::invalid_argument with the message") {
-        CHECK(parse_position_or_throw("1 2 3 4 5 6 7 8 0 0 0 12") ==
+        CHECK(parse_position_or_throw<6>("1 2 3 4 5 6 7 8 0 0 0 12") ==
               make({1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 12}));
         try {
-            parse_position_or_throw("4 4 4");
+            parse_position_or_throw<6>("4 4 4");
             FAIL("no exception");
         } catch (const std::invalid_argument& e) {
             CHECK(contains(e.what(), "got 3"));
         }
-        CHECK_THROWS_AS(parse_position_or_throw("-1 0 0 0 0 0 0 0 0 0 0 0"), std::invalid_argument);
+        CHECK_THROWS_AS(parse_position_or_throw<6>("-1 0 0 0 0 0 0 0 0 0 0 0"),
+                        std::invalid_argument);
     }
 }
 
 TEST_CASE("printing is the canonical text form and round-trips") {
     CHECK(to_string(Position::start(4)) == "4 4 4 4 4 4 4 4 4 4 4 4");
     CHECK(to_string(make({0, 12, 3, 0, 0, 1, 48, 0, 0, 0, 0, 7})) == "0 12 3 0 0 1 48 0 0 0 0 7");
-    CHECK(to_string(parse_position_or_throw(" 1,2 ,3,4 5 6 7 8 9 1 1 ,0")) ==
+    CHECK(to_string(parse_position_or_throw<6>(" 1,2 ,3,4 5 6 7 8 9 1 1 ,0")) ==
           "1 2 3 4 5 6 7 8 9 1 1 0");
     std::mt19937 rng(7);
     for (int k = 0; k < 2000; ++k) {
@@ -168,7 +193,7 @@ TEST_CASE("printing is the canonical text form and round-trips") {
             p.pits[(i + k) % kPits] = static_cast<uint8_t>(v);
             left -= v;
         }
-        ParseResult r = parse_position(to_string(p));
+        ParseResult r = parse_position<6>(to_string(p));
         REQUIRE(r.ok);
         REQUIRE(r.position == p);
     }
@@ -191,8 +216,8 @@ TEST_CASE("the fast path for the common form agrees with the general parser") {
         }
         if (rng() % 16 == 0) text += " ";
         CAPTURE(text);
-        const ParseResult fast = parse_position(text);
-        const ParseResult general = parse_position(" " + text);
+        const ParseResult fast = parse_position<6>(text);
+        const ParseResult general = parse_position<6>(" " + text);
         REQUIRE(fast.ok == general.ok);
         REQUIRE(fast.error == general.error);
         if (fast.ok) REQUIRE(fast.position == general.position);

@@ -29,10 +29,10 @@ template <class F> void for_each_distribution(int n, F&& f) {
 
 TEST_CASE("level sizes match C(n+11,11) - C(n+5,11) for every n <= 48") {
     for (int n = 0; n <= kMaxSeeds; ++n)
-        CHECK(level_size(n) == binomial(n + 11, 11) - binomial(n + 5, 11));
-    CHECK(level_size(48) == 203'648'015'935ULL); // docs/values.md, The databases: n = 48
-    CHECK(level_size(0) == 1);
-    CHECK(level_size(1) == 12);
+        CHECK(level_size<6>(n) == binomial(n + 11, 11) - binomial(n + 5, 11));
+    CHECK(level_size<6>(48) == 203'648'015'935ULL); // docs/values.md, The databases: n = 48
+    CHECK(level_size<6>(0) == 1);
+    CHECK(level_size<6>(1) == 12);
 }
 
 TEST_CASE("outside positions: every n-seed position not in D_n, in enumeration order") {
@@ -45,25 +45,25 @@ TEST_CASE("outside positions: every n-seed position not in D_n, in enumeration o
         bool ok = true;
         for_each_distribution(n, [&](const Position& p) {
             if (p.in_database()) return;
-            if (unrank_outside(n, expected) != p) ok = false;
+            if (unrank_outside<6>(n, expected) != p) ok = false;
             ++expected;
         });
         CHECK_MESSAGE(ok, "n = " << n);
-        CHECK(expected == outside_size(n));
+        CHECK(expected == outside_size<6>(n));
     }
     for (int n = 0; n <= kMaxSeeds; ++n)
-        CHECK(outside_size(n) + level_size(n) == binomial(n + 11, 11));
+        CHECK(outside_size<6>(n) + level_size<6>(n) == binomial(n + 11, 11));
     // The ends at 48 seeds: first pits 0..10 as small as they can be (pit 11 takes the
     // rest), last pit 0 as large as it can be.
-    CHECK(to_string(unrank_outside(48, 0)) == "0 0 0 0 0 0 1 1 1 1 1 43");
-    CHECK(to_string(unrank_outside(48, outside_size(48) - 1)) == "42 0 0 0 0 0 1 1 1 1 1 1");
+    CHECK(to_string(unrank_outside<6>(48, 0)) == "0 0 0 0 0 0 1 1 1 1 1 43");
+    CHECK(to_string(unrank_outside<6>(48, outside_size<6>(48) - 1)) == "42 0 0 0 0 0 1 1 1 1 1 1");
 }
 
 TEST_CASE("summed sizes reproduce Romein & Bal's 889,063,398,406 positions") {
     // Romein & Bal (2002): databases for 0..46 and 48 seeds plus the start position.
     uint64_t total = 0;
     for (int n = 0; n <= kMaxSeeds; ++n)
-        if (n != 47) total += level_size(n);
+        if (n != 47) total += level_size<6>(n);
     CHECK(total + 1 == 889'063'398'406ULL);
 }
 
@@ -75,21 +75,21 @@ TEST_CASE("rank is a bijection onto [0, |D_n|) in enumeration order, n <= 12") {
         for_each_distribution(n, [&](const Position& p) {
             if (!p.in_database()) return;
             // Lexicographic enumeration must give consecutive ranks, and unrank inverts.
-            if (rank(p) != expected || unrank(n, expected) != p) ok = false;
+            if (rank(p) != expected || unrank<6>(n, expected) != p) ok = false;
             ++expected;
         });
         CHECK_MESSAGE(ok, "n = " << n);
-        CHECK(expected == level_size(n));
+        CHECK(expected == level_size<6>(n));
     }
 }
 
 TEST_CASE("rank/unrank round trip on random indices for n up to 48") {
     std::mt19937_64 rng(12345);
     for (int n = 0; n <= kMaxSeeds; ++n) {
-        const uint64_t size = level_size(n);
+        const uint64_t size = level_size<6>(n);
         for (int k = 0; k < 2000; ++k) {
             uint64_t i = k == 0 ? 0 : k == 1 ? size - 1 : rng() % size;
-            Position p = unrank(n, i);
+            Position p = unrank<6>(n, i);
             REQUIRE(p.seeds() == n);
             REQUIRE(p.in_database());
             REQUIRE(rank(p) == i);
@@ -100,14 +100,14 @@ TEST_CASE("rank/unrank round trip on random indices for n up to 48") {
 TEST_CASE("next_in_level steps through every level in rank order, n <= 12") {
     const int max_n = test::quick() ? 8 : 12;
     for (int n = 1; n <= max_n; ++n) {
-        Position p = unrank(n, 0);
+        Position p = unrank<6>(n, 0);
         uint64_t wrong = 0;
-        for (uint64_t i = 1; i < level_size(n); ++i) {
+        for (uint64_t i = 1; i < level_size<6>(n); ++i) {
             p = next_in_level(p);
-            wrong += p != unrank(n, i);
+            wrong += p != unrank<6>(n, i);
         }
         CHECK_MESSAGE(wrong == 0, "n = " << n);
-        CHECK(p == unrank(n, level_size(n) - 1)); // the last: every seed in pit 0
+        CHECK(p == unrank<6>(n, level_size<6>(n) - 1)); // the last: every seed in pit 0
         CHECK(p.pits[0] == n);
     }
 }
@@ -115,18 +115,18 @@ TEST_CASE("next_in_level steps through every level in rank order, n <= 12") {
 TEST_CASE("next_in_level on hand-checked positions and on random runs up to n = 48") {
     // A step inside the last two pits, a carry into an earlier pit, and the skip over the
     // positions where pits 6..11 all hold seeds (not in the databases).
-    CHECK(next_in_level(parse_position_or_throw("0 0 0 0 0 0 0 0 0 0 2 3")) ==
-          parse_position_or_throw("0 0 0 0 0 0 0 0 0 0 3 2"));
-    CHECK(next_in_level(parse_position_or_throw("0 0 0 0 0 0 0 0 1 0 4 0")) ==
-          parse_position_or_throw("0 0 0 0 0 0 0 0 1 1 0 3"));
-    CHECK(next_in_level(parse_position_or_throw("0 0 0 0 0 1 1 1 1 1 0 2")) ==
-          parse_position_or_throw("0 0 0 0 0 1 1 1 1 1 2 0")); // skips 1 1 1 1 1 1 1
+    CHECK(next_in_level(parse_position_or_throw<6>("0 0 0 0 0 0 0 0 0 0 2 3")) ==
+          parse_position_or_throw<6>("0 0 0 0 0 0 0 0 0 0 3 2"));
+    CHECK(next_in_level(parse_position_or_throw<6>("0 0 0 0 0 0 0 0 1 0 4 0")) ==
+          parse_position_or_throw<6>("0 0 0 0 0 0 0 0 1 1 0 3"));
+    CHECK(next_in_level(parse_position_or_throw<6>("0 0 0 0 0 1 1 1 1 1 0 2")) ==
+          parse_position_or_throw<6>("0 0 0 0 0 1 1 1 1 1 2 0")); // skips 1 1 1 1 1 1 1
     std::mt19937_64 rng(2026);
     for (int n = 1; n <= kMaxSeeds; ++n) {
-        const uint64_t size = level_size(n);
+        const uint64_t size = level_size<6>(n);
         for (int run = 0; run < 20; ++run) {
             uint64_t i = rng() % (size - 1);
-            Position p = unrank(n, i);
+            Position p = unrank<6>(n, i);
             for (int k = 0; k < 200 && i + 1 < size; ++k, ++i) {
                 p = next_in_level(p);
                 REQUIRE(rank(p) == i + 1);
@@ -145,11 +145,11 @@ TEST_CASE("Romein & Bal's order: the offsets their release describes") {
     for (uint64_t i = 0; i < 5; ++i) {
         CAPTURE(i);
         CHECK(to_string(published_unrank(3, i)) == first[i]);
-        CHECK(published_rank(parse_position_or_throw(first[i])) == i);
+        CHECK(published_rank(parse_position_or_throw<6>(first[i])) == i);
     }
-    CHECK(to_string(published_unrank(48, level_size(48) - 1)) == "0 0 0 0 0 0 0 0 0 0 0 48");
-    CHECK(published_rank(parse_position_or_throw("0 0 0 0 0 0 0 0 0 0 0 48")) ==
-          level_size(48) - 1);
+    CHECK(to_string(published_unrank(48, level_size<6>(48) - 1)) == "0 0 0 0 0 0 0 0 0 0 0 48");
+    CHECK(published_rank(parse_position_or_throw<6>("0 0 0 0 0 0 0 0 0 0 0 48")) ==
+          level_size<6>(48) - 1);
 }
 
 TEST_CASE("Romein & Bal's order: successive positions in it get offsets 0, 1, 2, ...") {
@@ -175,7 +175,7 @@ TEST_CASE("Romein & Bal's order: successive positions in it get offsets 0, 1, 2,
         };
         rec(rec, kPits - 1, n);
         CHECK_MESSAGE(ok, "n = " << n);
-        CHECK(expected == level_size(n));
+        CHECK(expected == level_size<6>(n));
     }
 }
 
@@ -183,7 +183,7 @@ TEST_CASE("Romein & Bal's order: a bijection at every level up to 48 (random off
     std::mt19937_64 rng(2002);
     for (int n = 0; n <= kMaxSeeds; ++n) {
         CAPTURE(n);
-        const uint64_t size = level_size(n);
+        const uint64_t size = level_size<6>(n);
         std::uniform_int_distribution<uint64_t> any(0, size - 1);
         bool ok = true;
         for (int k = 0; k < 200; ++k) {
@@ -191,7 +191,7 @@ TEST_CASE("Romein & Bal's order: a bijection at every level up to 48 (random off
             const Position p = published_unrank(n, i);
             if (p.seeds() != n || !p.in_database() || published_rank(p) != i) ok = false;
             // The same position in our order and back: conversion is a permutation.
-            if (published_rank(unrank(n, rank(p))) != i) ok = false;
+            if (published_rank(unrank<6>(n, rank(p))) != i) ok = false;
         }
         CHECK(ok);
     }

@@ -63,7 +63,7 @@ TEST_CASE("rule presets and their knobs") {
     CHECK(Rules::by_name("awari") == Rules::awari());
     CHECK_FALSE(Rules::by_name("Abapa").has_value());
     CHECK_FALSE(Rules::by_name("").has_value());
-    CHECK(Rules::abapa().knob_bytes() != Rules::awari().knob_bytes());
+    CHECK(Rules::abapa().knob_bytes(6) != Rules::awari().knob_bytes(6));
 }
 
 TEST_CASE("simple sowing and the rotated child") {

@@ -9,7 +9,7 @@ namespace owaredb::test {
 
 /// A position from its text form (throws on a typo in a test).
 inline Position P(const char* text) {
-    return parse_position_or_throw(text);
+    return parse_position_or_throw<6>(text);
 }
 
 /// The legal moves of p as people write them (1..6).

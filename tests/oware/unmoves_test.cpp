@@ -16,11 +16,11 @@ using namespace owaredb;
 namespace {
 
 void check_level(const Rules& rules, int n) {
-    const uint64_t size = level_size(n);
+    const uint64_t size = level_size<6>(n);
     // Forward: child rank -> sorted parent ranks.
     std::vector<std::vector<uint64_t>> expected(size);
     for (uint64_t i = 0; i < size; ++i) {
-        Position q = unrank(n, i);
+        Position q = unrank<6>(n, i);
         for (const Move& m : legal_moves(rules, q)) {
             if (m.captured != 0) continue;
             REQUIRE(m.child.in_database()); // the origin pit stays empty
@@ -30,7 +30,7 @@ void check_level(const Rules& rules, int n) {
     ParentList list;
     uint64_t edges = 0;
     for (uint64_t i = 0; i < size; ++i) {
-        Position p = unrank(n, i);
+        Position p = unrank<6>(n, i);
         parents(rules, p, list);
         std::vector<uint64_t> got;
         for (const Position& q : list) got.push_back(rank(q));
@@ -64,7 +64,7 @@ TEST_CASE("un-moves of large positions undo their own forward moves") {
     for (const Rules& rules : {Rules::abapa(), Rules::awari()}) {
         for (const char* text : {"0 0 0 0 0 23 1 0 2 0 0 0", "17 0 1 2 0 3 0 1 0 4 0 2",
                                  "12 0 0 0 0 0 1 1 1 1 1 0", "4 4 4 4 4 4 4 4 4 4 4 0"}) {
-            Position q = parse_position_or_throw(text);
+            Position q = parse_position_or_throw<6>(text);
             ParentList list;
             for (const Move& m : legal_moves(rules, q)) {
                 if (m.captured) continue;

@@ -314,12 +314,12 @@ TEST_CASE("on the standard board the pit-count functions answer as the Pits ones
     fs::remove_all(dir);
     const Rules rules = Rules::abapa();
     const auto levels = solve_in_memory(OwareGame(rules), 8, 2);
-    DatabaseDir files(dir, rules);
+    DatabaseDir files(dir, rules, false, 6);
     for (int n = 0; n <= 8; ++n) files.save(n, levels[n], 2, {});
     Tablebase tb(dir, "abapa", 0);
     CHECK(tb.pits_per_side() == 6);
-    for (uint64_t i = 0; i < level_size(8); i += 11) {
-        const Position p = unrank(8, i);
+    for (uint64_t i = 0; i < level_size<6>(8); i += 11) {
+        const Position p = unrank<6>(8, i);
         ProbeResult<PositionInfo> a = tb.analyse(p.pits);
         ProbeResult<BoardPositionInfo> b = tb.analyse(std::span<const uint8_t>(p.pits));
         REQUIRE(a.ok());

@@ -31,7 +31,7 @@ struct Fixture {
         dir = fs::temp_directory_path() / ("owaredb-bounds-probe-" + std::to_string(::getpid()));
         fs::remove_all(dir);
         levels = solve_bounds_in_memory(OwareGame(rules), kTop, 2);
-        BoundsDir files(dir, rules);
+        BoundsDir files(dir, rules, 6);
         for (int n = 0; n <= kTop; ++n) files.save(n, levels[n], 2);
     }
     ~Fixture() { fs::remove_all(dir); }
@@ -49,8 +49,8 @@ TEST_CASE("probe bounds: every stored position, n <= 9, and each move's bounds")
     Tablebase tb(f.dir, "abapa");
     for (int n = 0; n <= kTop; ++n) {
         uint64_t wrong = 0, wrong_moves = 0;
-        for (uint64_t i = 0; i < level_size(n); ++i) {
-            const Position p = unrank(n, i);
+        for (uint64_t i = 0; i < level_size<6>(n); ++i) {
+            const Position p = unrank<6>(n, i);
             const BoundPair want = bound_pair(f.levels[n].data(), i);
             ProbeResult<Bounds> b = tb.bounds(p.pits);
             wrong += !b.ok() || b->gM != want.gm || b->gN != want.gn ||
@@ -75,8 +75,8 @@ TEST_CASE("probe bounds: every stored position, n <= 9, and each move's bounds")
 TEST_CASE("probe bounds: positions outside the databases by one ply; missing files") {
     const Fixture& f = fixture();
     Tablebase tb(f.dir, "abapa");
-    const Position p = parse_position_or_throw("1 0 0 1 0 1 1 1 1 1 1 0");   // 9 seeds
-    const Position out = parse_position_or_throw("1 0 0 0 0 1 1 1 1 1 1 1"); // 8 seeds, full
+    const Position p = parse_position_or_throw<6>("1 0 0 1 0 1 1 1 1 1 1 0");   // 9 seeds
+    const Position out = parse_position_or_throw<6>("1 0 0 0 0 1 1 1 1 1 1 1"); // 8 seeds, full
     REQUIRE(!out.in_database());
     const BoundPair want =
         bounds_equation(OwareGame(f.rules), out.seeds(), out, [&](int level, const Position& c) {
@@ -104,7 +104,7 @@ TEST_CASE("probe bounds: the C API") {
     const Fixture& f = fixture();
     owaredb_tablebase* tb = nullptr;
     REQUIRE(owaredb_open(f.dir.c_str(), "abapa", 0, &tb) == OWAREDB_OK);
-    const Position p = parse_position_or_throw("0 0 0 0 0 1 0 0 0 0 2 1");
+    const Position p = parse_position_or_throw<6>("0 0 0 0 0 1 0 0 0 0 2 1");
     int gm = -1, gn = -1, exact = -1;
     CHECK(owaredb_bounds(tb, p.pits.data(), &gm, &gn, &exact, nullptr, 0) == OWAREDB_OK);
     CHECK(gm == 0);

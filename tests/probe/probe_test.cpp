@@ -37,7 +37,7 @@ struct Fixture {
         levels = solve_in_memory(OwareGame(rules), kTop, 2);
         for (int n = 0; n <= kTop; ++n)
             db::write_level(db::level_path(dir, rules.name, n),
-                            {rules.name, rules.knob_bytes(), uint32_t(n), level_size(n)},
+                            {rules.name, rules.knob_bytes(6), uint32_t(n), level_size<6>(n)},
                             levels[n].span(), db::WriterOptions{.threads = 2});
     }
     ~Fixture() { fs::remove_all(dir); }
@@ -52,8 +52,8 @@ const Fixture& fixture() {
 void check_every_value(const Tablebase& tb, const Fixture& f) {
     for (int n = 0; n <= kTop; ++n) {
         uint64_t wrong = 0;
-        for (uint64_t i = 0; i < level_size(n); ++i) {
-            ProbeResult<int> v = tb.value(unrank(n, i).pits);
+        for (uint64_t i = 0; i < level_size<6>(n); ++i) {
+            ProbeResult<int> v = tb.value(unrank<6>(n, i).pits);
             wrong += !v.ok() || *v != f.levels[n][i];
         }
         CHECK_MESSAGE(wrong == 0, "level " << n);
@@ -100,7 +100,7 @@ TEST_CASE("missing levels are 'not available', bad input is an error value") {
     Tablebase wrong_rules(f.dir, "chess");
     CHECK(wrong_rules.value(Pits{}).status() == ProbeStatus::InvalidRules);
     Tablebase other_rules(f.dir, "abapa"); // no abapa files there
-    CHECK(other_rules.value(unrank(4, 3).pits).status() == ProbeStatus::NotAvailable);
+    CHECK(other_rules.value(unrank<6>(4, 3).pits).status() == ProbeStatus::NotAvailable);
 }
 
 TEST_CASE("missing_levels: the levels a position may need that are not there, the command") {
@@ -130,9 +130,9 @@ TEST_CASE("a level left out as a game's (generate --game) says so when it is ask
     fs::create_directories(dir);
     for (int n = 0; n <= kTop; ++n)
         fs::copy_file(db::level_path(f.dir, f.rules.name, n), db::level_path(dir, f.rules.name, n));
-    const std::vector<int8_t> zeros(level_size(12), 0);
+    const std::vector<int8_t> zeros(level_size<6>(12), 0);
     db::write_level(db::level_path(dir, f.rules.name, 12),
-                    {f.rules.name, f.rules.knob_bytes(), 12u, level_size(12)}, zeros,
+                    {f.rules.name, f.rules.knob_bytes(6), 12u, level_size<6>(12)}, zeros,
                     db::WriterOptions{.threads = 2});
     Tablebase tb(dir, "awari");
     Pits eleven{};
@@ -169,8 +169,8 @@ TEST_CASE("a damaged level file gives an error, never a value") {
     }
     Tablebase tb(dir, "awari");
     uint64_t values = 0, errors = 0;
-    for (uint64_t i = 0; i < level_size(9); i += 97) {
-        ProbeResult<int> v = tb.value(unrank(9, i).pits);
+    for (uint64_t i = 0; i < level_size<6>(9); i += 97) {
+        ProbeResult<int> v = tb.value(unrank<6>(9, i).pits);
         if (v.ok()) {
             ++values;
             CHECK(*v == f.levels[9][i]); // intact blocks still answer, correctly
@@ -185,7 +185,7 @@ TEST_CASE("a damaged level file gives an error, never a value") {
     fs::copy_file(db::level_path(dir, "awari", 8), db::level_path(dir, "awari", 7),
                   fs::copy_options::overwrite_existing);
     Tablebase tb2(dir, "awari");
-    CHECK(tb2.value(unrank(7, 0).pits).status() == ProbeStatus::Corrupt);
+    CHECK(tb2.value(unrank<6>(7, 0).pits).status() == ProbeStatus::Corrupt);
     fs::remove_all(dir);
 }
 
@@ -224,7 +224,7 @@ TEST_CASE("a level that failed to open is opened again once its file changes") {
     const fs::path file = db::level_path(dir, "awari", kTop);
     const std::vector<char> bytes = file_bytes(db::level_path(f.dir, "awari", kTop));
     const uint64_t index = 777;
-    const Pits p = unrank(kTop, index).pits;
+    const Pits p = unrank<6>(kTop, index).pits;
     Tablebase tb(dir, "awari");
     // Missing when first asked (a server started before generate finished).
     CHECK(tb.value(p).status() == ProbeStatus::NotAvailable);
@@ -271,8 +271,8 @@ TEST_CASE("a level that failed to open is opened again once its file changes") {
 TEST_CASE("the principal variation plays best moves to the end") {
     const Fixture& f = fixture();
     Tablebase tb(f.dir, "awari");
-    for (uint64_t i = 0; i < level_size(8); i += 211) {
-        Position p = unrank(8, i);
+    for (uint64_t i = 0; i < level_size<6>(8); i += 211) {
+        Position p = unrank<6>(8, i);
         auto pv = tb.principal_variation(p.pits);
         REQUIRE(pv.ok());
         REQUIRE((pv->end == PvEnd::GameOver || pv->end == PvEnd::EndlessPlay));
@@ -297,8 +297,8 @@ TEST_CASE("the principal variation stops at max_plies, a prefix of the full line
     const Fixture& f = fixture();
     Tablebase tb(f.dir, "awari");
     int cut = 0;
-    for (uint64_t i = 0; i < level_size(8); i += 977) {
-        const Position p = unrank(8, i);
+    for (uint64_t i = 0; i < level_size<6>(8); i += 977) {
+        const Position p = unrank<6>(8, i);
         const ProbeResult<PrincipalVariation> full = tb.principal_variation(p.pits);
         REQUIRE(full.ok());
         for (int limit : {0, 1, 2, 3, 5}) {
@@ -317,7 +317,7 @@ TEST_CASE("the principal variation stops at max_plies, a prefix of the full line
         }
     }
     CHECK(cut > 50); // the limits did cut lines, forcing ones among them
-    ProbeResult<PrincipalVariation> bad = tb.principal_variation(unrank(8, 5).pits, -1);
+    ProbeResult<PrincipalVariation> bad = tb.principal_variation(unrank<6>(8, 5).pits, -1);
     CHECK(bad.status() == ProbeStatus::InvalidPosition);
     CHECK(bad.message().find("max_plies -1") != std::string::npos);
 }
@@ -334,8 +334,8 @@ TEST_CASE("probing from several threads at once gives the same answers") {
             std::mt19937_64 rng(t);
             for (int k = 0; k < 20000; ++k) {
                 int n = static_cast<int>(rng() % (kTop + 1));
-                uint64_t i = rng() % level_size(n);
-                ProbeResult<int> v = tb.value(unrank(n, i).pits);
+                uint64_t i = rng() % level_size<6>(n);
+                ProbeResult<int> v = tb.value(unrank<6>(n, i).pits);
                 if (!v.ok() || *v != f.levels[n][i]) ++wrong;
             }
         });
@@ -347,7 +347,7 @@ TEST_CASE("the C API answers like the C++ API") {
     const Fixture& f = fixture();
     owaredb_tablebase* tb = nullptr;
     REQUIRE(owaredb_open(f.dir.c_str(), "awari", 0, &tb) == OWAREDB_OK);
-    Position p = unrank(10, 12345);
+    Position p = unrank<6>(10, 12345);
     int value = 99;
     CHECK(owaredb_value(tb, p.pits.data(), &value, nullptr, 0) == OWAREDB_OK);
     CHECK(value == f.levels[10][12345]);
@@ -378,9 +378,9 @@ struct CompactFixture {
         fs::create_directories(dir);
         std::vector<const int8_t*> smaller;
         for (int n = 0; n <= kTop; ++n) {
-            std::vector<int8_t> stored(level_size(n));
+            std::vector<int8_t> stored(level_size<6>(n));
             encode_capture_bounded(OwareGame(f.rules), n, f.levels[n].span(), smaller, stored, 2);
-            db::LevelMeta meta{f.rules.name, f.rules.knob_bytes(), uint32_t(n), level_size(n)};
+            db::LevelMeta meta{f.rules.name, f.rules.knob_bytes(6), uint32_t(n), level_size<6>(n)};
             meta.capture_bounded = true;
             db::write_level(db::level_path(dir, f.rules.name, n), meta, stored,
                             db::WriterOptions{.threads = 2});
@@ -405,7 +405,7 @@ TEST_CASE("capture-bounded files probe back every exact value, n <= 10") {
     // Analyses (every move's value) and the start position agree with the exact files.
     std::mt19937_64 rng(7);
     for (int k = 0; k < 2000; ++k) {
-        Pits p = unrank(kTop, rng() % level_size(kTop)).pits;
+        Pits p = unrank<6>(kTop, rng() % level_size<6>(kTop)).pits;
         ProbeResult<PositionInfo> a = tb.analyse(p), b = exact.analyse(p);
         REQUIRE(a.ok());
         REQUIRE(b.ok());
@@ -425,28 +425,28 @@ TEST_CASE("a stored don't-care is the best capture, or corrupt where there is no
     for (int k = 0; k < n; ++k)
         fs::copy_file(db::level_path(f.dir, "awari", k), db::level_path(dir, "awari", k));
     // One position with a capture worth its value, one without any capture.
-    uint64_t with = level_size(n), without = level_size(n);
-    for (uint64_t i = 0; i < level_size(n) && (with == level_size(n) || without == level_size(n));
-         ++i) {
-        Position p = unrank(n, i);
+    uint64_t with = level_size<6>(n), without = level_size<6>(n);
+    for (uint64_t i = 0;
+         i < level_size<6>(n) && (with == level_size<6>(n) || without == level_size<6>(n)); ++i) {
+        Position p = unrank<6>(n, i);
         if (legal_moves(f.rules, p).empty()) continue;
         int e = best_capture_value(OwareGame(f.rules), p, [&](int level, const Position& c) {
             return int(f.levels[level][rank(c)]);
         });
-        if (e == f.levels[n][i] && with == level_size(n)) with = i;
-        if (e == kNoMove && without == level_size(n)) without = i;
+        if (e == f.levels[n][i] && with == level_size<6>(n)) with = i;
+        if (e == kNoMove && without == level_size<6>(n)) without = i;
     }
-    REQUIRE(with < level_size(n));
-    REQUIRE(without < level_size(n));
+    REQUIRE(with < level_size<6>(n));
+    REQUIRE(without < level_size<6>(n));
     std::vector<int8_t> values(f.levels[n].span().begin(), f.levels[n].span().end());
     values[with] = db::kDontCare;
     values[without] = db::kDontCare;
     db::write_level(db::level_path(dir, "awari", n),
-                    {"awari", f.rules.knob_bytes(), uint32_t(n), level_size(n)}, values,
+                    {"awari", f.rules.knob_bytes(6), uint32_t(n), level_size<6>(n)}, values,
                     db::WriterOptions{.threads = 2});
     Tablebase tb(dir, "awari");
-    CHECK(*tb.value(unrank(n, with).pits) == f.levels[n][with]);
-    ProbeResult<int> bad = tb.value(unrank(n, without).pits);
+    CHECK(*tb.value(unrank<6>(n, with).pits) == f.levels[n][with]);
+    ProbeResult<int> bad = tb.value(unrank<6>(n, without).pits);
     CHECK(bad.status() == ProbeStatus::Corrupt);
     fs::remove_all(dir);
 }

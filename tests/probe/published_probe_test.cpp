@@ -36,7 +36,7 @@ struct BothFormats {
         levels = solve_in_memory(OwareGame(rules), kTop, 2);
         for (int n = 0; n <= kTop; ++n) {
             db::write_level(db::level_path(ours.path(), rules.name, n),
-                            {rules.name, rules.knob_bytes(), uint32_t(n), level_size(n)},
+                            {rules.name, rules.knob_bytes(6), uint32_t(n), level_size<6>(n)},
                             levels[n].span(), db::WriterOptions{.threads = 2});
             PublishedDir(published.path()).save(n, levels[n], 2);
         }
@@ -70,8 +70,8 @@ TEST_CASE("published directory: every stored value of levels 0..10 is probed bac
     Tablebase tb(f.published.path(), "awari");
     for (int n = 0; n <= kTop; ++n) {
         uint64_t wrong = 0;
-        for (uint64_t i = 0; i < level_size(n); ++i) {
-            ProbeResult<int> v = tb.value(unrank(n, i).pits);
+        for (uint64_t i = 0; i < level_size<6>(n); ++i) {
+            ProbeResult<int> v = tb.value(unrank<6>(n, i).pits);
             wrong += !v.ok() || *v != f.levels[n][i];
         }
         CHECK_MESSAGE(wrong == 0, "level " << n);
@@ -85,7 +85,7 @@ TEST_CASE("published directory: analyse, principal variation and batches as from
     std::vector<Pits> batch;
     for (int k = 0; k < 300; ++k) {
         const int n = int(rng() % (kTop + 1));
-        Position p = unrank(n, rng() % level_size(n));
+        Position p = unrank<6>(n, rng() % level_size<6>(n));
         if (k % 3 == 0)
             std::rotate(p.pits.begin(), p.pits.begin() + 6, p.pits.end()); // mostly not stored
         batch.push_back(p.pits);
@@ -114,7 +114,7 @@ TEST_CASE("published directory: analyse, principal variation and batches as from
     // The C API opens the same directory the same way.
     owaredb_tablebase* c = nullptr;
     REQUIRE(owaredb_open(f.published.path().c_str(), "awari", 0, &c) == OWAREDB_OK);
-    const Position p = unrank(kTop, 4242);
+    const Position p = unrank<6>(kTop, 4242);
     int value = 99;
     CHECK(owaredb_value(c, p.pits.data(), &value, nullptr, 0) == OWAREDB_OK);
     CHECK(value == f.levels[kTop][4242]);
@@ -128,8 +128,8 @@ TEST_CASE("published directory: every level 0..48 at the offsets of their order 
     std::vector<std::pair<Position, int>> planted;
     for (int n = 0; n <= kMaxSeeds; ++n) {
         if (n == 47) continue; // not in the release
-        make_sparse(published.path(n), level_size(n));
-        const Position p = unrank(n, rng() % level_size(n));
+        make_sparse(published.path(n), level_size<6>(n));
+        const Position p = unrank<6>(n, rng() % level_size<6>(n));
         const int v = n == 0 ? 0 : int(rng() % (2 * n + 1)) - n;
         put_byte(published.path(n), published_rank(p), int8_t(v));
         planted.push_back({p, v});
@@ -144,7 +144,7 @@ TEST_CASE("published directory: every level 0..48 at the offsets of their order 
         CHECK(tb.level_available(p.seeds()));
     }
     // Level 47 is not in the release: not available, and said to be outside the game.
-    Position p47 = unrank(47, 12345);
+    Position p47 = unrank<6>(47, 12345);
     ProbeResult<int> missing = tb.value(p47.pits);
     CHECK(missing.status() == ProbeStatus::NotAvailable);
     CHECK(contains(missing.message(), "scores.47"));
@@ -158,15 +158,15 @@ TEST_CASE("published directory: damaged files, other rules, bounds and a mixed d
     for (int n = 0; n <= 6; ++n)
         fs::copy_file(f.published / ("scores." + std::to_string(n)),
                       dir / ("scores." + std::to_string(n)));
-    const Position p5 = unrank(5, 7), p6 = unrank(6, 11);
+    const Position p5 = unrank<6>(5, 7), p6 = unrank<6>(6, 11);
 
     SUBCASE("a file of the wrong size is corrupt, naming the file and both sizes") {
-        fs::resize_file(dir / "scores.5", level_size(5) - 1);
+        fs::resize_file(dir / "scores.5", level_size<6>(5) - 1);
         Tablebase tb(dir.path(), "awari");
         ProbeResult<int> v = tb.value(p5.pits);
         CHECK(v.status() == ProbeStatus::Corrupt);
         CHECK(contains(v.message(), "scores.5"));
-        CHECK(contains(v.message(), std::to_string(level_size(5))));
+        CHECK(contains(v.message(), std::to_string(level_size<6>(5))));
         CHECK(tb.value(p6.pits).ok()); // the other levels still answer
     }
     SUBCASE("a byte outside -n..n is corrupt, naming the file and the offset, never a value") {
@@ -189,7 +189,7 @@ TEST_CASE("published directory: damaged files, other rules, bounds and a mixed d
     SUBCASE("a directory holding both kinds answers nothing, saying why") {
         fs::copy_file(f.ours / "awari-07.owdb", dir / "awari-07.owdb");
         Tablebase tb(dir.path(), "awari");
-        for (const Position& p : {p5, unrank(7, 3)}) {
+        for (const Position& p : {p5, unrank<6>(7, 3)}) {
             ProbeResult<int> v = tb.value(p.pits);
             CHECK(v.status() == ProbeStatus::Corrupt);
             CHECK(contains(v.message(), "both"));
@@ -197,7 +197,7 @@ TEST_CASE("published directory: damaged files, other rules, bounds and a mixed d
     }
     SUBCASE("a level copied in after it was asked for is found") {
         Tablebase tb(dir.path(), "awari");
-        const Position p8 = unrank(8, 99);
+        const Position p8 = unrank<6>(8, 99);
         CHECK(tb.value(p8.pits).status() == ProbeStatus::NotAvailable);
         fs::copy_file(f.published / "scores.8", dir / "scores.8");
         std::this_thread::sleep_for(std::chrono::milliseconds(150)); // past the recheck

@@ -65,7 +65,7 @@ TEST_CASE("outside positions valued by one ply: in memory = streamed = reference
             CAPTURE(n);
             const ValueCounts expected = reference_counts(game, n, levels);
             CHECK(std::accumulate(expected.begin(), expected.end(), uint64_t(0)) ==
-                  outside_size(n));
+                  outside_size<6>(n));
             for (int threads : {1, 2}) {
                 CAPTURE(threads);
                 CHECK(outside_value_counts(game, n, levels, threads) == expected);
@@ -75,13 +75,13 @@ TEST_CASE("outside positions valued by one ply: in memory = streamed = reference
                     uint64_t last_done = 0, calls = 0;
                     CHECK(streamed_outside_value_counts(game, n, files, threads, batch,
                                                         [&](uint64_t done, uint64_t total) {
-                                                            CHECK(total == outside_size(n));
+                                                            CHECK(total == outside_size<6>(n));
                                                             CHECK(done > last_done);
                                                             last_done = done;
                                                             ++calls;
                                                         }) == expected);
-                    CHECK(last_done == outside_size(n));
-                    CHECK(calls == (outside_size(n) + batch - 1) / batch);
+                    CHECK(last_done == outside_size<6>(n));
+                    CHECK(calls == (outside_size<6>(n) + batch - 1) / batch);
                 }
             }
         }

@@ -64,7 +64,7 @@ TEST_CASE("bounds: hand-checked boards where the two rules for endless play disa
     // calls it 0 (1 seed each); under the written rule each keeps what is on its side when
     // the repetition is called: 1-1 after an even number of plies, but 2-0 for the side that
     // has just been fed (after an odd number), so the result depends on history.
-    const Position a = parse_position_or_throw("0 0 0 0 0 1 0 0 0 0 0 1");
+    const Position a = parse_position_or_throw<6>("0 0 0 0 0 1 0 0 0 0 0 1");
     CHECK(value(a) == 0);
     CHECK(pair(a).gm == 0);
     CHECK(pair(a).gn == 0);
@@ -84,7 +84,7 @@ TEST_CASE("bounds: hand-checked boards where the two rules for endless play disa
     // gM + gN = 2 < 4. Even split: V = -(2 + 1) + 1 = -2. Written rule: the last two
     // seeds go 1-1, 2-0 or 0-2 by history, so the mover ends with 0..2 of the 4 seeds. Both
     // lie in [2 gM - n, n - 2 gN] = [-4, 0].
-    const Position b = parse_position_or_throw("0 0 0 0 0 1 0 0 0 0 2 1");
+    const Position b = parse_position_or_throw<6>("0 0 0 0 0 1 0 0 0 0 2 1");
     CHECK(value(b) == -2);
     CHECK(pair(b).gm == 0);
     CHECK(pair(b).gn == 2);
@@ -104,7 +104,7 @@ TEST_CASE("bounds: hand-checked boards where the two rules for endless play disa
     CHECK(value(p) == 0);
 
     // A terminal board is exact: the mover has no seed, the opponent takes its 3.
-    const Position c = parse_position_or_throw("0 0 0 0 0 0 1 0 2 0 0 0");
+    const Position c = parse_position_or_throw<6>("0 0 0 0 0 0 1 0 2 0 0 0");
     CHECK(pair(c).gm == 0);
     CHECK(pair(c).gn == 3);
 }
@@ -116,14 +116,14 @@ TEST_CASE("bound files: byte-identical for 1 and 2 threads, and read back exactl
         TempDir one("t1"), two("t2");
         const auto levels1 = solve_bounds_in_memory(OwareGame(rules), max_n, 1);
         const auto levels2 = solve_bounds_in_memory(OwareGame(rules), max_n, 2);
-        BoundsDir d1(one.path, rules), d2(two.path, rules);
+        BoundsDir d1(one.path, rules, 6), d2(two.path, rules, 6);
         for (int n = 0; n <= max_n; ++n) {
             d1.save(n, levels1[n], 1);
             d2.save(n, levels2[n], 2);
             CHECK(bytes_of(d1.path(n)) == bytes_of(d2.path(n)));
             ValueArray back;
             REQUIRE(d1.load(n, back, 2).ok());
-            REQUIRE(back.size() == 2 * level_size(n));
+            REQUIRE(back.size() == 2 * level_size<6>(n));
             CHECK(std::equal(back.span().begin(), back.span().end(), levels1[n].span().begin()));
         }
         // The stored pairs satisfy their equations (what `owaredb verify` checks).
@@ -132,7 +132,7 @@ TEST_CASE("bound files: byte-identical for 1 and 2 threads, and read back exactl
             ValueArray l;
             REQUIRE(d1.load(n, l, 2).ok());
             loaded.push_back(std::move(l));
-            CHECK(first_bounds_mismatch(OwareGame(rules), n, loaded, 2) == level_size(n));
+            CHECK(first_bounds_mismatch(OwareGame(rules), n, loaded, 2) == level_size<6>(n));
         }
         // A changed pair is found (necessary condition: it no longer fits its moves).
         loaded[max_n][2 * 1234] = static_cast<int8_t>(loaded[max_n][2 * 1234] ^ 1);
@@ -146,8 +146,8 @@ TEST_CASE("bound files and value files are distinct kinds and live side by side"
     const int n = 5;
     const auto values = solve_in_memory(OwareGame(rules), n, 1);
     const auto bounds = solve_bounds_in_memory(OwareGame(rules), n, 1);
-    DatabaseDir vdir(dir.path, rules);
-    BoundsDir bdir(dir.path, rules);
+    DatabaseDir vdir(dir.path, rules, false, 6);
+    BoundsDir bdir(dir.path, rules, 6);
     vdir.save(n, values[n], 1, values);
     bdir.save(n, bounds[n], 1);
     CHECK(vdir.path(n).filename() == "abapa-05.owdb");
@@ -162,7 +162,7 @@ TEST_CASE("bound files and value files are distinct kinds and live side by side"
     auto info = reader.info();
     REQUIRE(info.ok());
     CHECK(info->meta.kind == db::LevelKind::Bounds);
-    CHECK(info->meta.entries == 2 * level_size(n));
+    CHECK(info->meta.entries == 2 * level_size<6>(n));
 
     // A bound file under a value file's name (or the reverse) is refused as a mismatch.
     fs::copy_file(bdir.path(n), vdir.path(n), fs::copy_options::overwrite_existing);

@@ -19,7 +19,7 @@ TEST_CASE("capture-bounded storage: a hand-checked position") {
     // cannot feed back, so the game ends and the mover takes it. E = 2 - (-1) = 3 = V.
     const Rules rules = *Rules::by_name("abapa");
     auto levels = solve_in_memory(OwareGame(rules), 3, 1);
-    Position p = parse_position_or_throw("0 0 0 0 0 1 1 0 0 0 0 1");
+    Position p = parse_position_or_throw<6>("0 0 0 0 0 1 1 0 0 0 0 1");
     const uint64_t i = rank(p);
     CHECK(levels[3][i] == 3);
     auto smaller = level_pointers(levels, 3);
@@ -70,7 +70,7 @@ TEST_CASE("capture-bounded storage: lower bounds that decode to every exact valu
 TEST_CASE("capture-bounded storage refuses values below their best capture") {
     const Rules rules = *Rules::by_name("abapa");
     auto levels = solve_in_memory(OwareGame(rules), 4, 1);
-    Position p = parse_position_or_throw("0 0 0 0 0 1 1 0 0 0 0 1");
+    Position p = parse_position_or_throw<6>("0 0 0 0 0 1 1 0 0 0 0 1");
     std::vector<int8_t> broken(levels[3].span().begin(), levels[3].span().end());
     broken[rank(p)] = 1; // the capture alone is worth 3
     std::vector<int8_t> stored(broken.size());
@@ -89,8 +89,8 @@ TEST_CASE("may_capture is false only where no legal move captures") {
         const Rules rules = *Rules::by_name(name);
         uint64_t skipped = 0, total = 0, wrong = 0;
         for (int n = 0; n <= max_n; ++n)
-            for (uint64_t i = 0; i < level_size(n); ++i)
-                for (Position p : {unrank(n, i), unrank(n, i).rotated()}) {
+            for (uint64_t i = 0; i < level_size<6>(n); ++i)
+                for (Position p : {unrank<6>(n, i), unrank<6>(n, i).rotated()}) {
                     ++total;
                     if (may_capture(p)) continue;
                     ++skipped;
@@ -101,9 +101,9 @@ TEST_CASE("may_capture is false only where no legal move captures") {
     }
     // Hand-checked: pit 6 (index 5) with 1 seed reaching a pit of 1 or 2 may capture, of 0
     // or 3 not; 11 or more seeds always may.
-    CHECK(may_capture(parse_position_or_throw("0 0 0 0 0 1 2 0 0 0 0 0")));
-    CHECK(may_capture(parse_position_or_throw("0 0 0 0 0 1 1 0 0 0 0 0")));
-    CHECK_FALSE(may_capture(parse_position_or_throw("0 0 0 0 0 1 3 0 0 0 0 0")));
-    CHECK_FALSE(may_capture(parse_position_or_throw("0 0 0 0 0 1 0 2 2 2 2 2")));
-    CHECK(may_capture(parse_position_or_throw("11 0 0 0 0 0 0 0 0 0 0 0")));
+    CHECK(may_capture(parse_position_or_throw<6>("0 0 0 0 0 1 2 0 0 0 0 0")));
+    CHECK(may_capture(parse_position_or_throw<6>("0 0 0 0 0 1 1 0 0 0 0 0")));
+    CHECK_FALSE(may_capture(parse_position_or_throw<6>("0 0 0 0 0 1 3 0 0 0 0 0")));
+    CHECK_FALSE(may_capture(parse_position_or_throw<6>("0 0 0 0 0 1 0 2 2 2 2 2")));
+    CHECK(may_capture(parse_position_or_throw<6>("11 0 0 0 0 0 0 0 0 0 0 0")));
 }

@@ -15,6 +15,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <unistd.h>
 #include <vector>
 
@@ -31,14 +32,14 @@ TEST_CASE("the file size estimate covers real files and stays in proportion to t
     uint64_t estimated_0_to_8 = 0, written_0_to_8 = 0;
     for (int n = 0; n <= 14; ++n) {
         // Random values in -n..n: less compressible than any real level.
-        std::vector<int8_t> values(level_size(n));
+        std::vector<int8_t> values(level_size<6>(n));
         std::uniform_int_distribution<int> value(-n, n);
         for (int8_t& v : values) v = static_cast<int8_t>(value(rng));
         const fs::path file = db::level_path(dir, rules.name, uint32_t(n));
-        db::write_level(file, {rules.name, rules.knob_bytes(), uint32_t(n), level_size(n)}, values,
-                        db::WriterOptions{.threads = 2});
+        db::write_level(file, {rules.name, rules.knob_bytes(6), uint32_t(n), level_size<6>(n)},
+                        values, db::WriterOptions{.threads = 2});
         const uint64_t written = fs::file_size(file);
-        const uint64_t estimate = estimated_file_bytes(level_size(n));
+        const uint64_t estimate = estimated_file_bytes(level_size<6>(n));
         CHECK_MESSAGE(estimate >= written, "level " << n);
         if (n <= 8) {
             estimated_0_to_8 += estimate;
@@ -83,15 +84,22 @@ TEST_CASE("a level file records its board in its name and its header") {
     CHECK_FALSE(pits_of_board_tag("p9"));
     CHECK_FALSE(pits_of_board_tag("q4"));
 
-    CHECK(Rules::abapa().knob_bytes().size() == 2);
-    CHECK(Rules::abapa().knob_bytes(6) == Rules::abapa().knob_bytes());
-    std::vector<uint8_t> four = Rules::abapa().knob_bytes();
+    CHECK(Rules::abapa().knob_bytes(6).size() == 2);
+    std::vector<uint8_t> four = Rules::abapa().knob_bytes(6);
     four.push_back(4);
     CHECK(Rules::abapa().knob_bytes(4) == four);
     CHECK_THROWS_AS(LevelDir("d", Rules::abapa(), db::LevelKind::Values, 1, 9),
                     std::invalid_argument);
-    CHECK_THROWS_AS(LevelDir("d", Rules::abapa(), db::LevelKind::Values, 1, 4).game(),
-                    std::logic_error);
+    // The directory's game is of its board, whatever the board.
+    for (int p = 1; p <= 8; ++p) {
+        const LevelDir dir("d", Rules::awari(), db::LevelKind::Values, 1, p);
+        const auto [moves, size, rules] = dir.with_game([](const auto& game) {
+            return std::tuple(game.kMaxMoves, game.level_size(5), game.rules().name);
+        });
+        CHECK(moves == p);
+        CHECK(size == level_size(p, 5));
+        CHECK(rules == "awari");
+    }
 }
 
 TEST_CASE("levels of a 4-pit board are saved, read back, and refused under the 6-pit name") {
@@ -100,7 +108,7 @@ TEST_CASE("levels of a 4-pit board are saved, read back, and refused under the 6
     fs::remove_all(dir);
     const Rules rules = Rules::awari();
     const auto levels = solve_in_memory(BasicOwareGame<4>(rules), 6, 1);
-    DatabaseDir four(dir, rules, false, 4), six(dir, rules);
+    DatabaseDir four(dir, rules, false, 4), six(dir, rules, false, 6);
     CHECK(four.level_size(6) == level_size<4>(6));
     CHECK(four.level_size(6) == level_size(4, 6));
     CHECK(four.path(6).filename() == "awari-p4-06.owdb");

@@ -39,7 +39,7 @@ std::vector<int8_t> values_of(const ValueArray& a) {
 }
 
 void save_ours(const std::filesystem::path& dir) {
-    const DatabaseDir db(dir, Rules::awari());
+    const DatabaseDir db(dir, Rules::awari(), false, 6);
     for (int n = 0; n <= kTop; ++n) db.save(n, awari_levels()[size_t(n)], 2, awari_levels());
 }
 
@@ -70,7 +70,7 @@ TEST_CASE("level store: the format is the one whose files the directory holds") 
     std::iota(all.begin(), all.end(), 0);
     CHECK(published->levels() == all);
     CHECK(store_of(ours.path())->levels() == all);
-    CHECK(published->where(4, 7) == ", offset " + std::to_string(published_rank(unrank(4, 7))) +
+    CHECK(published->where(4, 7) == ", offset " + std::to_string(published_rank(unrank<6>(4, 7))) +
                                         " of " + (theirs.path() / "scores.4").string());
     CHECK(store_of(ours.path())->where(4, 7).empty());
 }
@@ -139,7 +139,7 @@ TEST_CASE("level store: sources read the same entries, together or one by one") 
     std::vector<int8_t> expected;
     for (int n = kTop; n >= 0 && queries.size() < kMaxEntryQueries; --n)
         for (int side = 0; side < 2; ++side) {
-            const uint64_t at = level_size(n) / 3;
+            const uint64_t at = level_size<6>(n) / 3;
             queries.push_back({sources[size_t(2 * n + side)].get(), at});
             expected.push_back(awari_levels()[size_t(n)][at]);
         }
@@ -152,7 +152,7 @@ TEST_CASE("level store: sources read the same entries, together or one by one") 
     for (std::size_t bad : {std::size_t(4), std::size_t(3)}) {
         CAPTURE(bad);
         const uint64_t index = queries[bad].index;
-        queries[bad].index = level_size(kTop - int(bad) / 2) + 5;
+        queries[bad].index = level_size<6>(kTop - int(bad) / 2) + 5;
         error = {};
         CHECK(read_entries(queries, values, error) == bad);
         CHECK(error.code() == db::ErrorCode::OutOfRange);

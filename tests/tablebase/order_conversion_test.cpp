@@ -1,7 +1,7 @@
 // Levels moved between our order and Romein & Bal's out of core
 // (tablebase/order_conversion.hpp, tablebase/published_layout.hpp). The result is checked
 // against the rank functions of oware/ranking.hpp, which compute each order on their own:
-// value v at our rank r must land at published_rank(unrank(n, r)), for every position.
+// value v at our rank r must land at published_rank(unrank<6>(n, r)), for every position.
 // Budgets from the least up to a whole level exercise the banded and whole transposes.
 #include "oware/ranking.hpp"
 #include "quick.hpp"
@@ -29,8 +29,8 @@ int8_t value_of(int n, uint64_t key) {
 
 // Level n in our order, each position valued by its index in their order.
 std::vector<int8_t> ours_by_published_key(int n) {
-    std::vector<int8_t> v(level_size(n));
-    Position p = unrank(n, 0);
+    std::vector<int8_t> v(level_size<6>(n));
+    Position p = unrank<6>(n, 0);
     for (uint64_t r = 0; r < v.size(); ++r) {
         v[r] = value_of(n, published_rank(p));
         if (r + 1 < v.size()) p = next_in_level(p);
@@ -79,9 +79,9 @@ TEST_CASE("published layout: the matrices cover the level and the permutations a
         }
         for (uint8_t s : l.our_rows()) rows += l.columns(s);
         for (uint8_t s : l.their_columns()) columns += l.rows(s);
-        CHECK(total == level_size(n));
-        CHECK(rows == level_size(n));
-        CHECK(columns == level_size(n));
+        CHECK(total == level_size<6>(n));
+        CHECK(rows == level_size<6>(n));
+        CHECK(columns == level_size<6>(n));
         CHECK(l.memory_bytes() == PublishedLayout::memory_bytes(n));
     }
 }
@@ -96,13 +96,13 @@ TEST_CASE("published layout: our rows and their columns follow the rank function
     };
     uint64_t r = 0, wrong = 0;
     for (uint8_t s : l.our_rows())
-        for (uint64_t j = 0; j < l.columns(s); ++j, ++r) wrong += south(unrank(n, r)) != s;
-    CHECK(r == level_size(n));
+        for (uint64_t j = 0; j < l.columns(s); ++j, ++r) wrong += south(unrank<6>(n, r)) != s;
+    CHECK(r == level_size<6>(n));
     CHECK(wrong == 0);
     uint64_t k = 0;
     for (uint8_t s : l.their_columns())
         for (uint64_t i = 0; i < l.rows(s); ++i, ++k) wrong += south(published_unrank(n, k)) != s;
-    CHECK(k == level_size(n));
+    CHECK(k == level_size<6>(n));
     CHECK(wrong == 0);
 }
 
@@ -114,8 +114,8 @@ TEST_CASE("order conversion: every position lands at its published offset, and b
         // Bands of one run (the least), of a few, and whole matrices. Each budget on
         // every level would spend the test's time in fsync: the narrow ones on some.
         std::vector<uint64_t> bands = {0};
-        if (n % 4 == 3) bands = {1, 1 + level_size(n) / 40, 0};
-        if (n == top) bands = {1 + level_size(n) / 40, 0};
+        if (n % 4 == 3) bands = {1, 1 + level_size<6>(n) / 40, 0};
+        if (n == top) bands = {1 + level_size<6>(n) / 40, 0};
         for (uint64_t band : bands) {
             CAPTURE(band);
             TempDir work;
@@ -183,7 +183,7 @@ TEST_CASE("order conversion: a killed conversion resumes from its work files") {
     ConversionOptions o;
     o.threads = 2;
     o.work_dir = work.path();
-    o.band_bytes = level_size(n) / 20; // bands of several runs
+    o.band_bytes = level_size<6>(n) / 20; // bands of several runs
     std::vector<int8_t> expected;
     {
         ConvertedLevel whole(n, OrderDirection::to_published, db::SpanValues(ours), o);
@@ -211,7 +211,7 @@ TEST_CASE("order conversion: a killed conversion resumes from its work files") {
             ConvertedLevel(n, OrderDirection::to_published, db::SpanValues(ours), dying), "killed");
         CHECK(std::filesystem::exists(work.path() / "pass1.done"));
         CHECK(std::filesystem::exists(work.path() / "pass2-0"));
-        ConvertedLevel again(n, OrderDirection::to_published, Untouchable(level_size(n)), o);
+        ConvertedLevel again(n, OrderDirection::to_published, Untouchable(level_size<6>(n)), o);
         CHECK(read_whole(again, 1 << 20) == expected);
     }
     SUBCASE("work files of another conversion are not taken for this one's") {
@@ -234,7 +234,7 @@ TEST_CASE("order conversion: work files of another source or damaged are not use
     TempDir work;
     ConversionOptions o;
     o.work_dir = work.path();
-    o.band_bytes = level_size(n) / 20;
+    o.band_bytes = level_size<6>(n) / 20;
     o.source_identity = "the true source";
     std::vector<int8_t> expected;
     {
@@ -281,7 +281,7 @@ TEST_CASE("order conversion: work files of another source or damaged are not use
     }
     SUBCASE("the same source's work files are still taken") {
         killed_in_pass2(ours, o.source_identity);
-        ConvertedLevel again(n, OrderDirection::to_published, Untouchable(level_size(n)), o);
+        ConvertedLevel again(n, OrderDirection::to_published, Untouchable(level_size<6>(n)), o);
         CHECK(read_whole(again, 1 << 20) == expected);
     }
     SUBCASE("a pass-1 file with one byte changed") {
@@ -311,7 +311,7 @@ TEST_CASE("order conversion: a work directory that is a link is refused, and lef
     std::filesystem::create_directory_symlink(work.path() / "victim", work.path() / "convert");
     ConversionOptions o;
     o.work_dir = work.path() / "convert";
-    const std::vector<int8_t> level(level_size(5));
+    const std::vector<int8_t> level(level_size<6>(5));
     CHECK_THROWS_WITH(ConvertedLevel(5, OrderDirection::to_published, db::SpanValues(level), o),
                       doctest::Contains("a symbolic link"));
     ConvertedLevel::discard_work_files(o.work_dir);
@@ -322,7 +322,7 @@ TEST_CASE("order conversion: work files left after the result was written are re
     TempDir work;
     ConversionOptions o;
     o.work_dir = work.path() / "convert";
-    const std::vector<int8_t> level(level_size(5));
+    const std::vector<int8_t> level(level_size<6>(5));
     {
         const ConvertedLevel done(5, OrderDirection::to_published, db::SpanValues(level), o);
     } // killed before remove_work_files()
@@ -335,12 +335,12 @@ TEST_CASE("order conversion: bad arguments are refused with the reason") {
     TempDir work;
     ConversionOptions o;
     o.work_dir = work.path();
-    std::vector<int8_t> level(level_size(5));
+    std::vector<int8_t> level(level_size<6>(5));
     // No thread count given (0): the caller's is required.
     CHECK_THROWS_WITH_AS(ConvertedLevel(5, OrderDirection::to_published, db::SpanValues(level), o),
                          doctest::Contains("threads must be at least 1"), std::invalid_argument);
     o.threads = 2;
-    std::vector<int8_t> short_level(level_size(5) - 1);
+    std::vector<int8_t> short_level(level_size<6>(5) - 1);
     CHECK_THROWS_AS(ConvertedLevel(5, OrderDirection::to_published, db::SpanValues(short_level), o),
                     std::invalid_argument);
     o.memory = ConvertedLevel::budget_needed(5) - 1;

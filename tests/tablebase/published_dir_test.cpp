@@ -35,15 +35,15 @@ TEST_CASE("published files: every level 0..48 at the offsets of their order (spa
     for (int n = 0; n <= kMaxSeeds; ++n) {
         if (n == 47) continue; // not in the release
         CAPTURE(n);
-        const uint64_t size = level_size(n);
+        const uint64_t size = level_size<6>(n);
         { std::ofstream create(published.path(n), std::ios::binary); }
         std::filesystem::resize_file(published.path(n), size);
         // Positions of the level (its first, its last, random ones), each with a value
         // planted at the offset their order gives it; the value is derived from the
         // position so that a wrong offset reads another position's byte or a zero.
-        std::vector<Position> positions = {unrank(n, 0), unrank(n, size - 1)};
+        std::vector<Position> positions = {unrank<6>(n, 0), unrank<6>(n, size - 1)};
         std::uniform_int_distribution<uint64_t> any(0, size - 1);
-        for (int k = 0; k < 20; ++k) positions.push_back(unrank(n, any(rng)));
+        for (int k = 0; k < 20; ++k) positions.push_back(unrank<6>(n, any(rng)));
         auto planted = [n](const Position& p) {
             return int8_t(n == 0 ? 0 : 1 + int(p.pits[0] + 3 * p.pits[11]) % n);
         };
@@ -72,10 +72,10 @@ TEST_CASE("published files: our levels 0..12 written in their order and read bac
     for (int n = 0; n <= max_n; ++n) {
         CAPTURE(n);
         published.save(n, levels[size_t(n)], 2);
-        CHECK(std::filesystem::file_size(published.path(n)) == level_size(n));
+        CHECK(std::filesystem::file_size(published.path(n)) == level_size<6>(n));
         // Each byte of the file is the value of the position at that offset of their order.
         std::ifstream in(published.path(n), std::ios::binary);
-        std::vector<char> bytes(level_size(n));
+        std::vector<char> bytes(level_size<6>(n));
         in.read(bytes.data(), std::streamsize(bytes.size()));
         bool ok = true;
         for (uint64_t i = 0; i < bytes.size(); ++i)
@@ -107,7 +107,7 @@ TEST_CASE("published files: names, and damaged files are errors naming file and 
     published.save(8, levels[8], 2);
     ValueArray out;
     // A value outside -8..8 at a known position's offset.
-    const Position p = unrank(8, 1234);
+    const Position p = unrank<6>(8, 1234);
     put_byte(published.path(8), published_rank(p), 9);
     const db::Status bad = published.load(8, out, 2);
     CHECK(bad.code() == db::ErrorCode::Corrupt);
@@ -115,7 +115,7 @@ TEST_CASE("published files: names, and damaged files are errors naming file and 
                              " holds 9, outside -8..8") != std::string::npos);
     CHECK(out.size() == 0); // untouched
     // One byte short.
-    std::filesystem::resize_file(published.path(8), level_size(8) - 1);
+    std::filesystem::resize_file(published.path(8), level_size<6>(8) - 1);
     CHECK(published.load(8, out, 2).code() == db::ErrorCode::Corrupt);
     CHECK(published.load(7, out, 2).code() == db::ErrorCode::NotFound);
 }

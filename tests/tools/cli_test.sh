@@ -329,6 +329,8 @@ expect_fail "unknown option" "unrecognised option" "$owaredb" perft --bogus
 check "perft --pits 3 counts 3 and 9 moves" bash -c "'$owaredb' perft --pits 3 --depth 2 | tr '\n' ' ' | grep -qx '1 3 2 9 '"
 check "perft --pits 1: a grand slam under abapa is one legal move" bash -c "'$owaredb' perft --pits 1 --position '2 0' --depth 1 | grep -qx '1 1'"
 check "show --pits 3: the awari grand slam takes all seven" bash -c "'$owaredb' show --pits 3 --rules awari '0 0 3 1 2 1' | grep -q '3: captures 7 -> 0 0 0 0 0 0'"
+check "perft --pits 7 takes its start position written out (56 seeds)" bash -c "'$owaredb' perft --pits 7 --depth 2 --position '4 4 4 4 4 4 4 4 4 4 4 4 4 4' | tr '\n' ' ' | grep -qx '1 7 2 49 '"
+expect_fail "perft --pits 7: more seeds than the board starts with" "more than 56" "$owaredb" perft --pits 7 --position "5 4 4 4 4 4 4 4 4 4 4 4 4 4"
 expect_fail "--pits outside 1..8" "--pits must be between 1 and 8" "$owaredb" perft --pits 9
 expect_fail "a position of the wrong board size" "expected 14 pit counts, got 6" "$owaredb" show --pits 7 "0 0 3 1 2 1"
 expect_fail "unknown command" "unknown command" "$owaredb" frobnicate

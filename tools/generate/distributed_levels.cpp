@@ -59,8 +59,8 @@ class RankValues final : public db::ValueSource {
 class DistributedLevels final : public LevelBuilder {
   public:
     DistributedLevels(const BuildSettings& settings, MpiJob& job, MemoryBudget budget)
-        : settings_(settings), job_(job), budget_(budget), db_(settings.dir, settings.rules),
-          lead_(job.rank() == 0) {}
+        : settings_(settings), job_(job), budget_(budget),
+          db_(settings.dir, settings.rules, false, kPitsPerSide), lead_(job.rank() == 0) {}
 
     const LevelDir& dir() const override { return db_; }
     bool prints() const override { return lead_; }
@@ -90,10 +90,11 @@ class DistributedLevels final : public LevelBuilder {
     void solve(int n, ProgressDisplay& display) override {
         FileSmallerLevels smaller(db_, n, settings_.threads);
         ExitFile exits(db::rank_exit_file_path(db_.path(n), job_.rank()));
-        StreamedRetrogradeSolver<OwareGame> solver(db_.game(), smaller, exits, settings_.threads,
+        const OwareGame game(db_.rules());
+        StreamedRetrogradeSolver<OwareGame> solver(game, smaller, exits, settings_.threads,
                                                    segment_positions_for(request_bytes(n)),
                                                    &job_.link());
-        if (lead_) display.level_started(n, level_size(n), LevelMode::Distributed);
+        if (lead_) display.level_started(n, level_size<6>(n), LevelMode::Distributed);
         slice_ = solver.solve(n, [&](const LevelProgress& p) {
             if (lead_) display.update(p);
         });
@@ -103,8 +104,9 @@ class DistributedLevels final : public LevelBuilder {
 
     void write(int n, LevelRow& row) override {
         if (lead_) {
-            RankValues values(job_, slice_,
-                              slice_bounds(level_size(n), job_.ranks(), distributed::kSliceUnit));
+            RankValues values(
+                job_, slice_,
+                slice_bounds(level_size<6>(n), job_.ranks(), distributed::kSliceUnit));
             db_.save(n, values, settings_.threads);
             job_.stop_serving();
             db_.remove_scratch(n);

@@ -67,13 +67,13 @@ uint64_t streamed_bytes(int n, uint64_t request_bytes, int pits_per_side) {
 }
 
 uint64_t distributed_bytes(int n, int rank, int ranks, uint64_t request_bytes) {
-    const uint64_t size = level_size(n);
+    const uint64_t size = level_size<6>(n);
     const uint64_t slice = (size + uint64_t(ranks) - 1) / uint64_t(ranks);
     // The message buffers of the scan rounds and 32 MiB for Open MPI itself (its buffers
     // and shared-memory segments: a rank ran 19 MiB over the estimate without it, level 22
     // at --memory 305M, docs/distributed.md); rank 0 also holds the writer's window of other
     // ranks' values (64 Mi entries).
-    return streamed_bytes(n, request_bytes) - size + slice + (uint64_t(32) << 20) +
+    return streamed_bytes(n, request_bytes, kPitsPerSide) - size + slice + (uint64_t(32) << 20) +
            distributed::message_bytes(slice, ranks) + (rank == 0 ? uint64_t(64) << 20 : 0);
 }
 

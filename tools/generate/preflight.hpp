@@ -24,7 +24,7 @@ std::unique_ptr<db::DirectoryLock> prepare_output_directory(const std::string& d
 /// request buffers (0 in one process; a distributed rank's, distributed_request_bytes()):
 /// 1 byte per position of D_n, the buffers, and a margin (the process, the compressor's
 /// chunk, one block per thread and level being read).
-uint64_t streamed_bytes(int n, uint64_t request_bytes, int pits_per_side = 6);
+uint64_t streamed_bytes(int n, uint64_t request_bytes, int pits_per_side);
 /// Bytes of memory rank `rank` of `ranks` needs for a distributed build of level n: its
 /// slice (1 byte a position), the request and message buffers and the margin, and on rank
 /// 0, which writes the level while fetching the other slices, the writer's window.
@@ -73,7 +73,7 @@ struct DiskNeed {
 /// checkpoints are off (the working words: 2 bytes a position in memory, 1 streamed), and
 /// streamed its exit file. On a board of `pits_per_side`.
 DiskNeed disk_need(int n, int entries_per_position, bool checkpoints, LevelMode mode,
-                   int pits_per_side = 6);
+                   int pits_per_side);
 
 /// Throws std::runtime_error, before level n is solved, when the free space of `dir` is
 /// below need.still_needed(), naming the parts, what is already there, and what the level

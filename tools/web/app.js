@@ -27,10 +27,6 @@
   let P = 6;
   let START = [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4];
   const NAME = { south: 'South', north: 'North' };
-  const RULES_TEXT = {
-    abapa: 'abapa: Oware, the rules of the seeds',
-    awari: 'awari: computer Awari (Romein & Bal)',
-  };
   const AUTOPLAY_MS = 500;
   let TOTAL = 48; // seeds in a game: on the board plus both stores
   // The largest level a laptop builds in a night (docs/results.md: level 28 in 0.2 h, 6 GiB
@@ -764,11 +760,13 @@
       state.info = null;
     }
     const select = $('rules');
-    const names = state.info ? state.info.rules : ['abapa', 'awari'];
+    // The rule sets and what each is, from the server's list (without it, the default).
+    const names = state.info ? state.info.rules : [state.rules];
+    const about = (state.info && state.info.rules_descriptions) || {};
     for (const r of names) {
       const o = document.createElement('option');
       o.value = r;
-      o.textContent = RULES_TEXT[r] || r;
+      o.textContent = about[r] ? `${r}: ${about[r]}` : r;
       select.appendChild(o);
     }
     const q = new URLSearchParams(location.search);
