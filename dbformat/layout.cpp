@@ -5,8 +5,8 @@
 #include <string>
 
 #include "dbformat/bytes.hpp"
-#include "dbformat/codec.hpp"
 #include "dbformat/checksum.hpp"
+#include "dbformat/codec.hpp"
 
 namespace owaredb::db::detail {
 

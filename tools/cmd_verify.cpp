@@ -501,10 +501,9 @@ int cmd_verify(const Args& args) {
     // A directory of bound files alone is checked as such; otherwise the value files come
     // first (an empty directory is an error there).
     bool bound_files = false;
-    std::optional<VerifyRecord> record =
-        open_record(progress_file, {options.dir, rules.name, pits, std::string(store->format())},
-                    {[&](int n) { return store->path(n); },
-                     [&](int n) { return store->level_size(n); }});
+    std::optional<VerifyRecord> record = open_record(
+        progress_file, {options.dir, rules.name, pits, std::string(store->format())},
+        {[&](int n) { return store->path(n); }, [&](int n) { return store->level_size(n); }});
     const bool values_ok = value_files || !has_bound_files(*store)
                                ? verify_values(*store, threads, {values_from, values_up_to}, plan,
                                                record ? &*record : nullptr)

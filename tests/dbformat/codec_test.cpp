@@ -132,6 +132,7 @@ TEST_CASE("an unknown codec byte is refused by name, wherever it is met") {
     const auto meta = test::meta_for("abapa", 4, values.size());
     WriterOptions o;
     o.block_entries = 512;
+    o.threads = 2;
     std::vector<uint8_t> bytes = encode_level(meta, values, o);
     const auto header_bytes = parse_prefix(std::span<const uint8_t>(bytes).first(kPrefixBytes));
     REQUIRE(header_bytes.ok());

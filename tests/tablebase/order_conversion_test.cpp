@@ -235,6 +235,7 @@ TEST_CASE("order conversion: work files of another source or damaged are not use
     ConversionOptions o;
     o.work_dir = work.path();
     o.band_bytes = level_size<6>(n) / 20;
+    o.threads = 2;
     o.source_identity = "the true source";
     std::vector<int8_t> expected;
     {
@@ -311,6 +312,7 @@ TEST_CASE("order conversion: a work directory that is a link is refused, and lef
     std::filesystem::create_directory_symlink(work.path() / "victim", work.path() / "convert");
     ConversionOptions o;
     o.work_dir = work.path() / "convert";
+    o.threads = 2;
     const std::vector<int8_t> level(level_size<6>(5));
     CHECK_THROWS_WITH(ConvertedLevel(5, OrderDirection::to_published, db::SpanValues(level), o),
                       doctest::Contains("a symbolic link"));
@@ -322,6 +324,7 @@ TEST_CASE("order conversion: work files left after the result was written are re
     TempDir work;
     ConversionOptions o;
     o.work_dir = work.path() / "convert";
+    o.threads = 2;
     const std::vector<int8_t> level(level_size<6>(5));
     {
         const ConvertedLevel done(5, OrderDirection::to_published, db::SpanValues(level), o);
