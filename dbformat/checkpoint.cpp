@@ -71,9 +71,20 @@ std::filesystem::path exit_file_path(const std::filesystem::path& level_file) {
     return p.replace_extension(".exits");
 }
 
+std::filesystem::path scan_file_path(const std::filesystem::path& level_file, uint64_t generation) {
+    std::filesystem::path p = level_file;
+    return p.replace_extension(".scan" + std::to_string(generation));
+}
+
 std::filesystem::path rank_exit_file_path(const std::filesystem::path& level_file, int rank) {
     std::filesystem::path p = level_file;
     return p.replace_extension(".rank" + std::to_string(rank) + ".exits");
+}
+
+bool is_scan_file(const std::filesystem::path& level_file, const std::string& file_name) {
+    const std::string prefix = level_file.stem().string() + ".scan";
+    return file_name.size() > prefix.size() && file_name.starts_with(prefix) &&
+           file_name.find_first_not_of("0123456789", prefix.size()) == std::string::npos;
 }
 
 bool is_rank_exit_file(const std::filesystem::path& level_file, const std::string& file_name) {

@@ -60,6 +60,12 @@ std::filesystem::path checkpoint_path(const std::filesystem::path& level_file);
 /// The exit file beside a level file, which belongs to its checkpoint (README, Exit files):
 /// "abapa-24.owdb" -> "abapa-24.exits".
 std::filesystem::path exit_file_path(const std::filesystem::path& level_file);
+/// Generation `generation` of the nibble engine's scan store beside a level file
+/// (tablebase/scan_files.hpp): "abapa-38.owdb", 3 -> "abapa-38.scan3".
+std::filesystem::path scan_file_path(const std::filesystem::path& level_file, uint64_t generation);
+/// Whether `file_name` (a name without its directory) is a scan file of `level_file`, of
+/// any generation.
+bool is_scan_file(const std::filesystem::path& level_file, const std::string& file_name);
 /// Rank `rank`'s exit file of a distributed run: "abapa-24.owdb", 3 -> "abapa-24.rank3.exits".
 std::filesystem::path rank_exit_file_path(const std::filesystem::path& level_file, int rank);
 /// Whether `file_name` (a name without its directory) is one of the ranks' exit files of

@@ -71,7 +71,9 @@ void add_generate_options(po::options_description& opts, GenerateOptions& o) {
         "(default: that share of the node's ranks)")(
         "mode", po::value(&o.mode)->default_value("auto"),
         "auto: each level in memory if it fits --memory, else streamed (smaller levels read "
-        "from their files, 1 byte a position); in-memory or streamed: every level so");
+        "from their files, 1 byte a position), else streamed-4bit (4 bits a position in "
+        "memory, a compressed byte a position on disk; boards of up to 6 pits); in-memory, "
+        "streamed or streamed-4bit: every level so");
     add_threads_option(opts, o.threads, "parallel threads (0 = one per core)");
 }
 
@@ -84,7 +86,7 @@ bool parse_generate_options(const Args& args, GenerateOptions& o) {
                     "usage: owaredb generate [--rules R] [--max-seeds N | --game K] [--pits P] "
                     "[--dir DIR] [--threads T] "
                     "[--compact] [--bounds] [--checkpoint-minutes M] [--memory SIZE] "
-                    "[--mode auto|in-memory|streamed]",
+                    "[--mode auto|in-memory|streamed|streamed-4bit]",
                     opts, {}, vm))
         return false;
     o.game_given = vm.count("game") > 0;
@@ -178,9 +180,9 @@ int run_distributed(const GenerateOptions& o, const GenerateRun& run, MpiJob& jo
 int run_in_process(const GenerateOptions& o, const GenerateRun& run) {
     const ModePlan plan(o.mode, run.budget, o.pits, kBuildFootprint);
     if (o.bounds) {
-        if (o.mode == "streamed")
-            throw UsageError("--bounds is built in memory only; --mode streamed is for value "
-                             "files");
+        if (o.mode == "streamed" || o.mode == "streamed-4bit")
+            throw UsageError("--bounds is built in memory only; --mode " + o.mode +
+                             " is for value files");
         // Working state 2 bytes per position, smaller levels 2 bytes (both bounds).
         check_memory(o.max_seeds, in_memory_bytes(o.max_seeds, 2, 2, o.pits),
                      "in-memory mode (bound levels up to " + std::to_string(o.max_seeds - 1) +
@@ -188,7 +190,7 @@ int run_in_process(const GenerateOptions& o, const GenerateRun& run) {
                      run.budget);
     } else {
         check_plan(plan, o.max_seeds);
-        if (o.compact && plan.mode(o.max_seeds) == LevelMode::Streamed)
+        if (o.compact && plan.streamed(o.max_seeds))
             throw UsageError("--compact needs every level in memory, and level " +
                              std::to_string(o.max_seeds) +
                              " is streamed: drop --compact, or give more --memory");

@@ -3,11 +3,14 @@
 #include "cli/command.hpp"
 #include "oware/ranking.hpp"
 
+#include <string>
+
 namespace owaredb::cli {
 
 const char* mode_name(LevelMode mode) {
     return mode == LevelMode::InMemory   ? "in-memory"
            : mode == LevelMode::Streamed ? "streamed"
+           : mode == LevelMode::Nibble   ? "streamed-4bit"
                                          : "distributed";
 }
 
@@ -19,14 +22,24 @@ uint64_t in_memory_bytes(int n, int working, int stored, int pits_per_side) {
     return bytes;
 }
 
+uint64_t streamed_word_bytes(int n, int bits, int pits_per_side) {
+    return (level_size(pits_per_side, n) * uint64_t(bits) + 7) / 8 + (uint64_t(56) << 20);
+}
+
 ModePlan::ModePlan(const std::string& mode, MemoryBudget budget, int pits_per_side,
                    LevelFootprint footprint)
     : budget_(budget), footprint_(footprint), pits_(pits_per_side) {
-    if (mode == "in-memory" || mode == "streamed") {
+    if (mode == "in-memory" || mode == "streamed" ||
+        (mode == "streamed-4bit" && footprint.max_nibble_pits > 0)) {
         forced_ = true;
-        forced_mode_ = mode == "in-memory" ? LevelMode::InMemory : LevelMode::Streamed;
+        forced_mode_ = mode == "in-memory"  ? LevelMode::InMemory
+                       : mode == "streamed" ? LevelMode::Streamed
+                                            : LevelMode::Nibble;
     } else if (mode != "auto") {
-        throw UsageError("--mode must be auto, in-memory or streamed, got '" + mode + "'");
+        throw UsageError(
+            std::string("--mode must be auto, in-memory") +
+            (footprint.max_nibble_pits > 0 ? ", streamed or streamed-4bit" : " or streamed") +
+            ", got '" + mode + "'");
     }
     check_board();
 }
@@ -41,12 +54,19 @@ void ModePlan::check_board() const {
         throw UsageError("a board of " + std::to_string(pits_) +
                          " pits a side has no streamed mode (its byte a position holds up to 7 "
                          "moves); use --mode in-memory or auto");
+    if (forced_mode_ == LevelMode::Nibble && pits_ > footprint_.max_nibble_pits)
+        throw UsageError("a board of " + std::to_string(pits_) +
+                         " pits a side has no streamed-4bit mode (4 bits a position hold up to " +
+                         std::to_string(footprint_.max_nibble_pits) +
+                         " moves); use --mode streamed or auto");
 }
 
 LevelMode ModePlan::mode(int n) const {
     if (forced_) return forced_mode_;
-    return budget_.bytes == 0 || !streams() || in_memory_bytes(n) <= budget_.bytes
-               ? LevelMode::InMemory
+    if (budget_.bytes == 0 || !streams() || in_memory_bytes(n) <= budget_.bytes)
+        return LevelMode::InMemory;
+    return pits_ <= footprint_.max_nibble_pits && streamed_word_bytes(n, 8, pits_) > budget_.bytes
+               ? LevelMode::Nibble
                : LevelMode::Streamed;
 }
 

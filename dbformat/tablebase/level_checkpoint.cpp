@@ -69,14 +69,14 @@ std::optional<SweepPoint> LevelCheckpoint::restore(std::span<uint8_t> words) {
     return p;
 }
 
-void LevelCheckpoint::reached(const SweepPoint& point, std::span<const uint8_t> words) {
+bool LevelCheckpoint::reached(const SweepPoint& point, std::span<const uint8_t> words) {
     // The last threshold is followed at once by the level file itself.
-    if (point.thresholds_done == int(meta_.n)) return;
+    if (point.thresholds_done == int(meta_.n)) return false;
     // Saving costs disk time (about 0.2 s per 40 MB here): at most one save per interval,
     // and never more than 1/20 of the time, so a slow disk and a huge level stretch the
     // interval instead of slowing the level by more than 5 %.
     const auto now = Clock::now();
-    if (now - last_save_ < std::max(interval_, 20 * last_save_cost_)) return;
+    if (now - last_save_ < std::max(interval_, 20 * last_save_cost_)) return false;
     db::CheckpointHeader h = header(meta_, word_format_, words.size());
     h.progress = {point.first_pass_done, uint64_t(point.thresholds_done), point.scans,
                   point.propagated,
@@ -87,9 +87,11 @@ void LevelCheckpoint::reached(const SweepPoint& point, std::span<const uint8_t> 
         h.spent->wall_ms += now_spent.wall_ms;
         h.spent->cpu_ms += now_spent.cpu_ms;
     }
+    bool saved = false;
     try {
         db::write_checkpoint(path_, h, words);
         ++saves_;
+        saved = true;
     } catch (const std::exception& e) {
         if (!failed_)
             report_(std::string("cannot save a checkpoint, going on without: ") + e.what());
@@ -98,6 +100,7 @@ void LevelCheckpoint::reached(const SweepPoint& point, std::span<const uint8_t> 
     last_save_ = Clock::now();
     last_save_cost_ = last_save_ - now;
     seconds_saving_ += last_save_cost_.count();
+    return saved;
 }
 
 void LevelCheckpoint::level_written() const {

@@ -37,7 +37,7 @@ class LevelCheckpoint final : public SweepCheckpoint {
     std::optional<SweepPoint> restore(std::span<uint8_t> words) override;
     /// Saves atomically when due. A save that fails (a full disk) is reported once and the
     /// level goes on: the checkpoint is a convenience, the level file is what matters.
-    void reached(const SweepPoint& point, std::span<const uint8_t> words) override;
+    bool reached(const SweepPoint& point, std::span<const uint8_t> words) override;
     void note(const std::string& what) override { report_(what); }
 
     /// Once the level's file is written: removes the checkpoint and reports how many saves

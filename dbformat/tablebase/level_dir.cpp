@@ -73,6 +73,13 @@ uint64_t LevelDir::scratch_bytes(int n) const {
         const uintmax_t size = std::filesystem::file_size(file, ec);
         if (!ec) bytes += uint64_t(size);
     }
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir_, ec))
+        if (db::is_scan_file(path(n), entry.path().filename().string())) {
+            std::error_code size_ec;
+            const uintmax_t size = std::filesystem::file_size(entry.path(), size_ec);
+            if (!size_ec) bytes += uint64_t(size);
+        }
     return bytes;
 }
 
@@ -88,10 +95,12 @@ void LevelDir::remove_scratch(int n) const {
     std::error_code ec;
     std::filesystem::remove(db::checkpoint_path(level), ec);
     std::filesystem::remove(db::exit_file_path(level), ec);
-    // The ranks' exit files, of any rank count.
-    for (const auto& entry : std::filesystem::directory_iterator(dir_, ec))
-        if (db::is_rank_exit_file(level, entry.path().filename().string()))
+    // The ranks' exit files, of any rank count, and the nibble engine's scan files.
+    for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (db::is_rank_exit_file(level, name) || db::is_scan_file(level, name))
             std::filesystem::remove(entry.path(), ec);
+    }
 }
 
 uint64_t estimated_file_bytes(uint64_t entries) {

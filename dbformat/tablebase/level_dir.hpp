@@ -64,8 +64,8 @@ class LevelDir {
     db::VerifyReport verify(int n, int threads) const;
     /// The size of level n's file in bytes, 0 when there is none.
     uint64_t file_bytes(int n) const;
-    /// The bytes of level n's checkpoint and exit file that a killed run left (0 for one
-    /// not there): what a resumed build of the level has on disk already.
+    /// The bytes of level n's checkpoint, exit file and scan files that a killed run left
+    /// (0 for none there): what a resumed build of the level has on disk already.
     uint64_t scratch_bytes(int n) const;
     /// Io naming the first of level n's files (its file, its checkpoint, its exit file)
     /// that is there but not a regular file (a FIFO, a device, a directory), else ok:
@@ -73,8 +73,8 @@ class LevelDir {
     /// (or wait on a FIFO). Opens nothing.
     db::Status check_file_types(int n) const;
     /// A level whose file is written needs no scratch files: removes those a run killed
-    /// after writing it may have left (its checkpoint, and the exit files of one process
-    /// and of every rank of a distributed run).
+    /// after writing it may have left (its checkpoint, the exit files of one process and
+    /// of every rank of a distributed run, and the scan files of the 4-bit engine).
     void remove_scratch(int n) const;
 
   protected:

@@ -40,8 +40,10 @@ class SweepCheckpoint {
     /// (the whole level's working words as bytes, in the machine's order), or nothing (then
     /// `words` is left as it was).
     virtual std::optional<SweepPoint> restore(std::span<uint8_t> words) = 0;
-    /// At each safe point: the checkpoint saves `words` and `point` if it is due to.
-    virtual void reached(const SweepPoint& point, std::span<const uint8_t> words) = 0;
+    /// At each safe point: the checkpoint saves `words` and `point` if it is due to, and
+    /// returns whether it did (what an engine keeps on disk beside its words, the nibble
+    /// engine's scan store, is then what this point needs).
+    virtual bool reached(const SweepPoint& point, std::span<const uint8_t> words) = 0;
     /// Something the user should read (an engine refusing what was restored, and why).
     virtual void note(const std::string& what) { (void)what; }
 };

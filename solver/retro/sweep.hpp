@@ -53,6 +53,11 @@ template <class Store> struct BasicState : Store {
     /// lower it so that the rescans run on small levels).
     size_t stack_limit = kStackLimit;
     std::atomic<bool> overflow{false};
+    /// What a full stack does with a parent that joined: false, leaves it marked in its
+    /// word (pending) for a rescan, which sets `overflow`; true, puts it on the stack's
+    /// `spilled` list, which the engine drains after its scan (for words with no room
+    /// for a pending mark: nibble_retrograde.hpp).
+    bool spill = false;
     std::atomic<uint64_t> propagated{0};
     /// The word of position i of the level (base <= i < base + size), as an atomic
     /// reference (std::atomic_ref for whole bytes; word_store.hpp).
@@ -107,7 +112,9 @@ template <class GameState> struct PropagationStack {
     };
     std::vector<Entry> entries; ///< the stack, depth first
     std::vector<Entry> parents; ///< a batch's parents, generated and not yet visited
-    bool empty() const { return entries.empty(); }
+    /// Entries that a full stack left for later (BasicState::spill), without their state.
+    std::vector<uint64_t> spilled;
+    bool empty() const { return entries.empty() && spilled.empty(); }
 };
 /// The propagation stack of the engines for Game.
 template <RetroGame Game> using StackFor = PropagationStack<typename Game::State>;
@@ -117,9 +124,9 @@ template <RetroGame Game> using StackFor = PropagationStack<typename Game::State
 /// position is won, and so on). `visit(tag, parent_index, full)` updates the parent's word
 /// and returns whether the parent joined; `full` says the stack is at its limit, in which
 /// case the engine marks the parent for a rescan instead, and this sets s.overflow so that
-/// the rescan happens. A distributed solve's `route(parent_index, tag)` takes the parents
-/// that another rank holds (it sends them there and returns true) before they are visited
-/// here.
+/// the rescan happens (or, if s.spill, the parent goes to the stack's spilled list). A distributed
+/// solve's `route(parent_index, tag)` takes the parents that another rank holds (it sends them
+/// there and returns true) before they are visited here.
 ///
 /// Locality: a parent's word is a random byte (or word) of the level, gigabytes at large
 /// levels, and a visit made as soon as the parent is generated waits for memory (perf on
@@ -153,7 +160,9 @@ void drain(const Game& game, SweepState& s, StackFor<Game>& stack, Visit&& visit
             const uint64_t k = p.entry >> 1;
             const bool full = entries.size() >= s.stack_limit;
             if (!visit(tag, k, full)) continue;
-            if (full)
+            if (full && s.spill)
+                stack.spilled.push_back(k << 1 | (tag ? 0 : 1));
+            else if (full)
                 s.overflow.store(true, std::memory_order_relaxed); // a rescan enters it
             else
                 entries.push_back({k << 1 | (tag ? 0 : 1), p.state});

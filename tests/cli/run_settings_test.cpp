@@ -64,8 +64,36 @@ TEST_CASE("mode plan: forced, or in memory while levels 0..n fit, then streamed"
     CHECK(generate.mode(21) == LevelMode::Streamed);
     CHECK_FALSE(verify.streamed(20));
     CHECK(verify.streamed(21));
-    CHECK_THROWS_WITH_AS(check_plan(generate, 30), doctest::Contains("streamed mode"),
+    CHECK(generate.mode(30) == LevelMode::Nibble); // nor does a byte a position of level 30
+    CHECK_THROWS_WITH_AS(check_plan(generate, 30), doctest::Contains("streamed-4bit mode"),
                          std::runtime_error);
+}
+
+TEST_CASE("mode plan: streamed-4bit from the first level whose byte a position does not fit") {
+    // Awari 38: 23.4 G positions; 20 GiB holds 4 bits a position, not a byte.
+    const MemoryBudget budget{uint64_t(20) << 30, true};
+    ModePlan generate("auto", budget, 6, kBuildFootprint);
+    CHECK(streamed_word_bytes(38, 8, 6) > budget.bytes);
+    CHECK(streamed_word_bytes(38, 4, 6) < budget.bytes);
+    CHECK(generate.mode(36) == LevelMode::Streamed); // 14.3 G positions: a byte fits
+    CHECK(generate.mode(38) == LevelMode::Nibble);
+    CHECK(generate.streamed(38));
+    CHECK(std::string(mode_name(LevelMode::Nibble)) == "streamed-4bit");
+    CHECK_NOTHROW(check_plan(generate, 38));
+    CHECK_THROWS_WITH_AS(check_plan(generate, 42), doctest::Contains("streamed-4bit mode"),
+                         std::runtime_error);
+    // verify and stats have no 4-bit mode: they stream with a byte.
+    ModePlan verify("auto", budget, 6, kReadFootprint);
+    CHECK(verify.mode(38) == LevelMode::Streamed);
+    CHECK_THROWS_WITH_AS(ModePlan("streamed-4bit", budget, 6, kReadFootprint),
+                         doctest::Contains("--mode must be auto, in-memory or streamed,"),
+                         UsageError);
+    // Forced; and not on a board of 7 pits a side, whose positions have 7 moves.
+    CHECK(ModePlan("streamed-4bit", {}, 6, kBuildFootprint).mode(3) == LevelMode::Nibble);
+    CHECK_THROWS_WITH_AS(ModePlan("streamed-4bit", {}, 7, kBuildFootprint),
+                         doctest::Contains("has no streamed-4bit mode"), UsageError);
+    ModePlan seven("auto", budget, 7, kBuildFootprint);
+    CHECK(seven.mode(38) == LevelMode::Streamed);
 }
 
 TEST_CASE("mode plan: a board generate cannot stream stays in memory; verify streams it") {

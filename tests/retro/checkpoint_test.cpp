@@ -34,8 +34,9 @@ class RecordingCheckpoint final : public SweepCheckpoint {
         std::memcpy(words.data(), to_restore->words.data(), words.size_bytes());
         return to_restore->point;
     }
-    void reached(const SweepPoint& point, std::span<const uint8_t> words) override {
+    bool reached(const SweepPoint& point, std::span<const uint8_t> words) override {
         saved.push_back({point, {words.begin(), words.end()}});
+        return true;
     }
 };
 

@@ -68,8 +68,9 @@ class RecordingCheckpoint final : public SweepCheckpoint {
         std::memcpy(words.data(), to_restore->words.data(), words.size());
         return to_restore->point;
     }
-    void reached(const SweepPoint& point, std::span<const uint8_t> words) override {
+    bool reached(const SweepPoint& point, std::span<const uint8_t> words) override {
         saved.push_back({point, {words.begin(), words.end()}, exits_.exits()});
+        return true;
     }
     void note(const std::string&) override { ++notes; }
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Kills `owaredb generate` (kill -9) at random moments inside levels, many times, and
 # checks that the reruns, which resume from the levels' checkpoints, end with files byte
-# for byte equal to an uninterrupted run's. Value files (abapa) in both modes (in memory;
-# streamed, whose exit file must match its checkpoint) and bound files (awari).
+# for byte equal to an uninterrupted run's. Value files (abapa) in the three modes (in
+# memory; streamed, whose exit file must match its checkpoint; streamed-4bit, whose scan
+# files must hold its checkpoint's generation) and bound files (awari).
 #   kill_resume_test.sh /path/to/owaredb [max_seeds] [kills per kind]
 set -uo pipefail
 owaredb=$1
@@ -20,16 +21,17 @@ level_file() {
   if [[ $1 != bounds ]]; then printf 'abapa-%02d.owdb' "$2"; else printf 'awari-%02d.bounds.owdb' "$2"; fi
 }
 
-for kind in values streamed bounds; do
+for kind in values streamed nibble bounds; do
   case $kind in
     values) args=(--rules abapa --mode in-memory) ;;
     streamed) args=(--rules abapa --mode streamed) ;;
+    nibble) args=(--rules abapa --mode streamed-4bit) ;;
     bounds) args=(--rules awari --bounds) ;;
   esac
   ref="$work/ref-$kind"; dir="$work/killed-$kind"
   # The reference is an uninterrupted in-memory run: streamed kills must end with its bytes.
   ref_args=("${args[@]}")
-  [[ $kind == streamed ]] && ref_args=(--rules abapa --mode in-memory)
+  [[ $kind == streamed || $kind == nibble ]] && ref_args=(--rules abapa --mode in-memory)
   "$owaredb" generate "${ref_args[@]}" --max-seeds "$max" --dir "$ref" --checkpoint-minutes -1 \
     >/dev/null 2>&1 || fail "$kind: uninterrupted run"
   kills=0 resumed=0 runs=0
@@ -71,6 +73,7 @@ for kind in values streamed bounds; do
     grep -q "resuming from its checkpoint" "$work/err" && resumed=$((resumed + 1))
     # The exit file is synced before each checkpoint is saved: a kill never leaves them apart.
     grep -q "exit file does not match" "$work/err" && fail "$kind: $(grep "exit file" "$work/err")"
+    grep -q "scan store does not hold" "$work/err" && fail "$kind: $(grep "scan store" "$work/err")"
     ((runs > 8 * kills_wanted + 40)) && { fail "$kind: no end after $runs runs"; break; }
   done
   grep -q "resuming from its checkpoint" "$work/err" && resumed=$((resumed + 1))
@@ -84,8 +87,8 @@ for kind in values streamed bounds; do
   for f in "$ref"/*.owdb; do
     cmp -s "$f" "$dir/$(basename "$f")" || fail "$kind: $(basename "$f") differs from the uninterrupted run"
   done
-  left=$(find "$dir" -name '*.checkpoint*' -o -name '*.tmp*' -o -name '*.exits' | wc -l)
-  ((left == 0)) || fail "$kind: $left checkpoint, exit or temp files left: $(ls "$dir")"
+  left=$(find "$dir" -name '*.checkpoint*' -o -name '*.tmp*' -o -name '*.exits' -o -name '*.scan[0-9]*' | wc -l)
+  ((left == 0)) || fail "$kind: $left checkpoint, exit, scan or temp files left: $(ls "$dir")"
 done
 # A damaged or foreign checkpoint is said to be ignored, never trusted; the level is
 # built afresh and the checkpoint removed.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Streamed mode writes the in-memory mode's files byte for byte: levels 0..14 of both rule
-# sets with 1 and 2 threads (--mode streamed against --mode in-memory), and a run whose
-# budget switches from in-memory to streamed part-way (--mode auto, --memory).
+# sets with 1 and 2 threads (--mode streamed and --mode streamed-4bit against --mode
+# in-memory), and runs whose budget switches from in-memory to streamed part-way, and from
+# streamed to streamed-4bit (--mode auto, --memory).
 #   streamed_test.sh /path/to/owaredb [max_seeds]
 set -uo pipefail
 owaredb=$1
@@ -19,7 +20,7 @@ same() {
     cmp -s "$f" "$2/$(basename "$f")" || fail "$3: $(basename "$f") differs from in-memory mode"
   done
   ((n == max + 1)) || fail "$3: $n reference files"
-  left=$(find "$2" -name '*.exits' -o -name '*.checkpoint' | wc -l)
+  left=$(find "$2" -name '*.exits' -o -name '*.checkpoint' -o -name '*.scan[0-9]*' | wc -l)
   ((left == 0)) || fail "$3: scratch files left: $(ls "$2")"
 }
 
@@ -28,14 +29,29 @@ for rules in abapa awari; do
   "$owaredb" generate --rules "$rules" --max-seeds "$max" --dir "$ref" --mode in-memory \
     >"$work/out" 2>&1 || fail "$rules: in-memory run: $(tail -3 "$work/out")"
   for threads in 1 2; do
-    dir="$work/$rules-streamed-$threads"
-    "$owaredb" generate --rules "$rules" --max-seeds "$max" --dir "$dir" --mode streamed \
-      --threads "$threads" >"$work/out" 2>&1 || fail "$rules: streamed run: $(tail -3 "$work/out")"
-    grep -q "level $max solved (streamed)" "$work/out" || fail "$rules: level $max not streamed"
-    grep -q "in-memory" "$work/out" && fail "$rules: --mode streamed built a level in memory"
-    same "$ref" "$dir" "$rules, $threads threads"
+    for mode in streamed streamed-4bit; do
+      dir="$work/$rules-$mode-$threads"
+      "$owaredb" generate --rules "$rules" --max-seeds "$max" --dir "$dir" --mode $mode \
+        --threads "$threads" >"$work/out" 2>&1 || fail "$rules: $mode run: $(tail -3 "$work/out")"
+      grep -q "level $max solved ($mode)" "$work/out" || fail "$rules: level $max not $mode"
+      grep -q "in-memory" "$work/out" && fail "$rules: --mode $mode built a level in memory"
+      same "$ref" "$dir" "$rules, $mode, $threads threads"
+    done
   done
 done
+
+# --mode auto in 60 MiB: no level fits in memory (its margin is 128 MiB); a level is
+# streamed while its byte a position fits beside the 56 MiB margin (awari 13: 2.5 M
+# positions), and streamed with 4 bits above (awari 14: 4.5 M); same bytes.
+dir="$work/awari-auto-4bit"
+"$owaredb" generate --rules awari --max-seeds "$max" --dir "$dir" --memory 60M >"$work/out" 2>&1 \
+  || fail "auto 4-bit run: $(tail -3 "$work/out")"
+grep -q "level 12 solved (streamed)" "$work/out" || fail "auto 4-bit: level 12 not streamed"
+if ((max >= 14)); then
+  grep -q "level 13 solved (streamed)" "$work/out" || fail "auto 4-bit: level 13 not streamed"
+  grep -q "level 14 solved (streamed-4bit)" "$work/out" || fail "auto 4-bit: level 14 not 4-bit"
+fi
+same "$work/awari-in-memory" "$dir" "auto 4-bit"
 
 # --mode auto: in memory while level n and the smaller ones fit 130 MiB (past the 128 MiB
 # margin: 2 bytes a position of level n, 1 of the smaller levels, which holds up to level

@@ -59,11 +59,9 @@ std::unique_ptr<db::DirectoryLock> prepare_output_directory(const std::string& d
 }
 
 uint64_t streamed_bytes(int n, uint64_t request_bytes, int pits_per_side) {
-    // The process and its libraries take about 12 MB, the compressor's chunk of blocks up to
-    // about 40 MB, and a block per thread and level is read (docs/results.md, Streamed
-    // mode: 155 MiB peak at level 20 under --memory 160M). One process needs no request
-    // buffers (request_bytes 0: it pushes exits from the smaller levels).
-    return level_size(pits_per_side, n) + request_bytes + (uint64_t(56) << 20);
+    // One process needs no request buffers (request_bytes 0: it pushes exits from the
+    // smaller levels).
+    return streamed_word_bytes(n, 8, pits_per_side) + request_bytes;
 }
 
 uint64_t distributed_bytes(int n, int rank, int ranks, uint64_t request_bytes) {
@@ -120,12 +118,18 @@ void check_disk(int n, uint64_t bytes, const std::string& dir) {
 
 DiskNeed disk_need(int n, int entries_per_position, bool checkpoints, LevelMode mode,
                    int pits_per_side) {
-    const uint64_t word_bytes = mode == LevelMode::InMemory ? 2 : 1;
     const uint64_t size = level_size(pits_per_side, n);
+    const uint64_t word_bytes = mode == LevelMode::InMemory ? 2 * size
+                                : mode == LevelMode::Nibble ? (size + 1) / 2
+                                                            : size;
     DiskNeed need;
     need.file = estimated_file_bytes(size * uint64_t(entries_per_position));
-    need.exits = mode == LevelMode::Streamed ? size : 0;
-    need.checkpoint = checkpoints ? word_bytes * size : 0;
+    // The nibble engine's scan files: the generation read, the one written and the one a
+    // checkpoint pinned, each compressed like the level's file.
+    need.exits = mode == LevelMode::Streamed ? size
+                 : mode == LevelMode::Nibble ? 3 * estimated_file_bytes(size)
+                                             : 0;
+    need.checkpoint = checkpoints ? word_bytes : 0;
     return need;
 }
 
@@ -165,6 +169,8 @@ void check_plan(const ModePlan& plan, int n) {
                                                           : "; this board has no streamed mode") +
                          ")",
                      plan.budget());
+    else if (plan.mode(n) == LevelMode::Nibble)
+        check_memory(n, streamed_word_bytes(n, 4, pits), "streamed-4bit mode", plan.budget());
     else
         check_memory(n, streamed_bytes(n, 0, pits), "streamed mode", plan.budget());
 }

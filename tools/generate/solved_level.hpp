@@ -10,6 +10,7 @@
 #include "retro/value_array.hpp"
 #include "tablebase/level_checkpoint.hpp"
 #include "tablebase/level_dir.hpp"
+#include "tablebase/scan_files.hpp"
 #include "tablebase/streamed_files.hpp"
 
 #include <algorithm>
@@ -25,6 +26,9 @@ struct SolvedLevel {
     ValueArray entries;
     std::optional<LevelCheckpoint> checkpoint;
     std::unique_ptr<ExitFile> exits; ///< streamed levels only
+    /// streamed-4bit levels only: the scan files, whose last generation holds the values
+    /// (`entries` is then empty).
+    std::unique_ptr<ScanFiles> scan;
     /// The level's file is written: its checkpoint and exit file are not needed any more.
     /// `row` gets the time earlier runs spent on the level (it was resumed).
     void written(LevelRow& row) {
@@ -38,6 +42,7 @@ struct SolvedLevel {
             }
         }
         if (exits) exits->remove();
+        if (scan) scan->remove_all();
     }
 };
 
@@ -76,7 +81,7 @@ SolvedLevel solve_level_in_memory(const Game& game, const LevelDir& db, int n,
     SolvedLevel solved{
         ValueArray(),
         level_checkpoint(db, n, Solver<Game>::kCheckpointFormat, checkpoint_minutes, display),
-        nullptr};
+        nullptr, nullptr};
     display.level_started(n, db.level_size(n), LevelMode::InMemory,
                           solved.checkpoint ? &*solved.checkpoint : nullptr);
     solved.entries = solver.solve(

@@ -3,14 +3,16 @@
 // levels are read back from their files, which checks every block), or streamed, with the
 // smaller levels read from their files in order and 1 byte of working state a position
 // (retro/streamed_retrograde.hpp), from the first level whose in-memory build does not fit
-// --memory. Inside a level the sweep saves its working state at safe points
-// (tablebase/level_checkpoint.hpp), so a killed run resumes inside the level it was solving
-// and ends with the same files as an uninterrupted one. The builder is a template on the
-// board (P pits a side), chosen once from the settings; P = 8 has no streamed mode
-// (ModePlan).
+// --memory, or streamed with 4 bits a position and compressed scan files beside the level
+// (retro/nibble_retrograde.hpp) from the first level whose byte does not fit. Inside a level the
+// sweep saves its working state at safe points (tablebase/level_checkpoint.hpp), so a killed run
+// resumes inside the level it was solving and ends with the same files as an uninterrupted one. The
+// builder is a template on the board (P pits a side), chosen once from the settings; P = 8 has no
+// streamed mode, P = 7 no 4-bit mode (ModePlan).
 #include "generate/builders.hpp"
 #include "generate/solved_level.hpp"
 #include "oware/position.hpp"
+#include "retro/nibble_retrograde.hpp"
 #include "retro/retrograde.hpp"
 #include "retro/streamed_retrograde.hpp"
 #include "tablebase/database_dir.hpp"
@@ -39,7 +41,7 @@ template <int P> class ValueLevels final : public LevelBuilder {
 
     bool load(int n, LevelRow& row) override {
         if (n == 0) stream_from_start();
-        if (plan_.mode(n) == LevelMode::Streamed && !streaming_) {
+        if (plan_.streamed(n) && !streaming_) {
             streaming_ = true;
             levels_.clear(); // gives their memory back: the streamed engine reads the files
         }
@@ -83,17 +85,27 @@ template <int P> class ValueLevels final : public LevelBuilder {
     }
 
     void solve(int n, ProgressDisplay& display) override {
-        solved_ = streaming_ ? solve_streamed(n, display)
-                             : solve_level_in_memory<RetrogradeSolver>(
-                                   game_, db_, n, levels_, settings_.threads,
-                                   settings_.checkpoint_minutes, display, progress_shares(n));
+        solved_ = plan_.mode(n) == LevelMode::Nibble ? solve_nibble(n, display)
+                  : streaming_                       ? solve_streamed(n, display)
+                                                     : solve_level_in_memory<RetrogradeSolver>(
+                                     game_, db_, n, levels_, settings_.threads,
+                                     settings_.checkpoint_minutes, display, progress_shares(n));
     }
 
     void write(int n, LevelRow& row) override {
-        db_.save(n, solved_.entries, settings_.threads, levels_);
+        if (solved_.scan) {
+            const ScanValues values(*solved_.scan, db_.level_size(n), sweep::kChunk);
+            db_.save(n, values, settings_.threads);
+            // Counted from the file just written (which reads every block back).
+            db::Result<db::Histogram> h = db_.check(n, settings_.threads);
+            if (!h.ok()) throw std::runtime_error(h.status().message());
+            row.values = histogram(*h);
+        } else {
+            db_.save(n, solved_.entries, settings_.threads, levels_);
+            row.values = histogram(solved_.entries);
+        }
         solved_.written(row);
         row.mode = mode_name(plan_.mode(n));
-        row.values = histogram(solved_.entries);
         value_counts_[n] = row.values;
         if (!streaming_) levels_.push_back(std::move(solved_.entries));
         solved_ = SolvedLevel{};
@@ -115,7 +127,7 @@ template <int P> class ValueLevels final : public LevelBuilder {
     // not loaded, which spares reading them into memory only to give it back when the
     // first streamed level starts. Not for --compact, whose levels are all in memory.
     void stream_from_start() {
-        if (compact_ || plan_.mode(0) == LevelMode::Streamed) return;
+        if (compact_ || plan_.streamed(0)) return;
         const GameLevels& levels = settings_.levels;
         int first_missing = 0, last_present = -1;
         for (; first_missing <= levels.max_level; ++first_missing) {
@@ -124,14 +136,14 @@ template <int P> class ValueLevels final : public LevelBuilder {
             last_present = first_missing;
         }
         if (first_missing > levels.max_level) { // all built: a rerun checks them
-            if (plan_.mode(levels.max_level) != LevelMode::Streamed) return;
+            if (!plan_.streamed(levels.max_level)) return;
             streaming_ = true;
             std::printf("every level is on disk: checked, not loaded (level %d is streamed)\n",
                         levels.max_level);
             std::fflush(stdout);
             return;
         }
-        if (last_present < 0 || plan_.mode(first_missing) != LevelMode::Streamed) return;
+        if (last_present < 0 || !plan_.streamed(first_missing)) return;
         streaming_ = true;
         std::printf("levels 0..%d are on disk: checked, not loaded (level %d, the first to "
                     "build, is streamed)\n",
@@ -156,11 +168,11 @@ template <int P> class ValueLevels final : public LevelBuilder {
                                    " pits a side has no streamed mode"); // ModePlan says so
         } else {
             FileSmallerLevels smaller(db_, n, settings_.threads);
-            SolvedLevel solved{ValueArray(),
-                               level_checkpoint(db_, n,
-                                                StreamedRetrogradeSolver<Game>::kCheckpointFormat,
-                                                settings_.checkpoint_minutes, display),
-                               std::make_unique<ExitFile>(db::exit_file_path(db_.path(n)))};
+            SolvedLevel solved{
+                ValueArray(),
+                level_checkpoint(db_, n, StreamedRetrogradeSolver<Game>::kCheckpointFormat,
+                                 settings_.checkpoint_minutes, display),
+                std::make_unique<ExitFile>(db::exit_file_path(db_.path(n))), nullptr};
             StreamedRetrogradeSolver<Game> solver(game_, smaller, *solved.exits, settings_.threads);
             solver.set_threshold_shares(progress_shares(n));
             display.level_started(n, db_.level_size(n), LevelMode::Streamed,
@@ -170,6 +182,41 @@ template <int P> class ValueLevels final : public LevelBuilder {
                 solved.checkpoint ? &*solved.checkpoint : nullptr);
             return solved;
         }
+    }
+
+    // Level n streamed with 4 bits a position (retro/nibble_retrograde.hpp): as streamed,
+    // with the scan files beside the level's file, and the exits gathered in slices of
+    // what the memory budget leaves beside the words.
+    SolvedLevel solve_nibble(int n, ProgressDisplay& display) {
+        if constexpr (Game::kMaxMoves > NibbleWord::kMaxMoves) {
+            throw std::logic_error("a board of " + std::to_string(P) +
+                                   " pits a side has no streamed-4bit mode"); // ModePlan says so
+        } else {
+            FileSmallerLevels smaller(db_, n, settings_.threads);
+            SolvedLevel solved{ValueArray(),
+                               level_checkpoint(db_, n,
+                                                NibbleRetrogradeSolver<Game>::kCheckpointFormat,
+                                                settings_.checkpoint_minutes, display),
+                               nullptr, std::make_unique<ScanFiles>(db_.path(n))};
+            NibbleRetrogradeSolver<Game> solver(game_, smaller, *solved.scan, settings_.threads,
+                                                gather_positions(n));
+            solver.set_threshold_shares(progress_shares(n));
+            display.level_started(n, db_.level_size(n), LevelMode::Nibble,
+                                  solved.checkpoint ? &*solved.checkpoint : nullptr);
+            solver.solve(
+                n, [&](const LevelProgress& p) { display.update(p); }, nullptr,
+                solved.checkpoint ? &*solved.checkpoint : nullptr);
+            return solved;
+        }
+    }
+
+    // Positions whose exits one slice of the nibble engine's gathering holds (a byte each):
+    // what the budget leaves beside the margin, the whole level without a budget.
+    uint64_t gather_positions(int n) const {
+        const uint64_t budget = plan_.budget().bytes;
+        const uint64_t margin = streamed_word_bytes(n, 0, P);
+        if (budget == 0) return 0;
+        return std::max<uint64_t>(sweep::kChunk, budget > margin ? budget - margin : 0);
     }
 
     BuildSettings settings_;

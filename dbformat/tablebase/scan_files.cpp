@@ -1,0 +1,293 @@
+#include "tablebase/scan_files.hpp"
+
+#include "dbformat/bytes.hpp"
+#include "dbformat/checkpoint.hpp"
+#include "dbformat/checksum.hpp"
+#include "dbformat/codec.hpp"
+#include "dbformat/file_io.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace owaredb {
+
+namespace {
+
+constexpr char kMagic[8] = {'O', 'W', 'S', 'C', 'A', 'N', '0', '1'};
+constexpr uint8_t kCodec = 1; // zstd, as the level files
+constexpr int kLevel = 1;     // the fastest of zstd's usual levels: a generation lives minutes
+
+struct Entry {
+    uint64_t offset = 0;
+    uint64_t bytes = 0;
+    uint64_t checksum = 0;
+};
+constexpr std::size_t kEntryBytes = 24;
+constexpr std::size_t kFooterBytes = 8 + 5 * 8;
+
+[[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
+    throw std::runtime_error(path.string() + ": " + what + ": " + std::strerror(errno));
+}
+
+void pwrite_all(int fd, const std::filesystem::path& path, const uint8_t* bytes, std::size_t size,
+                uint64_t at) {
+    for (std::size_t done = 0; done < size;) {
+        const ssize_t put = ::pwrite(fd, bytes + done, size - done, off_t(at + done));
+        if (put < 0 && errno == EINTR) continue;
+        if (put <= 0) fail(path, "cannot write the scan file");
+        done += std::size_t(put);
+    }
+}
+
+bool pread_all(int fd, uint8_t* bytes, std::size_t size, uint64_t at) {
+    for (std::size_t done = 0; done < size;) {
+        const ssize_t got = ::pread(fd, bytes + done, size - done, off_t(at + done));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return false;
+        done += std::size_t(got);
+    }
+    return true;
+}
+
+std::shared_ptr<const db::detail::BlockCodec> codec(bool for_compression) {
+    auto found = db::detail::find_codec(kCodec);
+    if (!found.ok()) throw std::runtime_error("scan files: " + found.status().message());
+    auto opened = (*found)->open({}, kLevel, for_compression);
+    if (!opened.ok()) throw std::runtime_error("scan files: " + opened.status().message());
+    return *opened;
+}
+
+} // namespace
+
+struct ScanFiles::Generation {
+    uint64_t number = 0, size = 0, chunk = 1;
+    std::filesystem::path path;
+    int fd = -1;
+    std::vector<Entry> index;
+    std::atomic<uint64_t> end{0}; // where the next chunk's bytes go
+    uint64_t checksum = 0;
+    ~Generation() {
+        if (fd >= 0) ::close(fd);
+    }
+    uint64_t chunks() const { return (size + chunk - 1) / chunk; }
+    uint64_t chunk_size(uint64_t k) const { return std::min(chunk, size - k * chunk); }
+    // The footer's fields but its checksum, and the checksum of them and the index.
+    std::vector<uint8_t> footer() const {
+        std::vector<uint8_t> f(kMagic, kMagic + 8);
+        for (const uint64_t v : {number, size, chunk, chunks(), uint64_t(0)})
+            db::detail::put_u64(f, v);
+        return f;
+    }
+    std::vector<uint8_t> index_bytes() const {
+        std::vector<uint8_t> b;
+        b.reserve(index.size() * kEntryBytes);
+        for (const Entry& e : index)
+            for (const uint64_t v : {e.offset, e.bytes, e.checksum}) db::detail::put_u64(b, v);
+        return b;
+    }
+    uint64_t sum(const std::vector<uint8_t>& index_bytes, const std::vector<uint8_t>& f) const {
+        db::detail::StreamingChecksum h;
+        h.update(index_bytes);
+        h.update({f.data(), kFooterBytes - 8});
+        return h.digest();
+    }
+};
+
+struct ScanFiles::Compressors {
+    std::shared_ptr<const db::detail::BlockCodec> codec = ::owaredb::codec(true);
+    std::mutex mutex;
+    std::vector<std::unique_ptr<db::detail::BlockCompressor>> idle;
+    std::unique_ptr<db::detail::BlockCompressor> take() {
+        {
+            std::lock_guard lock(mutex);
+            if (!idle.empty()) {
+                auto c = std::move(idle.back());
+                idle.pop_back();
+                return c;
+            }
+        }
+        return codec->compressor(kLevel);
+    }
+    void give(std::unique_ptr<db::detail::BlockCompressor> c) {
+        std::lock_guard lock(mutex);
+        idle.push_back(std::move(c));
+    }
+};
+
+ScanFiles::ScanFiles(std::filesystem::path level_file) : level_file_(std::move(level_file)) {}
+ScanFiles::~ScanFiles() = default;
+
+std::filesystem::path ScanFiles::path_of(uint64_t generation) const {
+    return db::scan_file_path(level_file_, generation);
+}
+
+void ScanFiles::drop(std::shared_ptr<Generation>& g) {
+    if (!g) return;
+    const bool kept = (g == reading_ && &g != &reading_) || (g == pinned_ && &g != &pinned_) ||
+                      (g == writing_ && &g != &writing_);
+    if (!kept) {
+        std::error_code ec;
+        std::filesystem::remove(g->path, ec);
+    }
+    g.reset();
+}
+
+void ScanFiles::begin(uint64_t generation, uint64_t size, uint64_t chunk) {
+    drop(writing_);
+    if (!compressors_) compressors_ = std::make_unique<Compressors>();
+    auto g = std::make_shared<Generation>();
+    g->number = generation;
+    g->size = size;
+    g->chunk = chunk;
+    g->path = path_of(generation);
+    g->index.assign(g->chunks(), Entry{});
+    std::error_code ec;
+    std::filesystem::remove(g->path, ec); // a stale file (or a planted link) goes first
+    g->fd = ::open(g->path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (g->fd < 0) fail(g->path, "cannot create the scan file");
+    writing_ = std::move(g);
+}
+
+void ScanFiles::write(uint64_t index, std::span<const int8_t> bytes) {
+    Generation& g = *writing_;
+    if (index >= g.index.size() || bytes.size() != g.chunk_size(index))
+        throw std::logic_error(g.path.string() + ": a chunk outside the generation");
+    thread_local std::vector<uint8_t> packed;
+    const std::span<const uint8_t> raw(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                       bytes.size());
+    auto compressor = compressors_->take();
+    compressor->compress(raw, packed);
+    compressors_->give(std::move(compressor));
+    const uint64_t at = g.end.fetch_add(packed.size(), std::memory_order_relaxed);
+    pwrite_all(g.fd, g.path, packed.data(), packed.size(), at);
+    g.index[index] = {at, packed.size(), db::detail::checksum(raw)};
+}
+
+uint64_t ScanFiles::end() {
+    Generation& g = *writing_;
+    for (const Entry& e : g.index)
+        if (e.bytes == 0) throw std::logic_error(g.path.string() + ": a chunk was not written");
+    const std::vector<uint8_t> index = g.index_bytes();
+    std::vector<uint8_t> footer = g.footer();
+    g.checksum = g.sum(index, footer);
+    footer.resize(kFooterBytes - 8);
+    db::detail::put_u64(footer, g.checksum);
+    const uint64_t at = g.end.load();
+    pwrite_all(g.fd, g.path, index.data(), index.size(), at);
+    pwrite_all(g.fd, g.path, footer.data(), footer.size(), at + index.size());
+    if (::fdatasync(g.fd) != 0) fail(g.path, "cannot sync the scan file");
+    std::shared_ptr<Generation> previous = std::move(reading_);
+    reading_ = std::move(writing_);
+    drop(previous);
+    return reading_->checksum;
+}
+
+void ScanFiles::read(uint64_t index, std::span<int8_t> out) const {
+    const Generation& g = *reading_;
+    if (index >= g.index.size() || out.size() != g.chunk_size(index))
+        throw std::logic_error(g.path.string() + ": reading a chunk outside the generation");
+    static const std::shared_ptr<const db::detail::BlockCodec> decoder = codec(false);
+    const Entry& e = g.index[index];
+    thread_local std::vector<uint8_t> packed;
+    packed.resize(e.bytes);
+    const std::span<uint8_t> raw(reinterpret_cast<uint8_t*>(out.data()), out.size());
+    if (!pread_all(g.fd, packed.data(), packed.size(), e.offset))
+        fail(g.path, "cannot read chunk " + std::to_string(index) + " of the scan file");
+    if (!decoder->decompress(packed, raw).ok() || db::detail::checksum(raw) != e.checksum)
+        throw std::runtime_error(g.path.string() + ": chunk " + std::to_string(index) +
+                                 " of the scan file is damaged");
+}
+
+void ScanFiles::pin() {
+    std::shared_ptr<Generation> previous = std::move(pinned_);
+    pinned_ = reading_;
+    drop(previous);
+}
+
+bool ScanFiles::resume(uint64_t generation, uint64_t size, uint64_t chunk, uint64_t checksum) {
+    auto g = std::make_shared<Generation>();
+    g->number = generation;
+    g->size = size;
+    g->chunk = chunk;
+    g->path = path_of(generation);
+    auto file = db::detail::open_regular_file(g->path, O_RDONLY);
+    if (!file.ok()) return false;
+    g->fd = file->fd;
+    const uint64_t chunks = g->chunks();
+    const uint64_t tail = chunks * kEntryBytes + kFooterBytes;
+    if (file->size < tail) return false;
+    std::vector<uint8_t> bytes(tail);
+    if (!pread_all(g->fd, bytes.data(), tail, file->size - tail)) return false;
+    const std::vector<uint8_t> index(bytes.begin(),
+                                     bytes.begin() + std::ptrdiff_t(tail - kFooterBytes));
+    const std::vector<uint8_t> footer(bytes.end() - std::ptrdiff_t(kFooterBytes), bytes.end());
+    if (!std::equal(footer.begin(), footer.end() - 8, g->footer().begin())) return false;
+    if (db::detail::get_le(footer.data() + kFooterBytes - 8, 8) != checksum ||
+        g->sum(index, footer) != checksum)
+        return false;
+    g->index.resize(chunks);
+    for (uint64_t k = 0; k < chunks; ++k) {
+        Entry& e = g->index[k];
+        e.offset = db::detail::get_le(index.data() + k * kEntryBytes, 8);
+        e.bytes = db::detail::get_le(index.data() + k * kEntryBytes + 8, 8);
+        e.checksum = db::detail::get_le(index.data() + k * kEntryBytes + 16, 8);
+        if (e.offset + e.bytes > file->size - tail) return false;
+    }
+    g->checksum = checksum;
+    drop(writing_);
+    reading_ = g;
+    pinned_ = g;
+    remove_others(generation);
+    return true;
+}
+
+void ScanFiles::remove_others(uint64_t keep) const {
+    const std::filesystem::path dir =
+        level_file_.parent_path().empty() ? std::filesystem::path(".") : level_file_.parent_path();
+    const std::string kept = path_of(keep).filename().string();
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name == kept || !db::is_scan_file(level_file_, name)) continue;
+        std::error_code ignored;
+        std::filesystem::remove(entry.path(), ignored);
+    }
+}
+
+void ScanFiles::remove_all() {
+    writing_.reset();
+    reading_.reset();
+    pinned_.reset();
+    remove_others(UINT64_MAX);
+}
+
+void ScanValues::read(uint64_t begin, std::span<int8_t> out) const {
+    if (begin + out.size() > size_) throw std::logic_error("scan values: reading past the level");
+    thread_local std::vector<int8_t> chunk;
+    for (uint64_t at = begin; at < begin + out.size();) {
+        const uint64_t k = at / chunk_, first = k * chunk_;
+        const uint64_t length = std::min(chunk_, size_ - first);
+        int8_t* to = out.data() + (at - begin);
+        const uint64_t take = std::min(first + length, begin + out.size()) - at;
+        if (at == first && take == length) {
+            store_.read(k, {to, length}); // a whole chunk: straight into out
+        } else {
+            chunk.resize(length);
+            store_.read(k, chunk);
+            std::copy_n(chunk.begin() + std::ptrdiff_t(at - first), take, to);
+        }
+        at += take;
+    }
+}
+
+uint64_t ScanFiles::generation_bytes() const {
+    return reading_ ? reading_->end.load() + reading_->index.size() * kEntryBytes + kFooterBytes
+                    : 0;
+}
+
+} // namespace owaredb

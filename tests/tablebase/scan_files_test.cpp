@@ -1,0 +1,139 @@
+// The nibble engine's scan store on disk (tablebase/scan_files.hpp): generations written
+// from several threads in any order read back as written; a damaged chunk, index or footer
+// is refused, never used; a planted symlink is replaced, not followed; pinned generations
+// stay and others go; and the engine over it gives the in-memory engine's bytes.
+#include "dbformat/checkpoint.hpp"
+#include "oware/oware_game.hpp"
+#include "retro/nibble_retrograde.hpp"
+#include "retro/retrograde.hpp"
+#include "tablebase/scan_files.hpp"
+#include "temp_dir.hpp"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <numeric>
+#include <string>
+#include <vector>
+
+using namespace owaredb;
+
+namespace {
+
+constexpr uint64_t kChunk = 1000;
+
+std::vector<int8_t> pattern(uint64_t size, int seed) {
+    std::vector<int8_t> bytes(size);
+    for (uint64_t i = 0; i < size; ++i) bytes[i] = static_cast<int8_t>((i * 7 + seed) % 13 - 6);
+    return bytes;
+}
+
+// Writes generation g of `bytes` (chunks in reverse order, two threads) and returns its sum.
+uint64_t write_generation(ScanFiles& store, uint64_t g, const std::vector<int8_t>& bytes) {
+    store.begin(g, bytes.size(), kChunk);
+    const int64_t chunks = int64_t((bytes.size() + kChunk - 1) / kChunk);
+#pragma omp parallel for num_threads(2)
+    for (int64_t k = chunks - 1; k >= 0; --k) {
+        const uint64_t begin = uint64_t(k) * kChunk;
+        const uint64_t size = std::min<uint64_t>(kChunk, bytes.size() - begin);
+        store.write(uint64_t(k), {bytes.data() + begin, size});
+    }
+    return store.end();
+}
+
+std::vector<int8_t> read_generation(const ScanFiles& store, uint64_t size) {
+    std::vector<int8_t> out(size);
+    for (uint64_t k = 0; k * kChunk < size; ++k)
+        store.read(k, {out.data() + k * kChunk, std::min<uint64_t>(kChunk, size - k * kChunk)});
+    return out;
+}
+
+void flip_byte(const std::filesystem::path& path, uint64_t at) {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(std::streamoff(at));
+    char c = 0;
+    f.read(&c, 1);
+    c ^= 0x10;
+    f.seekp(std::streamoff(at));
+    f.write(&c, 1);
+}
+
+} // namespace
+
+TEST_CASE("scan files: generations read back, resume by checksum, refuse damage") {
+    test::TempDir dir;
+    const auto level = dir / "awari-20.owdb";
+    const uint64_t size = 10 * kChunk + 123;
+    const std::vector<int8_t> first = pattern(size, 1), second = pattern(size, 2);
+    ScanFiles store(level);
+    const uint64_t sum1 = write_generation(store, 1, first);
+    CHECK(read_generation(store, size) == first);
+    store.pin();
+    const uint64_t sum2 = write_generation(store, 2, second);
+    CHECK(sum1 != sum2);
+    CHECK(read_generation(store, size) == second);
+    // Generation 1 is pinned (a checkpoint needs it), 2 is read: both stay.
+    CHECK(std::filesystem::exists(db::scan_file_path(level, 1)));
+    CHECK(std::filesystem::exists(db::scan_file_path(level, 2)));
+    // Pinning 2 lets 1 go; writing 3 keeps 2 (pinned) beside it.
+    store.pin();
+    CHECK(!std::filesystem::exists(db::scan_file_path(level, 1)));
+    write_generation(store, 3, first);
+    CHECK(std::filesystem::exists(db::scan_file_path(level, 2)));
+
+    // Another process resumes generation 2 by its checksum, and removes the other files.
+    ScanFiles resumed(level);
+    CHECK(!resumed.resume(2, size, kChunk, sum2 ^ 1));
+    CHECK(!resumed.resume(2, size + 1, kChunk, sum2));
+    CHECK(!resumed.resume(1, size, kChunk, sum1)); // gone
+    REQUIRE(resumed.resume(2, size, kChunk, sum2));
+    CHECK(read_generation(resumed, size) == second);
+    CHECK(!std::filesystem::exists(db::scan_file_path(level, 3)));
+
+    // A damaged chunk is named when read; a damaged index or footer refuses the resume.
+    const uint64_t file_size = std::filesystem::file_size(db::scan_file_path(level, 2));
+    const uint64_t payload = file_size - (size / kChunk + 1) * 24 - 48;
+    flip_byte(db::scan_file_path(level, 2), payload / 2);
+    CHECK_THROWS_WITH_AS(read_generation(resumed, size), doctest::Contains("is damaged"),
+                         std::runtime_error);
+    for (const uint64_t from_end : {uint64_t(3), uint64_t(30), uint64_t(200)}) {
+        ScanFiles again(level);
+        flip_byte(db::scan_file_path(level, 2), file_size - from_end);
+        CHECK(!again.resume(2, size, kChunk, sum2));
+        flip_byte(db::scan_file_path(level, 2), file_size - from_end);
+    }
+    resumed.remove_all();
+    CHECK(std::filesystem::is_empty(dir.path()));
+}
+
+TEST_CASE("scan files: a planted symlink is replaced, its target untouched") {
+    test::TempDir dir;
+    const auto level = dir / "abapa-13.owdb";
+    { std::ofstream(dir / "victim") << "precious"; }
+    std::filesystem::create_symlink(dir / "victim", db::scan_file_path(level, 0));
+    ScanFiles store(level);
+    write_generation(store, 0, pattern(3 * kChunk, 3));
+    std::ifstream victim(dir / "victim");
+    std::string text;
+    victim >> text;
+    CHECK(text == "precious");
+    CHECK(!std::filesystem::is_symlink(db::scan_file_path(level, 0)));
+}
+
+TEST_CASE("scan files: the nibble engine over them gives the in-memory engine's bytes") {
+    test::TempDir dir;
+    const OwareGame game(Rules::awari());
+    const int max_n = 11;
+    const auto ref = sweep::solve_levels_in_memory<RetrogradeSolver>(game, max_n, 2);
+    for (int n = 9; n <= max_n; ++n) {
+        CAPTURE(n);
+        InMemorySmallerLevels smaller(level_pointers(ref, n));
+        ScanFiles store(dir / ("awari-" + std::to_string(n) + ".owdb"));
+        NibbleRetrogradeSolver<OwareGame> solver(game, smaller, store, 2, 2 * sweep::kChunk);
+        solver.solve(n);
+        const ValueArray values = solver.values(n);
+        CHECK(std::equal(values.data(), values.data() + values.size(), ref[n].data()));
+        store.remove_all();
+    }
+    CHECK(std::filesystem::is_empty(dir.path()));
+}
