@@ -266,25 +266,6 @@ void ScanFiles::remove_all() {
     remove_others(UINT64_MAX);
 }
 
-void ScanValues::read(uint64_t begin, std::span<int8_t> out) const {
-    if (begin + out.size() > size_) throw std::logic_error("scan values: reading past the level");
-    thread_local std::vector<int8_t> chunk;
-    for (uint64_t at = begin; at < begin + out.size();) {
-        const uint64_t k = at / chunk_, first = k * chunk_;
-        const uint64_t length = std::min(chunk_, size_ - first);
-        int8_t* to = out.data() + (at - begin);
-        const uint64_t take = std::min(first + length, begin + out.size()) - at;
-        if (at == first && take == length) {
-            store_.read(k, {to, length}); // a whole chunk: straight into out
-        } else {
-            chunk.resize(length);
-            store_.read(k, chunk);
-            std::copy_n(chunk.begin() + std::ptrdiff_t(at - first), take, to);
-        }
-        at += take;
-    }
-}
-
 uint64_t ScanFiles::generation_bytes() const {
     return reading_ ? reading_->end.load() + reading_->index.size() * kEntryBytes + kFooterBytes
                     : 0;

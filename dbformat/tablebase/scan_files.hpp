@@ -15,7 +15,6 @@
 // resume() removes every other generation file of the level; remove_all() all of them.
 #pragma once
 
-#include "dbformat/writer.hpp"
 #include "retro/scan_store.hpp"
 
 #include <atomic>
@@ -58,21 +57,6 @@ class ScanFiles final : public ScanStore {
     std::shared_ptr<Generation> writing_, reading_, pinned_;
     struct Compressors;
     std::unique_ptr<Compressors> compressors_;
-};
-
-/// The generation a ScanFiles reads, as the values a level file is written from (the
-/// nibble engine's last generation holds the level's values).
-class ScanValues final : public db::ValueSource {
-  public:
-    /// `size` positions in chunks of `chunk`, as the generation was written.
-    ScanValues(const ScanStore& store, uint64_t size, uint64_t chunk)
-        : store_(store), size_(size), chunk_(chunk) {}
-    uint64_t size() const override { return size_; }
-    void read(uint64_t begin, std::span<int8_t> out) const override;
-
-  private:
-    const ScanStore& store_;
-    uint64_t size_, chunk_;
 };
 
 } // namespace owaredb

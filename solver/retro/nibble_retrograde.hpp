@@ -35,8 +35,9 @@
 //      then writes the chunk's bytes to the next generation. A full propagation stack
 //      spills its parents (sweep::BasicState::spill) instead of leaving them pending for a
 //      rescan, since the word has no room for a pending mark; the scan drains them.
-//   4. Finish (generation n + 2): every byte becomes its position's value: a committed
-//      value, +-1 for the positions decided at threshold 1, 0 for the undecided.
+//   4. The values, read in order by the level's writer (read_values()) from the last
+//      generation and the words: a committed value, +-1 for the positions decided at
+//      threshold 1 (the last, whose values no later scan commits), 0 for the undecided.
 // So the sets W_t and L_t, and the values, are the streamed engine's: the files are
 // byte-identical (tests/retro/nibble_test.cpp).
 //
@@ -92,15 +93,21 @@ template <RetroGame Game> class NibbleRetrogradeSolver {
         : game_(game), smaller_(smaller), store_(store), threads_(std::max(1, threads)),
           gather_positions_(gather_positions) {}
 
-    /// Solves level n: its values end in the store's last generation (n + 2), each
-    /// position's value in its byte, which read_values() reads.
+    /// Solves level n: its values are then those read_values() reads, from the store's
+    /// last generation (n + 1) and the words, which the solver keeps until the next
+    /// solve() or release().
     void solve(int n, const ProgressFn& progress = {}, LevelStats* stats = nullptr,
                SweepCheckpoint* checkpoint = nullptr);
 
-    /// out = the values of positions [chunk * kChunk, ...) of the level solved last.
-    void read_values(uint64_t chunk, std::span<int8_t> out) const { store_.read(chunk, out); }
+    /// out[k] = the value of position begin + k of the level solved last. Thread-safe;
+    /// reads whole chunks of the store, so reading in order, chunk-aligned, is cheapest.
+    void read_values(uint64_t begin, std::span<int8_t> out) const;
+    /// Positions of the level solved last.
+    uint64_t size() const { return s_.size; }
     /// The values of the level solved last, in memory (tests, small levels).
-    ValueArray values(int n) const;
+    ValueArray values() const;
+    /// Gives back the words of the level solved last.
+    void release() { words_.reset(); }
 
     /// For progress only (threshold_shares(), retro/progress.hpp).
     void set_threshold_shares(std::vector<double> shares) { threshold_shares_ = std::move(shares); }
@@ -138,7 +145,6 @@ template <RetroGame Game> class NibbleRetrogradeSolver {
     void gather(int n, const ProgressFn& progress, double share) const;
     void first_pass(NibbleSweep& s, sweep::SweepProgress& progress);
     void scan_chunk(NibbleSweep& s, uint64_t begin, uint64_t end, int t, Stack& stack);
-    void finish(NibbleSweep& s);
     auto visit(NibbleSweep& s) const;
 
     const Game& game_;
@@ -150,6 +156,8 @@ template <RetroGame Game> class NibbleRetrogradeSolver {
     std::vector<double> threshold_shares_;
     uint64_t checksum_ = 0; // of the generation read
     std::atomic<uint64_t> spilled_peak_{0};
+    NibbleSweep s_;                   // the words of the level solved last ...
+    std::optional<ValueArray> words_; // ... which own them
 };
 
 // ---------------------------------------------------------------------------------------
@@ -277,25 +285,26 @@ void NibbleRetrogradeSolver<Game>::scan_chunk(NibbleSweep& s, uint64_t begin, ui
     }
 }
 
-template <RetroGame Game> void NibbleRetrogradeSolver<Game>::finish(NibbleSweep& s) {
-    store_.begin(uint64_t(s.n) + 2, s.size, kChunk);
-    parallel::for_chunks(threads_, 0, s.size, kChunk, [&](uint64_t b, uint64_t e) {
-        thread_local std::vector<int8_t> bytes;
-        bytes.resize(e - b);
-        store_.read(b / kChunk, bytes);
-        for (uint64_t i = b; i < e; ++i) {
-            int8_t& byte = bytes[i - b];
-            const uint8_t w = s.word(i).load(std::memory_order_relaxed);
-            if (!W::decided(w))
-                byte = 0;
-            else if (W::committed(byte))
-                byte = static_cast<int8_t>(W::committed_value(byte));
-            else // decided at threshold 1, the last
-                byte = static_cast<int8_t>(W::lost(w) ? -1 : 1);
+template <RetroGame Game>
+void NibbleRetrogradeSolver<Game>::read_values(uint64_t begin, std::span<int8_t> out) const {
+    if (!words_ || begin + out.size() > s_.size)
+        throw std::logic_error("nibble retrograde: reading values past the level solved");
+    thread_local std::vector<int8_t> bytes;
+    for (uint64_t at = begin; at < begin + out.size();) {
+        const uint64_t first = at / kChunk * kChunk;
+        const uint64_t end = std::min({s_.size, first + kChunk, begin + out.size()});
+        bytes.resize(std::min(kChunk, s_.size - first));
+        store_.read(first / kChunk, bytes);
+        for (uint64_t i = at; i < end; ++i) {
+            const int8_t byte = bytes[i - first];
+            const uint8_t w = s_.word(i).load(std::memory_order_relaxed);
+            out[i - begin] = static_cast<int8_t>(!W::decided(w)       ? 0
+                                                 : W::committed(byte) ? W::committed_value(byte)
+                                                 : W::lost(w)         ? -1 // decided at threshold 1
+                                                                      : 1);
         }
-        store_.write(b / kChunk, bytes);
-    });
-    checksum_ = store_.end();
+        at = end;
+    }
 }
 
 template <RetroGame Game>
@@ -320,11 +329,13 @@ void NibbleRetrogradeSolver<Game>::solve(int n, const ProgressFn& progress, Leve
     if (checkpoint) pinning.emplace(*checkpoint, store_);
     SweepCheckpoint* const safe_points = pinning ? &*pinning : nullptr;
     const uint64_t size = game_.level_size(n);
-    NibbleSweep s;
+    NibbleSweep& s = s_;
     s.stack_limit = stack_limit_;
     s.spill = true;
     spilled_peak_.store(0);
-    std::optional<ValueArray> words(sweep::start(s, n, size));
+    std::optional<ValueArray>& words = words_;
+    words.reset();
+    words.emplace(sweep::start(s, n, size));
     std::optional<SweepPoint> saved = restore(s, safe_points);
     // Shares of the level's time, for progress: as the streamed engine's.
     constexpr double kGatherShare = 0.25, kFirstShare = 0.15;
@@ -365,16 +376,14 @@ void NibbleRetrogradeSolver<Game>::solve(int n, const ProgressFn& progress, Leve
              checksum_ = store_.end();
              return scans;
          },
-         .finish = [&] { finish(s); },
+         .finish = [] {}, // the values are read from the words and the store
          .at_safe_point = [&](SweepPoint& point) { point.exit_checksum = checksum_; }});
     if (stats) stats->first_pass_seconds += std::chrono::duration<double>(t1 - t0).count();
 }
 
-template <RetroGame Game> ValueArray NibbleRetrogradeSolver<Game>::values(int n) const {
-    const uint64_t size = game_.level_size(n);
-    ValueArray out(size);
-    for (uint64_t c = 0; c * kChunk < size; ++c)
-        read_values(c, {out.data() + c * kChunk, std::min(kChunk, size - c * kChunk)});
+template <RetroGame Game> ValueArray NibbleRetrogradeSolver<Game>::values() const {
+    ValueArray out(s_.size);
+    read_values(0, {out.data(), out.size()});
     return out;
 }
 

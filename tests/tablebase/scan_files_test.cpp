@@ -131,7 +131,7 @@ TEST_CASE("scan files: the nibble engine over them gives the in-memory engine's 
         ScanFiles store(dir / ("awari-" + std::to_string(n) + ".owdb"));
         NibbleRetrogradeSolver<OwareGame> solver(game, smaller, store, 2, 2 * sweep::kChunk);
         solver.solve(n);
-        const ValueArray values = solver.values(n);
+        const ValueArray values = solver.values();
         CHECK(std::equal(values.data(), values.data() + values.size(), ref[n].data()));
         store.remove_all();
     }

@@ -26,9 +26,10 @@ struct SolvedLevel {
     ValueArray entries;
     std::optional<LevelCheckpoint> checkpoint;
     std::unique_ptr<ExitFile> exits; ///< streamed levels only
-    /// streamed-4bit levels only: the scan files, whose last generation holds the values
-    /// (`entries` is then empty).
+    /// streamed-4bit levels only: the scan files, and the values read from them and the
+    /// engine's words (`entries` is then empty).
     std::unique_ptr<ScanFiles> scan;
+    std::unique_ptr<db::ValueSource> source;
     /// The level's file is written: its checkpoint and exit file are not needed any more.
     /// `row` gets the time earlier runs spent on the level (it was resumed).
     void written(LevelRow& row) {
@@ -81,7 +82,7 @@ SolvedLevel solve_level_in_memory(const Game& game, const LevelDir& db, int n,
     SolvedLevel solved{
         ValueArray(),
         level_checkpoint(db, n, Solver<Game>::kCheckpointFormat, checkpoint_minutes, display),
-        nullptr, nullptr};
+        nullptr, nullptr, nullptr};
     display.level_started(n, db.level_size(n), LevelMode::InMemory,
                           solved.checkpoint ? &*solved.checkpoint : nullptr);
     solved.entries = solver.solve(

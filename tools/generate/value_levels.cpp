@@ -29,6 +29,24 @@ namespace owaredb::cli {
 
 namespace {
 
+// A level solved by the nibble engine, as the values its file is written from: the engine
+// keeps its words, and the values are read from them and its scan files in order.
+template <class Game> class NibbleLevel final : public db::ValueSource {
+  public:
+    NibbleLevel(const Game& game, const DatabaseDir& db, int n, ScanStore& store, int threads,
+                uint64_t gather_positions)
+        : smaller_(db, n, threads), solver_(game, smaller_, store, threads, gather_positions) {}
+    NibbleRetrogradeSolver<Game>& solver() { return solver_; }
+    uint64_t size() const override { return solver_.size(); }
+    void read(uint64_t begin, std::span<int8_t> out) const override {
+        solver_.read_values(begin, out);
+    }
+
+  private:
+    FileSmallerLevels smaller_;
+    NibbleRetrogradeSolver<Game> solver_;
+};
+
 template <int P> class ValueLevels final : public LevelBuilder {
   public:
     using Game = BasicOwareGame<P>;
@@ -93,9 +111,8 @@ template <int P> class ValueLevels final : public LevelBuilder {
     }
 
     void write(int n, LevelRow& row) override {
-        if (solved_.scan) {
-            const ScanValues values(*solved_.scan, db_.level_size(n), sweep::kChunk);
-            db_.save(n, values, settings_.threads);
+        if (solved_.source) {
+            db_.save(n, *solved_.source, settings_.threads);
             // Counted from the file just written (which reads every block back).
             db::Result<db::Histogram> h = db_.check(n, settings_.threads);
             if (!h.ok()) throw std::runtime_error(h.status().message());
@@ -172,7 +189,7 @@ template <int P> class ValueLevels final : public LevelBuilder {
                 ValueArray(),
                 level_checkpoint(db_, n, StreamedRetrogradeSolver<Game>::kCheckpointFormat,
                                  settings_.checkpoint_minutes, display),
-                std::make_unique<ExitFile>(db::exit_file_path(db_.path(n))), nullptr};
+                std::make_unique<ExitFile>(db::exit_file_path(db_.path(n))), nullptr, nullptr};
             StreamedRetrogradeSolver<Game> solver(game_, smaller, *solved.exits, settings_.threads);
             solver.set_threshold_shares(progress_shares(n));
             display.level_started(n, db_.level_size(n), LevelMode::Streamed,
@@ -192,20 +209,21 @@ template <int P> class ValueLevels final : public LevelBuilder {
             throw std::logic_error("a board of " + std::to_string(P) +
                                    " pits a side has no streamed-4bit mode"); // ModePlan says so
         } else {
-            FileSmallerLevels smaller(db_, n, settings_.threads);
             SolvedLevel solved{ValueArray(),
                                level_checkpoint(db_, n,
                                                 NibbleRetrogradeSolver<Game>::kCheckpointFormat,
                                                 settings_.checkpoint_minutes, display),
-                               nullptr, std::make_unique<ScanFiles>(db_.path(n))};
-            NibbleRetrogradeSolver<Game> solver(game_, smaller, *solved.scan, settings_.threads,
-                                                gather_positions(n));
+                               nullptr, std::make_unique<ScanFiles>(db_.path(n)), nullptr};
+            auto level = std::make_unique<NibbleLevel<Game>>(
+                game_, db_, n, *solved.scan, settings_.threads, gather_positions(n));
+            auto& solver = level->solver();
             solver.set_threshold_shares(progress_shares(n));
             display.level_started(n, db_.level_size(n), LevelMode::Nibble,
                                   solved.checkpoint ? &*solved.checkpoint : nullptr);
             solver.solve(
                 n, [&](const LevelProgress& p) { display.update(p); }, nullptr,
                 solved.checkpoint ? &*solved.checkpoint : nullptr);
+            solved.source = std::move(level);
             return solved;
         }
     }
