@@ -467,6 +467,12 @@ void Connections::set_busy(Session& session) {
 
 } // namespace
 
+std::string media_type(std::string_view content_type) {
+    std::string type(trim(content_type.substr(0, content_type.find(';'))));
+    for (char& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return type;
+}
+
 struct Server::Impl : Core {
     explicit Impl(ServerOptions o)
         : Core(std::move(o)), acceptor(first()), signals(first(), SIGINT, SIGTERM), retry(first()) {

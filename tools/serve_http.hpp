@@ -76,6 +76,11 @@ struct ServerOptions {
     Fields default_headers; // on every answer
 };
 
+// The media type of a Content-Type value, lowercased (media types are case-insensitive, RFC
+// 9110), without its parameters or spaces: "Multipart/Form-Data; boundary=b" gives
+// "multipart/form-data".
+std::string media_type(std::string_view content_type);
+
 class Server {
   public:
     // Binds the address (throws a runtime_error naming it when it cannot) and installs the

@@ -18,8 +18,11 @@ only), and what must hold while it runs:
   - ambiguous framing (conflicting Content-Length, +24, 24abc, Transfer-Encoding with
     Content-Length, unknown transfer codings, duplicate or missing Host): 400 and the
     connection closed, so that no request hidden in the body is answered; a multipart body
-    is 415.
-    serve_hostile_test.py /path/to/owaredb
+    is 415;
+  - the API's edges (issue #52, item 10): repeated parameters and an empty pv= are 400
+    naming the parameter, multipart in capitals is 415 as in lower case, a lone CR ends a
+    batch line, a path that does not exist is 404 whatever the method.
+    serve_hostile_test.py /path/to/owaredb [TEST...]
 """
 import json
 import os
@@ -432,13 +435,63 @@ def framing(db):
         check("after all that, requests are answered", status == 200, f"status {status}")
 
 
+def batch_request(body, query="?pv=1", version="1.1", close=True):
+    return (f"POST /api/batch{query} HTTP/{version}\r\nHost: x\r\nContent-Type: text/plain\r\n"
+            f"Content-Length: {len(body)}\r\n" + ("Connection: close\r\n" if close else "") +
+            "\r\n").encode() + body
+
+
+def api_edges(db):
+    print("== the API's edges: repeated and empty parameters, capitals, CR, OPTIONS", flush=True)
+    p = POSITION
+    with Server(db) as server:
+        def answer(raw):
+            responses, _ = exchange(server.port, raw)
+            return (responses[0][0], responses[0][2]) if responses else (None, b"")
+        for query, name in ((f"position={p}&position=0+0+0+0+0+1+0+0+0+0+0+0", "position"),
+                            (f"rules=abapa&position={p}&rules=awari", "rules"),
+                            (f"position={p}&pv=1&pv=0", "pv")):
+            status, body = answer(get(f"/api/probe?{query}"))
+            check(f"/api/probe?{query}: 400 naming {name}",
+                  status == 400 and f"parameter {name} given 2 times".encode() in body,
+                  f"{status}: {body[:200]}")
+        status, body = answer(batch_request(b"1 1 1 1 1 1 1 1 1 1 1 1\n", "?rules=abapa&rules=abapa"))
+        check("a batch with rules twice: 400 naming rules",
+              status == 400 and b"parameter rules given 2 times" in body, f"{status}: {body[:200]}")
+        for query in ("pv=", "pv"):
+            status, body = answer(get(f"/api/probe?position={p}&{query}"))
+            check(f"/api/probe?...&{query}: 400 naming pv", status == 400 and b"parameter pv" in body,
+                  f"{status}: {body[:200]}")
+        multipart = (b"--b\r\nContent-Disposition: form-data; name=\"p\"\r\n\r\n" + p.replace("+", " ").encode() +
+                     b"\r\n--b--\r\n")
+        for type_ in ("MULTIPART/form-data", "Multipart/Form-Data"):
+            status, body = answer(b"POST /api/batch HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" +
+                                  f"Content-Type: {type_}; boundary=b\r\n".encode() +
+                                  b"Content-Length: %d\r\n\r\n" % len(multipart) + multipart)
+            check(f"Content-Type {type_}: 415 as in lower case", status == 415, f"{status}: {body[:200]}")
+        lines = [p.replace("+", " "), "0 0 0 0 0 1 0 0 0 0 0 0", "x"]
+        _, lf = answer(batch_request("".join(l + "\n" for l in lines).encode(), ""))
+        _, cr = answer(batch_request("".join(l + "\r" for l in lines).encode(), ""))
+        _, crlf = answer(batch_request("".join(l + "\r\n" for l in lines).encode(), ""))
+        check("a batch with CR line ends: 3 lines answered as with LF", cr == lf and lf.count(b"\n") == 3,
+              f"CR: {cr[:300]} LF: {lf[:300]}")
+        check("a batch with CRLF line ends: answered as with LF", crlf == lf, f"{crlf[:300]}")
+        for method in ("OPTIONS", "DELETE", "POST"):
+            status, body = answer(f"{method} /nothing HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n"
+                                  "Connection: close\r\n\r\n".encode())
+            check(f"{method} /nothing: 404", status == 404, f"{status}: {body[:200]}")
+        status, _ = answer(b"OPTIONS / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        check("OPTIONS / (the page): 405", status == 405, f"{status}")
+
+
 def main():
     with tempfile.TemporaryDirectory() as work:
         db = os.path.join(work, "db")
         subprocess.run([OWAREDB, "generate", "--max-seeds", "8", "--dir", db, "--threads", "2"],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         only = set(sys.argv[2:])
-        for test in (framing, pipelining, half_closed, chunked_bomb, stopping, idle_flood, slowloris):
+        for test in (framing, api_edges, pipelining, half_closed, chunked_bomb, stopping, idle_flood,
+                     slowloris):
             if only and test.__name__ not in only:
                 continue
             try:
