@@ -33,6 +33,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -275,14 +276,16 @@ void Oracle::batch(const Request& req, Response& res) const {
                           "too many lines: " + std::to_string(lines) + " (at most " +
                               std::to_string(kMaxBatchLines) + ", " +
                               std::to_string(kMaxBatchPvLines) + " with pv)");
-    std::string out;
-    std::uint64_t number = 0;
+    // Answered a line at a time as the client takes the answer (15 MB for 1,000 lines with
+    // pv): a connection holds a piece of it, not all of it (serve_http.hpp).
     const AnswerOptions options{AnswerFormat::Json, *pv, std::nullopt, shown_dir_};
-    BatchLines answered(body);
-    while (const std::optional<std::string_view> line = answered.next())
-        append_batch_answer(*tb, *line, ++number, options, out);
+    res.more = [tb, options, lines = BatchLines(body),
+                number = std::uint64_t{0}](std::string& out) mutable {
+        if (const std::optional<std::string_view> line = lines.next())
+            append_batch_answer(*tb, *line, ++number, options, out);
+        return !lines.done();
+    };
     res.status = 200;
-    res.body = std::move(out);
     res.content_type = "application/x-ndjson";
     res.headers = {{"Cache-Control", "no-store"}};
 }
@@ -431,6 +434,9 @@ struct ServeOptions {
     // (docs/results.md, Oracle and Python).
     std::size_t threads = 8;
     std::size_t max_connections = http::Limits{}.max_connections;
+    // Seconds a client has to take an answer, and each piece of a long one: the minimum
+    // read rate (64 KiB per 30 s, about 2 KiB/s, by default).
+    int write_timeout = 30;
     std::string cache_mb = "128";
     std::string cors;
     bool with_cors = false; ///< --cors given
@@ -455,6 +461,10 @@ bool parse_serve_options(const Args& args, ServeOptions& o) {
         "max-connections", po::value(&o.max_connections)->default_value(o.max_connections),
         "connections served at once; at the cap the longest idle one is closed for a new one, "
         "and with none idle the new one is answered 503")(
+        "write-timeout", po::value(&o.write_timeout)->default_value(o.write_timeout),
+        "seconds a client has to take an answer, and each 64 KiB of a long one: a slower reader "
+        "is disconnected")("cache-mb", po::value(&o.cache_mb)->default_value(o.cache_mb),
+                           "block cache per rule set, MiB (0: the library's default, 256)")(
         "cors", po::value(&o.cors),
         "let pages of this origin (https://example.org, or * for any) call the API from a "
         "browser: Access-Control-Allow-Origin on every answer, preflight OPTIONS answered");
@@ -484,6 +494,8 @@ std::size_t validate(const ServeOptions& o) {
     if (o.threads < 1 || o.threads > 1024) throw UsageError("--threads must be 1..1024");
     if (o.max_connections < 1 || o.max_connections > 1000000)
         throw UsageError("--max-connections must be 1..1000000");
+    if (o.write_timeout < 1 || o.write_timeout > 3600)
+        throw UsageError("--write-timeout must be 1..3600 seconds");
     const std::size_t cache_bytes = parse_cache_mb(o.cache_mb);
     if (o.with_cors && !valid_origin(o.cors))
         throw UsageError("--cors takes * or one origin, scheme://host[:port] (http or https), "
@@ -504,6 +516,7 @@ http::ServerOptions server_options(const ServeOptions& o, const Oracle& oracle) 
     options.threads = o.threads;
     options.limits.max_connections = o.max_connections;
     options.limits.body_bytes = kMaxBodyBytes;
+    options.limits.write = std::chrono::seconds(o.write_timeout);
     options.handler = [&oracle, with_cors = o.with_cors](const Request& req, Response& res) {
         route(oracle, with_cors, req, res);
     };
