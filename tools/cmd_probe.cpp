@@ -9,7 +9,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -89,12 +91,20 @@ int cmd_probe(const Args& given) {
         if (i + 2 >= given.size())
             throw UsageError("--scores takes two numbers: seeds captured so far by the side to "
                              "move and by its opponent");
+        // Written as pit counts are: digits, no '+' or spaces. A minus sign gives a negative
+        // score, refused with the range later; "-0" is refused here, as in a position.
+        const auto score = [](const std::string& text) {
+            const std::size_t minus = text.starts_with('-') ? 1 : 0;
+            if (text.size() == minus ||
+                !std::all_of(text.begin() + static_cast<std::ptrdiff_t>(minus), text.end(),
+                             [](char c) { return c >= '0' && c <= '9'; }))
+                throw std::invalid_argument("not a number");
+            const int value = std::stoi(text);
+            if (minus && value == 0) throw std::invalid_argument("negative zero");
+            return value;
+        };
         try {
-            std::size_t end1 = 0, end2 = 0;
-            Scores s{std::stoi(given[i + 1], &end1), std::stoi(given[i + 2], &end2)};
-            if (end1 != given[i + 1].size() || end2 != given[i + 2].size())
-                throw std::invalid_argument("trailing characters");
-            scores = s;
+            scores = Scores{score(given[i + 1]), score(given[i + 2])};
         } catch (const std::exception&) {
             throw UsageError("--scores takes two numbers, got '" + given[i + 1] + "' '" +
                              given[i + 2] + "'");

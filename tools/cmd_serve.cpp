@@ -33,6 +33,8 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -149,16 +151,62 @@ class Oracle {
     std::vector<Tablebase> tables_;
 };
 
-// The value of the flag parameter `name` (absent, "0", "false": false; "", "1", "true":
-// true), or nullopt after answering 400.
+// The value of the flag parameter `name` (absent, "0", "false": false; "1", "true": true),
+// or nullopt after answering 400. An empty value (`pv=`, or `pv` alone) is refused, as any
+// other: whether it meant yes or no is a guess.
 std::optional<bool> flag(const Request& req, const char* name, Response& res) {
     if (!req.has_param(name)) return false;
     const std::string v = req.param(name);
-    if (v.empty() || v == "1" || v == "true") return true;
+    if (v == "1" || v == "true") return true;
     if (v == "0" || v == "false") return false;
-    send_error(res, 400, std::string("parameter ") + name + ": expected 1, true, 0 or false");
+    send_error(res, 400,
+               std::string("parameter ") + name + ": expected 1, true, 0 or false, got '" + v +
+                   "'");
     return std::nullopt;
 }
+
+// Whether a parameter the API reads is given more than once, after answering 400 naming it:
+// which one counts would be a guess, and a client that sent two meant something.
+bool repeated_parameter(const Request& req, Response& res) {
+    for (const char* name : {"rules", "position", "pv"}) {
+        const auto times = std::count_if(req.params.begin(), req.params.end(),
+                                         [name](const auto& p) { return p.first == name; });
+        if (times < 2) continue;
+        send_error(res, 400,
+                   std::string("parameter ") + name + " given " + std::to_string(times) +
+                       " times (at most once)");
+        return true;
+    }
+    return false;
+}
+
+// The lines of a batch body as `owaredb probe --batch` reads them (a last line without an
+// end counts), and a lone '\r' (old Mac text) also ends one, rather than joining the whole
+// body into one line. A "\r\n" leaves its '\r' in the line, where append_batch_answer
+// drops it, so that such lines are answered as the command line answers them.
+class BatchLines {
+  public:
+    explicit BatchLines(std::string_view body) : body_(body) {}
+
+    bool done() const { return at_ >= body_.size(); }
+    // The next line, or nullopt at the body's end.
+    std::optional<std::string_view> next() {
+        if (done()) return std::nullopt;
+        std::size_t end = std::min(body_.find_first_of("\r\n", at_), body_.size());
+        std::size_t after = end + 1;
+        if (end + 1 < body_.size() && body_[end] == '\r' && body_[end + 1] == '\n') {
+            ++end; // the '\r' stays
+            ++after;
+        }
+        const std::string_view line = body_.substr(at_, end - at_);
+        at_ = after;
+        return line;
+    }
+
+  private:
+    std::string_view body_;
+    std::size_t at_ = 0;
+};
 
 const Tablebase* Oracle::tablebase(const Request& req, Response& res) const {
     const std::string name = req.has_param("rules") ? req.param("rules") : default_rules_;
@@ -180,6 +228,7 @@ void Oracle::send_query_error(Response& res, const Tablebase& tb, std::string_vi
 }
 
 void Oracle::probe(const Request& req, Response& res) const {
+    if (repeated_parameter(req, res)) return;
     const Tablebase* tb = tablebase(req, res);
     if (!tb) return;
     const std::optional<bool> pv = flag(req, "pv", res);
@@ -200,43 +249,43 @@ void Oracle::probe(const Request& req, Response& res) const {
 }
 
 void Oracle::batch(const Request& req, Response& res) const {
+    if (repeated_parameter(req, res)) return;
     const Tablebase* tb = tablebase(req, res);
     if (!tb) return;
     const std::optional<bool> pv = flag(req, "pv", res);
     if (!pv) return;
     // Multipart forms and form encoding are not read as positions: a form's parts would be
     // taken for lines, and `curl -d @file` (form-encoded) drops the file's newlines.
-    const std::string_view type = req.content_type;
+    const std::string type = http::media_type(req.content_type);
     if (type.starts_with("multipart/"))
         return send_error(res, 415,
                           "multipart bodies are not read: send the positions as text/plain, one "
                           "per line (curl -H 'Content-Type: text/plain' --data-binary @file)");
-    if (type.starts_with("application/x-www-form-urlencoded") && req.body.size() > kMaxFormBytes)
+    if (type == "application/x-www-form-urlencoded" && req.body.size() > kMaxFormBytes)
         return send_error(res, 413,
                           "form-encoded bodies are limited to 8 KiB: send the positions as "
                           "text/plain (curl -H 'Content-Type: text/plain' --data-binary @file)");
     const std::string_view body = req.body;
     if (!json::valid_utf8(body))
         return send_error(res, 400, "the body is not UTF-8 text (one position per line)");
-    // Lines as `owaredb probe --batch` reads them: a last line without '\n' counts.
-    const std::size_t lines = static_cast<std::size_t>(std::count(body.begin(), body.end(), '\n')) +
-                              (!body.empty() && body.back() != '\n');
+    std::size_t lines = 0;
+    for (BatchLines counted(body); counted.next();) ++lines;
     const std::size_t limit = *pv ? kMaxBatchPvLines : kMaxBatchLines;
     if (lines > limit)
         return send_error(res, 413,
                           "too many lines: " + std::to_string(lines) + " (at most " +
                               std::to_string(kMaxBatchLines) + ", " +
                               std::to_string(kMaxBatchPvLines) + " with pv)");
-    std::string out;
-    std::uint64_t number = 0;
+    // Answered a line at a time as the client takes the answer (15 MB for 1,000 lines with
+    // pv): a connection holds a piece of it, not all of it (serve_http.hpp).
     const AnswerOptions options{AnswerFormat::Json, *pv, std::nullopt, shown_dir_};
-    for (std::size_t start = 0; start < body.size();) {
-        const std::size_t nl = std::min(body.find('\n', start), body.size());
-        append_batch_answer(*tb, body.substr(start, nl - start), ++number, options, out);
-        start = nl + 1;
-    }
+    res.more = [tb, options, lines = BatchLines(body),
+                number = std::uint64_t{0}](std::string& out) mutable {
+        if (const std::optional<std::string_view> line = lines.next())
+            append_batch_answer(*tb, *line, ++number, options, out);
+        return !lines.done();
+    };
     res.status = 200;
-    res.body = std::move(out);
     res.content_type = "application/x-ndjson";
     res.headers = {{"Cache-Control", "no-store"}};
 }
@@ -278,10 +327,17 @@ void Oracle::info(Response& res) const {
     send_json(res, 200, doc.dump(-1, ' ', false, Json::error_handler_t::replace));
 }
 
+// The page's file at `path` ("/" is the page itself), or null.
+const web::Asset* find_asset(std::string_view path) {
+    if (path == "/") path = "/index.html";
+    for (const web::Asset& asset : web::assets())
+        if (asset.path == path) return &asset;
+    return nullptr;
+}
+
 void serve_asset(const Request& req, Response& res) {
-    const std::string_view path = req.path == "/" ? std::string_view("/index.html") : req.path;
-    for (const web::Asset& asset : web::assets()) {
-        if (asset.path != path) continue;
+    if (const web::Asset* found = find_asset(req.path)) {
+        const web::Asset& asset = *found;
         res.status = 200;
         res.body.assign(reinterpret_cast<const char*>(asset.bytes.data()), asset.bytes.size());
         res.content_type = std::string(asset.content_type);
@@ -305,7 +361,8 @@ std::string url_host(const std::string& host) {
 
 // Every request to its route: GET (and HEAD) for the page and the queries, POST for
 // batches; OPTIONS on the API with --cors (a browser's preflight for a page of another
-// site); any other method is 405 with the methods the path takes.
+// site); a path that is neither is 404 whatever the method, any other method 405 with the
+// methods the path takes.
 void route(const Oracle& oracle, bool cors, const Request& req, Response& res) {
     const bool get = req.method == "GET" || req.method == "HEAD";
     if (get && req.path == "/api/probe") return oracle.probe(req, res);
@@ -324,6 +381,7 @@ void route(const Oracle& oracle, bool cors, const Request& req, Response& res) {
                        {"Allow", std::string(allow) + ", OPTIONS"}};
         return;
     }
+    if (!api && !find_asset(req.path)) return send_error(res, 404, "not found");
     if (req.path == "/api/batch" || !get) {
         send_error(res, 405, "method not allowed");
         res.headers.emplace_back("Allow", allow);
@@ -376,6 +434,9 @@ struct ServeOptions {
     // (docs/results.md, Oracle and Python).
     std::size_t threads = 8;
     std::size_t max_connections = http::Limits{}.max_connections;
+    // Seconds a client has to take an answer, and each piece of a long one: the minimum
+    // read rate (64 KiB per 30 s, about 2 KiB/s, by default).
+    int write_timeout = 30;
     std::string cache_mb = "128";
     std::string cors;
     bool with_cors = false; ///< --cors given
@@ -400,8 +461,10 @@ bool parse_serve_options(const Args& args, ServeOptions& o) {
         "max-connections", po::value(&o.max_connections)->default_value(o.max_connections),
         "connections served at once; at the cap the longest idle one is closed for a new one, "
         "and with none idle the new one is answered 503")(
-        "cache-mb", po::value(&o.cache_mb)->default_value(o.cache_mb),
-        "block cache per rule set, MiB (0: the library's default, 256)")(
+        "write-timeout", po::value(&o.write_timeout)->default_value(o.write_timeout),
+        "seconds a client has to take an answer, and each 64 KiB of a long one: a slower reader "
+        "is disconnected")("cache-mb", po::value(&o.cache_mb)->default_value(o.cache_mb),
+                           "block cache per rule set, MiB (0: the library's default, 256)")(
         "cors", po::value(&o.cors),
         "let pages of this origin (https://example.org, or * for any) call the API from a "
         "browser: Access-Control-Allow-Origin on every answer, preflight OPTIONS answered");
@@ -431,6 +494,8 @@ std::size_t validate(const ServeOptions& o) {
     if (o.threads < 1 || o.threads > 1024) throw UsageError("--threads must be 1..1024");
     if (o.max_connections < 1 || o.max_connections > 1000000)
         throw UsageError("--max-connections must be 1..1000000");
+    if (o.write_timeout < 1 || o.write_timeout > 3600)
+        throw UsageError("--write-timeout must be 1..3600 seconds");
     const std::size_t cache_bytes = parse_cache_mb(o.cache_mb);
     if (o.with_cors && !valid_origin(o.cors))
         throw UsageError("--cors takes * or one origin, scheme://host[:port] (http or https), "
@@ -451,6 +516,7 @@ http::ServerOptions server_options(const ServeOptions& o, const Oracle& oracle) 
     options.threads = o.threads;
     options.limits.max_connections = o.max_connections;
     options.limits.body_bytes = kMaxBodyBytes;
+    options.limits.write = std::chrono::seconds(o.write_timeout);
     options.handler = [&oracle, with_cors = o.with_cors](const Request& req, Response& res) {
         route(oracle, with_cors, req, res);
     };

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <csignal>
 #include <exception>
 #include <list>
@@ -305,8 +306,7 @@ class Session : public std::enable_shared_from_this<Session> {
         stream_.close(); // a socket error
     }
 
-    void answer() {
-        auto& req = parser_->get();
+    static Request to_request(bhttp::request<bhttp::string_body>& req) {
         Request request;
         request.method = std::string(view(req.method_string()));
         const std::string_view target = view(req.target());
@@ -330,19 +330,36 @@ class Session : public std::enable_shared_from_this<Session> {
         }
         request.content_type = std::string(view(req[bhttp::field::content_type]));
         request.body = std::move(req.body());
+        return request;
+    }
+
+    void answer() {
+        auto& req = parser_->get();
+        request_ = to_request(req);
         const bool head = req.method() == bhttp::verb::head;
         const bool keep_alive = req.keep_alive();
         const unsigned version = req.version();
 
         Response response;
         try {
-            core_.options.handler(request, response);
+            core_.options.handler(request_, response);
+            if (response.more && !fill(response.body, response.more)) response.more = nullptr;
         } catch (const std::exception& e) {
             response = core_.options.error(500, std::string("internal error: ") + e.what());
         } catch (...) {
             response = core_.options.error(500, "internal error: unknown exception");
         }
+        // Only a streamed answer may still refer to the request (a batch's body: 1 MiB).
+        if (!response.more || head) request_ = Request{};
         send(std::move(response), keep_alive, head, version, kLinger);
+    }
+
+    // Asks `more` for the next pieces of an answer until `out` holds a piece's bytes or the
+    // answer ended; whether more follows.
+    bool fill(std::string& out, const std::function<bool(std::string&)>& more) const {
+        bool left = true;
+        while (left && out.size() < limits_.piece_bytes) left = more(out);
+        return left;
     }
 
     // Answers `status` and closes the connection (what was sent after is not read).
@@ -350,11 +367,14 @@ class Session : public std::enable_shared_from_this<Session> {
         send(core_.options.error(status, message), false, false, 11, linger);
     }
 
-    // The answer goes out as two buffers, our header and the body, in one write: building
-    // it as a Beast message (a node per field, a serializer over them) answered 1-22 % fewer
-    // requests/s (/api/probe, 3 paired runs, docs/results.md).
+    // The answer goes out as our header and the body, in one write: building it as a Beast
+    // message (a node per field, a serializer over them) answered 1-22 % fewer requests/s
+    // (/api/probe, 3 paired runs, docs/results.md). A streamed answer (Response::more left
+    // after its first piece) is sent chunked, or in HTTP/1.0 ended by closing.
     void send(Response response, bool keep_alive, bool head, unsigned version,
               std::chrono::milliseconds linger) {
+        const bool streamed = static_cast<bool>(response.more);
+        if (streamed && version == 10) keep_alive = false;
         const auto status = static_cast<unsigned>(response.status);
         head_.clear();
         head_ += "HTTP/1.1 ";
@@ -376,19 +396,86 @@ class Session : public std::enable_shared_from_this<Session> {
         else if (version == 10)
             field("Connection", "keep-alive");
         // HEAD: the header GET would send, Content-Length included, without the body.
-        field("Content-Length", std::to_string(response.body.size()));
+        if (!streamed)
+            field("Content-Length", std::to_string(response.body.size()));
+        else if (version == 11)
+            field("Transfer-Encoding", "chunked");
         head_ += "\r\n";
         body_ = head ? std::string() : std::move(response.body);
+        more_ = nullptr;
+        if (!head) more_ = std::move(response.more);
+        chunked_ = streamed && !head && version == 11;
+        if (more_) {
+            // The kernel's buffer (autotuned up to 4 MiB on Linux) would otherwise take
+            // megabytes of the answer at once, held for a client that reads nothing, and
+            // hide a slow reader from the write timeout.
+            beast::error_code ignored;
+            stream_.socket().set_option(
+                asio::socket_base::send_buffer_size(static_cast<int>(2 * limits_.piece_bytes)),
+                ignored);
+            abort_on_close(true);
+        }
+        write_piece(keep_alive, linger);
+    }
+
+    // Writes head_ and body_ (as a chunk when chunked_); then, while more_ is left, makes
+    // the next piece and writes it, so that only one piece is held at a time and only once
+    // the client has taken the previous one. Each write has Limits::write: the minimum read
+    // rate.
+    void write_piece(bool keep_alive, std::chrono::milliseconds linger) {
+        const bool last = !more_;
+        if (last) request_ = Request{}; // nothing refers to it any more
+        tail_.clear();
+        if (chunked_ && !body_.empty()) {
+            std::array<char, 20> size{};
+            const auto end =
+                std::to_chars(size.data(), size.data() + size.size(), body_.size(), 16).ptr;
+            head_.append(size.data(), end);
+            head_ += "\r\n";
+            tail_ = "\r\n";
+        }
+        if (chunked_ && last) tail_ += "0\r\n\r\n";
         state_ = State::Writing;
         stream_.expires_after(limits_.write);
-        const std::array<asio::const_buffer, 2> buffers{asio::buffer(head_), asio::buffer(body_)};
-        asio::async_write(
-            stream_, buffers,
-            [self = shared_from_this(), keep_alive, linger](beast::error_code ec, std::size_t) {
-                if (ec) return self->stream_.close();
-                if (keep_alive) return self->next_request();
-                self->close_gracefully(linger);
-            });
+        const std::array<asio::const_buffer, 3> buffers{asio::buffer(head_), asio::buffer(body_),
+                                                        asio::buffer(tail_)};
+        asio::async_write(stream_, buffers,
+                          [self = shared_from_this(), keep_alive, linger,
+                           last](beast::error_code ec, std::size_t) {
+                              if (ec) return self->reset(); // too slow, or gone
+                              if (!last) return self->next_piece(keep_alive, linger);
+                              self->abort_on_close(false);
+                              self->body_ = std::string(); // an idle connection holds none
+                              if (keep_alive) return self->next_request();
+                              self->close_gracefully(linger);
+                          });
+    }
+
+    void next_piece(bool keep_alive, std::chrono::milliseconds linger) {
+        head_.clear();
+        body_.clear();
+        try {
+            if (!fill(body_, more_)) more_ = nullptr;
+        } catch (...) {
+            return reset(); // the status is gone: a cut-off answer says it failed
+        }
+        write_piece(keep_alive, linger);
+    }
+
+    // Whether closing the socket resets the connection, dropping what the kernel still
+    // holds for the client: set while an answer is streamed, so that a reader too slow for
+    // it (the write timeout closes the socket) gets no more of it.
+    void abort_on_close(bool abort) {
+        beast::error_code ignored;
+        stream_.socket().set_option(asio::socket_base::linger(abort, 0), ignored);
+    }
+
+    // Closes the connection at once with a reset.
+    void reset() {
+        abort_on_close(true);
+        stream_.close();
+        more_ = nullptr;
+        request_ = Request{};
     }
 
     void close_gracefully(std::chrono::milliseconds linger) {
@@ -417,8 +504,12 @@ class Session : public std::enable_shared_from_this<Session> {
     bool admitted_;
     State state_ = State::Reading;
     std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
-    std::string head_; // the answer being written: its header, its body
+    Request request_;  // the request being answered, while its answer may refer to it
+    std::string head_; // the answer being written: its header (or a chunk's size), its body
     std::string body_;
+    std::string tail_;                       // a chunk's end, the last chunk
+    std::function<bool(std::string&)> more_; // the rest of a streamed answer
+    bool chunked_ = false;
     std::size_t lingered_ = 0;
     // Where this session is in Connections' idle list; guarded by its mutex.
     std::optional<Connections::IdleList::iterator> idle_at_;
@@ -466,6 +557,12 @@ void Connections::set_busy(Session& session) {
 }
 
 } // namespace
+
+std::string media_type(std::string_view content_type) {
+    std::string type(trim(content_type.substr(0, content_type.find(';'))));
+    for (char& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return type;
+}
 
 struct Server::Impl : Core {
     explicit Impl(ServerOptions o)

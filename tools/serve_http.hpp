@@ -8,7 +8,14 @@
 //    longest is closed to make room, and with none idle a new one is answered 503 at once;
 //  - a connection waiting for a request is closed after Limits::idle; a request's header
 //    must arrive within Limits::header of its first byte and its body within Limits::body
-//    (408 otherwise); an answer must be taken within Limits::write;
+//    (408 otherwise); an answer, and each Limits::piece_bytes of a long one, must be taken
+//    within Limits::write: a reader slower than that (the minimum read rate, 64 KiB per
+//    30 s by default) is closed with a reset, which also drops what the kernel still held
+//    for it;
+//  - a long answer (Response::more) is made a piece at a time, as the client takes it, so
+//    that a connection holds at most about one piece of it however slowly it reads (and
+//    the kernel little more: the socket's send buffer is limited to two pieces while it is
+//    sent); a slow reader holds no thread either;
 //  - bodies are limited to Limits::body_bytes however framed (Content-Length or chunked,
 //    413), headers to Limits::header_bytes (431) and the target to Limits::target_bytes (414);
 //  - ambiguous framing (conflicting Content-Length, one that is not digits, Transfer-Encoding
@@ -49,7 +56,16 @@ struct Response {
     int status = 200;
     std::string content_type;
     std::string body;
-    Fields headers; // beside Content-Type and Content-Length
+    Fields headers; // beside Content-Type and Content-Length (or Transfer-Encoding)
+    // For an answer too long to hold at once: appends the next piece of the body after
+    // `body`, to `out`, and returns false once it appended the last (possibly empty) one.
+    // The transport calls it until it has Limits::piece_bytes (or the end) and writes that
+    // before it asks for more. An answer that ends within the first piece goes out as any
+    // other, with a Content-Length; a longer one is sent chunked (HTTP/1.0: ended by closing
+    // the connection). It may refer to the request, which lives until the answer is
+    // written. If it throws in the first piece the answer is 500, as for the handler; later
+    // the connection is reset, so that the client sees the answer cut off.
+    std::function<bool(std::string& out)> more;
 };
 
 struct Limits {
@@ -60,7 +76,8 @@ struct Limits {
     std::chrono::milliseconds idle{5000};    // for a request's first byte
     std::chrono::milliseconds header{10000}; // for the rest of its header
     std::chrono::milliseconds body{30000};   // then for its body
-    std::chrono::milliseconds write{30000};  // for an answer to be taken
+    std::chrono::milliseconds write{30000};  // for an answer, or each piece, to be taken
+    std::size_t piece_bytes = 64 << 10;      // of a long answer (Response::more) at a time
 };
 
 struct ServerOptions {
@@ -75,6 +92,11 @@ struct ServerOptions {
     std::function<Response(int status, std::string_view message)> error;
     Fields default_headers; // on every answer
 };
+
+// The media type of a Content-Type value, lowercased (media types are case-insensitive, RFC
+// 9110), without its parameters or spaces: "Multipart/Form-Data; boundary=b" gives
+// "multipart/form-data".
+std::string media_type(std::string_view content_type);
 
 class Server {
   public:

@@ -18,8 +18,17 @@ only), and what must hold while it runs:
   - ambiguous framing (conflicting Content-Length, +24, 24abc, Transfer-Encoding with
     Content-Length, unknown transfer codings, duplicate or missing Host): 400 and the
     connection closed, so that no request hidden in the body is answered; a multipart body
-    is 415.
-    serve_hostile_test.py /path/to/owaredb
+    is 415;
+  - slow readers (issue #52, item 4): clients that post a batch with pv (an answer hundreds
+    of times its request) and read nothing hold a bounded amount of the server's memory,
+    normal requests are answered meanwhile, and the memory is given back when they go; a
+    client reading slower than the minimum read rate is disconnected; a fast reader gets the
+    answer `owaredb probe --batch --json --pv` prints, chunked (HTTP/1.1) or ended by the
+    close (HTTP/1.0);
+  - the API's edges (issue #52, item 10): repeated parameters and an empty pv= are 400
+    naming the parameter, multipart in capitals is 415 as in lower case, a lone CR ends a
+    batch line, a path that does not exist is 404 whatever the method.
+    serve_hostile_test.py /path/to/owaredb [TEST...]
 """
 import json
 import os
@@ -114,8 +123,26 @@ def read_until_close(s, timeout):
         data += chunk
 
 
-def parse_responses(data):
-    """The complete responses in `data`, in order: [(status, {header: value}, body)]."""
+def dechunk(data):
+    """(body, bytes used) of a chunked body at the start of `data`; None if incomplete."""
+    body, at = b"", 0
+    while True:
+        line_end = data.find(b"\r\n", at)
+        if line_end < 0:
+            return None
+        size = int(data[at:line_end].split(b";")[0], 16)
+        at = line_end + 2
+        if size == 0:
+            return (body, at + 2) if data[at:at + 2] == b"\r\n" else None
+        if len(data) < at + size + 2:
+            return None
+        body += data[at:at + size]
+        at += size + 2
+
+
+def parse_responses(data, closed=False):
+    """The complete responses in `data`, in order: [(status, {header: value}, body)]; an
+    answer with neither Content-Length nor chunks is complete once the server `closed`."""
     out = []
     while True:
         end = data.find(b"\r\n\r\n")
@@ -129,10 +156,22 @@ def parse_responses(data):
         for line in head[1:]:
             name, _, value = line.partition(":")
             headers[name.strip().lower()] = value.strip()
-        length = int(headers.get("content-length", "0"))
-        if len(data) < end + 4 + length:
+        if headers.get("transfer-encoding") == "chunked":
+            got = dechunk(data[end + 4:])
+            if got is None:
+                return out
+            body, length = got
+        elif "content-length" in headers:
+            length = int(headers["content-length"])
+            body = data[end + 4:end + 4 + length]
+            if len(data) < end + 4 + length:
+                return out
+        elif closed:
+            body = data[end + 4:]
+            length = len(body)
+        else:
             return out
-        out.append((int(m.group(1)), headers, data[end + 4:end + 4 + length]))
+        out.append((int(m.group(1)), headers, body))
         data = data[end + 4 + length:]
 
 
@@ -143,7 +182,7 @@ def exchange(port, raw, timeout=5, half_close=False):
         if half_close:
             s.shutdown(socket.SHUT_WR)
         data, closed = read_until_close(s, timeout)
-    return parse_responses(data), closed
+    return parse_responses(data, closed), closed
 
 
 def get(path, close=True):
@@ -432,13 +471,140 @@ def framing(db):
         check("after all that, requests are answered", status == 200, f"status {status}")
 
 
+def batch_request(body, query="?pv=1", version="1.1", close=True):
+    return (f"POST /api/batch{query} HTTP/{version}\r\nHost: x\r\nContent-Type: text/plain\r\n"
+            f"Content-Length: {len(body)}\r\n" + ("Connection: close\r\n" if close else "") +
+            "\r\n").encode() + body
+
+
+def slow_readers(db):
+    # 1,000 positions of 8 seeds with pv: an answer of about 1 MB from a 24 KB request.
+    positions = all_positions(8)[::75][:1000]
+    body = "".join(p + "\n" for p in positions).encode()
+    want = subprocess.run([OWAREDB, "probe", "--dir", db, "--rules", "abapa", "--batch", "--json",
+                           "--pv"], input=body, stdout=subprocess.PIPE, check=True).stdout
+    print(f"== slow readers: 40 clients post a 1,000-line batch with pv ({len(body)} bytes, "
+          f"answer {len(want)} bytes) and read nothing", flush=True)
+    with Server(db) as server:
+        # A fast reader gets the whole answer, chunked in HTTP/1.1, ended by the close in 1.0.
+        for version in ("1.1", "1.0"):
+            responses, closed = exchange(server.port, batch_request(body, version=version), 20)
+            got = responses[0][2] if responses else b""
+            check(f"HTTP/{version}: a fast reader gets what probe --batch --json --pv prints",
+                  got == want and closed, f"{len(got)} of {len(want)} bytes, closed {closed}")
+        time.sleep(0.5)
+        rss_before = server.rss_kib()
+        idle = []
+        for _ in range(40):
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16 << 10)
+            s.connect(("127.0.0.1", server.port))
+            s.sendall(batch_request(body))
+            idle.append(s)
+        time.sleep(1.5)
+        normal_requests_fast(server.port, "while 40 clients read nothing of their batches", 10, 1.0)
+        grown = server.rss_kib() - rss_before
+        print(f"   RSS {rss_before} KiB before, grown by {grown} KiB with 40 unread answers", flush=True)
+        # A sanitizer's allocator keeps what is freed (ASan's quarantine): no RSS to measure.
+        sanitized = b"__asan_init" in open(os.path.join(os.path.dirname(OWAREDB), "owaredb-serve"),
+                                            "rb").read()
+        check("40 unread answers hold less than 20 MiB of the server's memory",
+              sanitized or grown < 20 << 10,
+              f"RSS grew by {grown} KiB (the answers: {40 * len(want) >> 10} KiB)")
+        for s in idle:
+            s.close()
+        time.sleep(1)
+        kept = server.rss_kib() - rss_before
+        check("once they are gone, their memory is given back (less than 10 MiB kept)",
+              sanitized or kept < 10 << 10, f"RSS {rss_before} -> {server.rss_kib()} KiB")
+    print("== a client reading 1 KiB every 0.1 s, --write-timeout 1", flush=True)
+    with Server(db, "--write-timeout", "1") as server:
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16 << 10)
+        s.connect(("127.0.0.1", server.port))
+        s.sendall(batch_request(body))
+        start, got, closed = time.monotonic(), 0, False
+        while time.monotonic() - start < 8:
+            try:
+                s.settimeout(1)
+                chunk = s.recv(1024)
+            except socket.timeout:
+                continue
+            except ConnectionResetError:
+                closed = True
+                break
+            if not chunk:
+                closed = True
+                break
+            got += len(chunk)
+            time.sleep(0.1)
+        s.close()
+        print(f"   closed {closed} after {time.monotonic() - start:.1f} s, {got} bytes read", flush=True)
+        check("it is disconnected within 8 s, long before its answer is taken", closed and
+              got < len(want) // 2, f"closed {closed} after {time.monotonic() - start:.1f} s, "
+              f"{got} of {len(want)} bytes read")
+        status, _ = timed_get(server.port)
+        check("requests are answered after it", status == 200, f"status {status}")
+
+
+def all_positions(seeds, pits=12):
+    """Every position of `seeds` seeds on `pits` pits, as text, in a fixed order."""
+    if pits == 1:
+        return [str(seeds)]
+    return [f"{k} {rest}" for k in range(seeds + 1) for rest in all_positions(seeds - k, pits - 1)]
+
+
+def api_edges(db):
+    print("== the API's edges: repeated and empty parameters, capitals, CR, OPTIONS", flush=True)
+    p = POSITION
+    with Server(db) as server:
+        def answer(raw):
+            responses, _ = exchange(server.port, raw)
+            return (responses[0][0], responses[0][2]) if responses else (None, b"")
+        for query, name in ((f"position={p}&position=0+0+0+0+0+1+0+0+0+0+0+0", "position"),
+                            (f"rules=abapa&position={p}&rules=awari", "rules"),
+                            (f"position={p}&pv=1&pv=0", "pv")):
+            status, body = answer(get(f"/api/probe?{query}"))
+            check(f"/api/probe?{query}: 400 naming {name}",
+                  status == 400 and f"parameter {name} given 2 times".encode() in body,
+                  f"{status}: {body[:200]}")
+        status, body = answer(batch_request(b"1 1 1 1 1 1 1 1 1 1 1 1\n", "?rules=abapa&rules=abapa"))
+        check("a batch with rules twice: 400 naming rules",
+              status == 400 and b"parameter rules given 2 times" in body, f"{status}: {body[:200]}")
+        for query in ("pv=", "pv"):
+            status, body = answer(get(f"/api/probe?position={p}&{query}"))
+            check(f"/api/probe?...&{query}: 400 naming pv", status == 400 and b"parameter pv" in body,
+                  f"{status}: {body[:200]}")
+        multipart = (b"--b\r\nContent-Disposition: form-data; name=\"p\"\r\n\r\n" + p.replace("+", " ").encode() +
+                     b"\r\n--b--\r\n")
+        for type_ in ("MULTIPART/form-data", "Multipart/Form-Data"):
+            status, body = answer(b"POST /api/batch HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" +
+                                  f"Content-Type: {type_}; boundary=b\r\n".encode() +
+                                  b"Content-Length: %d\r\n\r\n" % len(multipart) + multipart)
+            check(f"Content-Type {type_}: 415 as in lower case", status == 415, f"{status}: {body[:200]}")
+        lines = [p.replace("+", " "), "0 0 0 0 0 1 0 0 0 0 0 0", "x"]
+        _, lf = answer(batch_request("".join(l + "\n" for l in lines).encode(), ""))
+        _, cr = answer(batch_request("".join(l + "\r" for l in lines).encode(), ""))
+        _, crlf = answer(batch_request("".join(l + "\r\n" for l in lines).encode(), ""))
+        check("a batch with CR line ends: 3 lines answered as with LF", cr == lf and lf.count(b"\n") == 3,
+              f"CR: {cr[:300]} LF: {lf[:300]}")
+        check("a batch with CRLF line ends: answered as with LF", crlf == lf, f"{crlf[:300]}")
+        for method in ("OPTIONS", "DELETE", "POST"):
+            status, body = answer(f"{method} /nothing HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n"
+                                  "Connection: close\r\n\r\n".encode())
+            check(f"{method} /nothing: 404", status == 404, f"{status}: {body[:200]}")
+        status, _ = answer(b"OPTIONS / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        check("OPTIONS / (the page): 405", status == 405, f"{status}")
+
+
 def main():
     with tempfile.TemporaryDirectory() as work:
         db = os.path.join(work, "db")
         subprocess.run([OWAREDB, "generate", "--max-seeds", "8", "--dir", db, "--threads", "2"],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         only = set(sys.argv[2:])
-        for test in (framing, pipelining, half_closed, chunked_bomb, stopping, idle_flood, slowloris):
+        for test in (framing, api_edges, pipelining, half_closed, chunked_bomb, slow_readers, stopping,
+                     idle_flood, slowloris):
             if only and test.__name__ not in only:
                 continue
             try:

@@ -510,6 +510,12 @@ check "probe --scores: neither side can force a majority" bash -c "'$owaredb' pr
 check "probe --scores: the bound files alone suffice" bash -c "'$owaredb' probe --scores 6 2 --dir '$work/b2' '0 0 0 0 0 1 0 0 0 0 2 1' | grep -q 'decided by repetition (the side to move cannot lose)'"
 expect_fail "probe --scores needs bound files" "not available" "$owaredb" probe --rules awari --scores 0 0 --dir "$work/a" "0 0 0 0 0 1 0 0 0 0 0 1"
 expect_fail "probe --scores rejects impossible scores" "invalid scores" "$owaredb" probe --rules abapa --scores 40 9 --dir "$work/b" "0 0 0 0 0 1 0 0 0 0 0 1"
+# Scores are written as pit counts are: "-0", "+1" and " 1" are refused, as in a position.
+for pair in "0 -0" "+1 0" "0 ' 1'"; do
+  eval set -- $pair
+  expect_fail "probe --scores $pair" "--scores takes two numbers, got '$1' '$2'" \
+    "$owaredb" probe --rules abapa --scores "$1" "$2" --dir "$work/b" "0 0 0 0 0 1 0 0 0 0 0 1"
+done
 # Each score is checked before they are added: 2147483647 + 1 overflowed to a negative
 # total, which passed "at most 48" and got a verdict.
 for pair in "2147483647 1" "1 2147483647" "1073741824 1073741824" "-1 3" "49 0"; do
