@@ -231,11 +231,23 @@ struct ValueCheck {
 };
 
 // The first position of a level whose stored value its moves contradict (the level's size
-// when there is none), and that stored value.
+// when there is none), that stored value and the value its moves give.
 struct Mismatch {
     uint64_t index;
-    int stored = 0;
+    int stored = 0, moves = 0;
 };
+
+// The value that position `index` of level n gets from its moves, its children's values
+// read by `value_of(level, rank)`.
+template <class ValueOf>
+int moves_value(const LevelStore& source, int n, uint64_t index, ValueOf&& value_of) {
+    return with_oware_game(source.rules(), source.pits(), [&](const auto& game) {
+        using State = typename std::decay_t<decltype(game)>::State;
+        return bellman_value(game, n, game.unrank(n, index), [&](int level, const State& child) {
+            return int(value_of(level, game.rank(child)));
+        });
+    });
+}
 
 bool load_unchecked(int n, ValueCheck& c);
 
@@ -262,6 +274,7 @@ Mismatch first_value_mismatch(int n, uint64_t start, ValueCheck& c, Progress& pr
             return v;
         };
         bad.stored = value_of(n, bad.index);
+        bad.moves = moves_value(c.source, n, bad.index, value_of);
         return bad;
     }
     ValueArray values;
@@ -276,6 +289,7 @@ Mismatch first_value_mismatch(int n, uint64_t start, ValueCheck& c, Progress& pr
     if (bad.index == size) return bad;
     auto value_of = [&](int level, uint64_t rank) { return c.levels[size_t(level)][rank]; };
     bad.stored = value_of(n, bad.index);
+    bad.moves = moves_value(c.source, n, bad.index, value_of);
     return bad;
 }
 
@@ -339,10 +353,9 @@ bool check_value_level(int n, ValueCheck& c) {
         return false;
     }
     if (bad.index < size) {
-        std::printf("MISMATCH level %d index %llu%s (%s): stored %d, but its moves give a "
-                    "different value\n",
-                    n, (unsigned long long)bad.index, c.source.where(n, bad.index).c_str(),
-                    position_text(c.source.pits(), n, bad.index).c_str(), bad.stored);
+        std::printf("MISMATCH level %d index %llu%s (%s): stored %d, but its moves give %d\n", n,
+                    (unsigned long long)bad.index, c.source.where(n, bad.index).c_str(),
+                    position_text(c.source.pits(), n, bad.index).c_str(), bad.stored, bad.moves);
         return false;
     }
     print_consistent(n, size, c.plan.streamed(n), spent(size - start), start > 0, c.record);

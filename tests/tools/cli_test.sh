@@ -202,6 +202,22 @@ f = open('$work/pub/scores.9', 'r+b'); f.seek(20000); b = f.read(1)[0]; f.seek(2
 f.write(bytes([(b + 2) % 256 if b < 7 or b > 128 else (b - 2) % 256])); f.close()"
 "$owaredb" verify --dir "$work/pub" >"$work/verifyp.log" 2>&1
 check "verify finds a planted wrong value and names its offset" grep -q "MISMATCH level 9 index [0-9]*, offset [0-9]* of .*scores.9" "$work/verifyp.log"
+# The line says what the stored value is (the byte at the offset it names) and what the
+# moves give: the best of probe's moves over the same files (each read from its child).
+for mode in in-memory "streamed --memory 1M"; do
+  check "verify's MISMATCH line gives the value of the moves ($mode)" python3 -c "
+import json, re, subprocess
+out = subprocess.run(['$owaredb', 'verify', '--dir', '$work/pub', '--mode'] + '$mode'.split(), capture_output=True, text=True).stdout
+m = re.search(r'^MISMATCH level 9 index [0-9]+, offset ([0-9]+) of \\S+ \\(([0-9 ]+)\\): stored (-?[0-9]+), but its moves give (-?[0-9]+)\$', out, re.M)
+assert m, out
+probe = json.loads(subprocess.run(['$owaredb', 'probe', '--dir', '$work/pub', '--json', m.group(2)], capture_output=True, text=True).stdout)
+offset, stored, moves = int(m.group(1)), int(m.group(3)), int(m.group(4))
+with open('$work/pub/scores.9', 'rb') as f:
+    f.seek(offset); byte = f.read(1)[0]
+assert stored == (byte - 256 if byte > 127 else byte) != moves, (byte, m.group(0))
+assert moves == max(x['value'] for x in probe['moves']), (probe, m.group(0))
+"
+done
 check "verify --values-from 9 --values-up-to 9 finds it too" bash -c "'$owaredb' verify --dir '$work/pub' --values-from 9 --values-up-to 9 2>&1 | grep -q 'MISMATCH level 9 index [0-9]*, offset'"
 check "verify --values-from 5 --values-up-to 8 does not look at level 9's values" bash -c "'$owaredb' verify --dir '$work/pub' --values-from 5 --values-up-to 8 2>&1 | grep -q 'verify: OK'"
 # verify --progress-file: a rerun checks only what the file does not record, from the first
