@@ -196,6 +196,14 @@ for mode in "" "--all-configurations" "--all-configurations --mode streamed --me
   check "stats $mode: the same from both formats" bash -c "
     cmp <('$owaredb' stats --dir '$work/a10' --json $mode 2>/dev/null) <('$owaredb' stats --dir '$work/pub10' --json $mode 2>/dev/null)"
 done
+# Files named like levels that are not levels of the game (below 0, above 48) are not
+# level files: verify, stats and the format's name for the directory pass them over alike.
+cp "$work/pub10/scores.3" "$work/pub10/scores.-1" && cp "$work/pub10/scores.3" "$work/pub10/scores.49"
+"$owaredb" verify --dir "$work/pub10" >"$work/stray.log" 2>&1
+check "verify passes over scores.-1 and scores.49, which are no levels" bash -c "grep -q 'verify: OK' '$work/stray.log' && ! grep -q 'level -1\\|scores.-1\\|scores.49' '$work/stray.log'"
+cp "$work/a10/awari-00.owdb" "$work/pub10/"
+check "nor does the message for a directory of both formats name them" bash -c "'$owaredb' verify --dir '$work/pub10' 2>&1 | grep -q 'published files (scores.0, ...)'"
+rm "$work/pub10/awari-00.owdb" "$work/pub10/scores.-1" "$work/pub10/scores.49"
 check "compare: ours and the published copy are equal (exit 0)" bash -c "'$owaredb' compare '$work/a' '$work/pub' | grep -q 'compare: EQUAL ($((top + 1)) levels equal'"
 python3 -c "
 f = open('$work/pub/scores.9', 'r+b'); f.seek(20000); b = f.read(1)[0]; f.seek(20000)
