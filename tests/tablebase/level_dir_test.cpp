@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -126,5 +127,30 @@ TEST_CASE("levels of a 4-pit board are saved, read back, and refused under the 6
     CHECK(six.load(6, back, 1, {}).code() == db::ErrorCode::Mismatch);
     CHECK(board_sizes_in(dir) == std::vector<int>{4, 6});
     CHECK_THROWS_AS(DatabaseDir(dir, rules, true, 4), std::invalid_argument);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a damaged level's report names its file once") {
+    const fs::path dir =
+        fs::temp_directory_path() / ("owaredb-damaged-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    const Rules rules = Rules::awari();
+    const auto levels = solve_in_memory(BasicOwareGame<4>(rules), 6, 1);
+    DatabaseDir db(dir, rules, false, 4);
+    for (int n = 0; n <= 6; ++n) db.save(n, levels[n], 1, {});
+    CHECK(db.verify(6, 1).ok());
+    {
+        std::fstream f(db.path(6), std::ios::in | std::ios::out | std::ios::binary);
+        const auto middle = static_cast<std::streamoff>(fs::file_size(db.path(6)) / 2);
+        f.seekg(middle);
+        const char byte = static_cast<char>(f.get() ^ 0xff);
+        f.seekp(middle);
+        f.put(byte);
+    }
+    const db::VerifyReport r = db.verify(6, 1);
+    REQUIRE_FALSE(r.ok());
+    const std::string message = r.status.message(), path = db.path(6).string();
+    CHECK(message.starts_with(path + ": "));
+    CHECK(message.find(path, path.size()) == std::string::npos);
     fs::remove_all(dir);
 }

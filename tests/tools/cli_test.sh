@@ -337,6 +337,7 @@ printf '\x5a' | dd of="$work/a/awari-09.owdb" bs=1 seek=$((size / 2)) conv=notru
 check "verify fails on a damaged file" test $? -ne 0
 check "verify names the damaged file and block" grep -q "DAMAGED .*awari-09.owdb" "$work/verify2.log"
 check "and lists the block" grep -q "  block [0-9]" "$work/verify2.log"
+check "the DAMAGED line names the file once" bash -c "[[ \$(grep '^DAMAGED' '$work/verify2.log' | grep -o 'awari-09.owdb' | wc -l) == 1 ]]"
 check "the levels above it are unchecked because it is damaged, not missing" grep -q "level 9 is damaged, so the levels above it" "$work/verify2.log"
 truncate -s 100 "$work/a/awari-09.owdb"
 expect_fail "info on a truncated file" "awari-09" "$owaredb" info "$work/a/awari-09.owdb"
