@@ -170,7 +170,8 @@ bool parse_stats_options(const Args& args, StatsOptions& o) {
                            o.mode, o.memory);
     po::variables_map vm;
     if (!parse_args(args,
-                    "usage: owaredb stats [--dir DIR] [--rules R] [--pits P] [--json]\n"
+                    "usage: owaredb stats [--dir DIR] [--rules R] [--pits P] [--json] "
+                    "[--values-from N] [--values-up-to N]\n"
                     "       owaredb stats --all-configurations [--dir DIR] [--rules R] [--pits P] "
                     "[--json] [--mode auto|in-memory|streamed] [--memory SIZE] [--values-from N] "
                     "[--values-up-to N]\n"

@@ -360,6 +360,8 @@ expect_fail "--pits outside 1..8" "--pits must be between 1 and 8" "$owaredb" pe
 expect_fail "a position of the wrong board size" "expected 14 pit counts, got 6" "$owaredb" show --pits 7 "0 0 3 1 2 1"
 expect_fail "unknown command" "unknown command" "$owaredb" frobnicate
 expect_fail "info on a directory" "" "$owaredb" info "$work/a"
+expect_status2 "info without a file names the FILE of its usage" "info needs a level FILE" "$owaredb" info
+check "stats' usage gives --values-from and --values-up-to for plain counts" bash -c "'$owaredb' stats --help | head -1 | grep -qF -- '[--json] [--values-from N] [--values-up-to N]'"
 expect_fail "info on an empty file" "" bash -c ": > '$work/empty.owdb'; '$owaredb' info '$work/empty.owdb'"
 
 # batch probing: one answer per line, in order, errors inline
