@@ -7,6 +7,7 @@
 #include "retro/solve_in_memory.hpp"
 #include "tablebase/database_dir.hpp"
 #include "tablebase/level_dir.hpp"
+#include "temp_dir.hpp"
 
 #include <doctest/doctest.h>
 
@@ -131,12 +132,9 @@ TEST_CASE("levels of a 4-pit board are saved, read back, and refused under the 6
 }
 
 TEST_CASE("a damaged level's report names its file once") {
-    const fs::path dir =
-        fs::temp_directory_path() / ("owaredb-damaged-" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    const Rules rules = Rules::awari();
-    const auto levels = solve_in_memory(BasicOwareGame<4>(rules), 6, 1);
-    DatabaseDir db(dir, rules, false, 4);
+    const test::TempDir dir;
+    DatabaseDir db(dir.path(), Rules::abapa(), false, 3);
+    const auto levels = solve_in_memory(BasicOwareGame<3>(Rules::abapa()), 6, 1);
     for (int n = 0; n <= 6; ++n) db.save(n, levels[n], 1, {});
     CHECK(db.verify(6, 1).ok());
     {
@@ -152,5 +150,4 @@ TEST_CASE("a damaged level's report names its file once") {
     const std::string message = r.status.message(), path = db.path(6).string();
     CHECK(message.starts_with(path + ": "));
     CHECK(message.find(path, path.size()) == std::string::npos);
-    fs::remove_all(dir);
 }
