@@ -7,11 +7,11 @@
 // level whose files keep another order than the other side's is first put in our order out
 // of core (tablebase/order_conversion.hpp: within --memory, its work files in --work-dir).
 #include "cli/active_clock.hpp"
+#include "cli/disk_space.hpp"
 #include "cli/options.hpp"
 #include "cli/run_settings.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
-#include "generate/preflight.hpp"
 #include "oware/ranking.hpp"
 #include "progress_line.hpp"
 #include "retro/parallel.hpp"

@@ -5,13 +5,13 @@
 // output. Each output file is written atomically, a rerun skips the levels already
 // converted, and a killed level resumes from its work files.
 #include "cli/active_clock.hpp"
+#include "cli/disk_space.hpp"
 #include "cli/options.hpp"
 #include "cli/run_settings.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
 #include "dbformat/dir_lock.hpp"
 #include "dbformat/file_io.hpp"
-#include "generate/preflight.hpp"
 #include "oware/ranking.hpp"
 #include "progress_line.hpp"
 #include "tablebase/database_dir.hpp"

@@ -44,7 +44,7 @@ struct GenerateRun {
 
 void add_generate_options(po::options_description& opts, GenerateOptions& o) {
     opts.add_options()("rules", po::value(&o.rules_name)->default_value("abapa"),
-                       "rule set: abapa|awari")(
+                       rules_help().c_str())(
         "max-seeds", po::value(&o.max_seeds)->default_value(20),
         "build levels 0..N (0..48; the default finishes in a few minutes on 2 cores)")(
         "game", po::value(&o.game),

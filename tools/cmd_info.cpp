@@ -11,11 +11,14 @@ namespace owaredb::cli {
 int cmd_info(const Args& args) {
     std::string file;
     po::options_description opts("options");
-    opts.add_options()("file", po::value(&file)->required(), "a level file (.owdb)");
+    opts.add_options()("file", po::value(&file), "a level file (.owdb)");
     po::positional_options_description pos;
     pos.add("file", 1);
     po::variables_map vm;
     if (!parse_args(args, "usage: owaredb info FILE", opts, pos, vm)) return 0;
+    // Checked here, not by the parser, whose message would name the option "--file" that
+    // the positional FILE fills.
+    if (file.empty()) throw UsageError("info needs a level FILE (usage: owaredb info FILE)");
     db::LevelReader reader(file);
     db::Result<db::LevelInfo> info = reader.info();
     if (!info.ok()) throw std::runtime_error(info.status().message());

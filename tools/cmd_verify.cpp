@@ -22,7 +22,8 @@
 //
 // Our files may be of any board of P pits a side (--pits, default the directory's; a
 // directory holds one board): the checks run on BasicOwareGame<P>, chosen once per check
-// (with_oware_game). Romein & Bal's published files are of the standard board only.
+// (with_oware_game), and the start positions' values are read through the probe library
+// on every board. Romein & Bal's published files are of the standard board only.
 #include "cli/options.hpp"
 #include "cli/system_stats.hpp"
 #include "commands.hpp"
@@ -218,8 +219,79 @@ bool verify_bounds(const BoundsDir& db, int threads, bool& present) {
     return files.damaged.empty() && checked >= 0;
 }
 
-bool load_unchecked(int n, const LevelStore& source, LevelModePlan& plan,
-                    std::vector<ValueArray>& levels);
+// What the value check of a directory carries from level to level: where the values
+// come from, the threads, which levels are held in memory and the levels held (levels[k]
+// = level k, while the plan keeps them), and the progress file (null without one).
+struct ValueCheck {
+    const LevelStore& source;
+    int threads;
+    LevelModePlan& plan;
+    std::vector<ValueArray> levels;
+    VerifyRecord* record;
+};
+
+// The first position of a level whose stored value its moves contradict (the level's size
+// when there is none), that stored value and the value its moves give.
+struct Mismatch {
+    uint64_t index;
+    int stored = 0, moves = 0;
+};
+
+// The value that position `index` of level n gets from its moves, its children's values
+// read by `value_of(level, rank)`.
+template <class ValueOf>
+int moves_value(const LevelStore& source, int n, uint64_t index, ValueOf&& value_of) {
+    return with_oware_game(source.rules(), source.pits(), [&](const auto& game) {
+        using State = typename std::decay_t<decltype(game)>::State;
+        return bellman_value(game, n, game.unrank(n, index), [&](int level, const State& child) {
+            return int(value_of(level, game.rank(child)));
+        });
+    });
+}
+
+bool load_unchecked(int n, ValueCheck& c);
+
+// The first mismatch of level n from position `start` on: level n streamed, or loaded
+// beside levels 0..n-1 in memory, as the plan says; `progress(done, total)` is told how far
+// the check is. Throws std::runtime_error for a file that cannot be read as it should.
+template <class Progress>
+Mismatch first_value_mismatch(int n, uint64_t start, ValueCheck& c, Progress& progress) {
+    const uint64_t size = c.source.level_size(n);
+    Mismatch bad{size};
+    if (c.plan.streamed(n)) {
+        std::vector<ValueArray>().swap(c.levels); // levels above are streamed too
+        const std::unique_ptr<SmallerLevelValues> values = c.source.streamed(n);
+        bad.index = first_mismatch_of_level(size, start, [&](IndexRange range) {
+            return with_oware_game(c.source.rules(), c.source.pits(), [&](const auto& game) {
+                return first_streamed_bellman_mismatch(
+                    game, n, *values, {c.threads, range, progress}, c.plan.batch_positions());
+            });
+        });
+        if (bad.index == size) return bad;
+        auto value_of = [&](int level, uint64_t rank) {
+            int8_t v = 0;
+            values->read(level, std::span(&rank, 1), std::span(&v, 1));
+            return v;
+        };
+        bad.stored = value_of(n, bad.index);
+        bad.moves = moves_value(c.source, n, bad.index, value_of);
+        return bad;
+    }
+    ValueArray values;
+    if (db::Status s = c.source.load(n, values, c.levels); !s.ok())
+        throw std::runtime_error(s.message());
+    c.levels.push_back(std::move(values));
+    bad.index = first_mismatch_of_level(size, start, [&](IndexRange range) {
+        return with_oware_game(c.source.rules(), c.source.pits(), [&](const auto& game) {
+            return first_bellman_mismatch(game, n, c.levels, {c.threads, range, progress});
+        });
+    });
+    if (bad.index == size) return bad;
+    auto value_of = [&](int level, uint64_t rank) { return c.levels[size_t(level)][rank]; };
+    bad.stored = value_of(n, bad.index);
+    bad.moves = moves_value(c.source, n, bad.index, value_of);
+    return bad;
+}
 
 // Level n's line for its `size` values found consistent (`streamed` or in memory) in
 // `here`; with a progress file (`record`, else null) recorded there, and for a `resumed`
@@ -238,13 +310,11 @@ void print_consistent(int n, uint64_t size, bool streamed, const CheckTime& here
     std::printf(")\n");
 }
 
-// Every value of level n against its moves, in memory (levels[0..n-1] held, level n
+// Every value of level n against its moves, in memory (c.levels[0..n-1] held, level n
 // added) or streamed as the plan says; prints the level's line. Whether all agree. With a
-// progress file (`record`, else null), what it records of level n is not checked again
-// and what is found is recorded.
-bool check_value_level(int n, const LevelStore& source, int threads, LevelModePlan& plan,
-                       std::vector<ValueArray>& levels, VerifyRecord* record) {
-    const bool streamed = plan.streamed(n);
+// progress file (c.record), what it records of level n is not checked again and what is
+// found is recorded.
+bool check_value_level(int n, ValueCheck& c) {
     const auto started = std::chrono::steady_clock::now();
     const double cpu_started = cpu_seconds();
     // This process's time on the level over its first `positions` (from `start`).
@@ -254,51 +324,25 @@ bool check_value_level(int n, const LevelStore& source, int threads, LevelModePl
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
             cpu_seconds() - cpu_started};
     };
-    const uint64_t size = source.level_size(n);
-    if (record && record->consistent(n)) {
+    const uint64_t size = c.source.level_size(n);
+    if (c.record && c.record->consistent(n)) {
         std::printf("level %2d: %llu values consistent (recorded in the progress file)\n", n,
                     (unsigned long long)size);
-        return load_unchecked(n, source, plan, levels);
+        return load_unchecked(n, c);
     }
-    const uint64_t start = record ? std::min(record->consistent_prefix(n), size) : 0;
+    const uint64_t start = c.record ? std::min(c.record->consistent_prefix(n), size) : 0;
     if (start > 0)
         std::printf("level %2d: its first %llu positions are recorded consistent; checking from "
                     "there\n",
                     n, (unsigned long long)start);
-    uint64_t bad = size;
-    int stored = 0;
-    LevelCheckProgress show(n, streamed, start);
+    Mismatch bad{size};
+    LevelCheckProgress show(n, c.plan.streamed(n), start);
     auto progress = [&](uint64_t done, uint64_t total) {
         show(done, total);
-        if (record) record->record_prefix(n, start + done, spent(done));
+        if (c.record) c.record->record_prefix(n, start + done, spent(done));
     };
     try {
-        if (streamed) {
-            std::vector<ValueArray>().swap(levels); // levels above are streamed too
-            const std::unique_ptr<SmallerLevelValues> values = source.streamed(n);
-            bad = first_mismatch_of_level(size, start, [&](IndexRange range) {
-                return with_oware_game(source.rules(), source.pits(), [&](const auto& game) {
-                    return first_streamed_bellman_mismatch(game, n, *values, threads, range,
-                                                           plan.batch_positions(), progress);
-                });
-            });
-            if (bad < size) {
-                int8_t v = 0;
-                values->read(n, std::span(&bad, 1), std::span(&v, 1));
-                stored = v;
-            }
-        } else {
-            ValueArray values;
-            if (db::Status s = source.load(n, values, levels); !s.ok())
-                throw std::runtime_error(s.message());
-            levels.push_back(std::move(values));
-            bad = first_mismatch_of_level(size, start, [&](IndexRange range) {
-                return with_oware_game(source.rules(), source.pits(), [&](const auto& game) {
-                    return first_bellman_mismatch(game, n, levels, threads, range, progress);
-                });
-            });
-            if (bad < size) stored = levels[n][bad];
-        }
+        bad = first_value_mismatch(n, start, c, progress);
         show.clear();
     } catch (const ProgressFileError&) {
         show.clear();
@@ -308,64 +352,61 @@ bool check_value_level(int n, const LevelStore& source, int threads, LevelModePl
         std::printf("DAMAGED %s\n", e.what());
         return false;
     }
-    if (bad < size) {
-        std::printf("MISMATCH level %d index %llu%s (%s): stored %d, but its moves give a "
-                    "different value\n",
-                    n, (unsigned long long)bad, source.where(n, bad).c_str(),
-                    position_text(source.pits(), n, bad).c_str(), stored);
+    if (bad.index < size) {
+        std::printf("MISMATCH level %d index %llu%s (%s): stored %d, but its moves give %d\n", n,
+                    (unsigned long long)bad.index, c.source.where(n, bad.index).c_str(),
+                    position_text(c.source.pits(), n, bad.index).c_str(), bad.stored, bad.moves);
         return false;
     }
-    print_consistent(n, size, streamed, spent(size - start), start > 0, record);
+    print_consistent(n, size, c.plan.streamed(n), spent(size - start), start > 0, c.record);
     return true;
 }
 
 // Level n below --values-from: loaded unchecked when the levels above need it in memory,
 // else nothing. Whether it could be read.
-bool load_unchecked(int n, const LevelStore& source, LevelModePlan& plan,
-                    std::vector<ValueArray>& levels) {
-    if (plan.streamed(n)) {
-        std::vector<ValueArray>().swap(levels); // levels above are streamed too
+bool load_unchecked(int n, ValueCheck& c) {
+    if (c.plan.streamed(n)) {
+        std::vector<ValueArray>().swap(c.levels); // levels above are streamed too
         return true;
     }
     ValueArray values;
-    if (db::Status s = source.load(n, values, levels); !s.ok()) {
+    if (db::Status s = c.source.load(n, values, c.levels); !s.ok()) {
         std::printf("DAMAGED %s\n", s.message().c_str());
         return false;
     }
-    levels.push_back(std::move(values));
+    c.levels.push_back(std::move(values));
     return true;
 }
 
-// The levels --values-from and --values-up-to name.
-struct LevelRange {
-    int from = 0, up_to = kMaxSeeds;
+// What `owaredb verify` was asked.
+struct VerifyOptions {
+    DatabaseOptions db;
+    int threads = 0;
+    int values_from = 0;
+    int values_up_to = kMaxSeeds;
+    std::string mode, memory, progress_file;
 };
 
-// The consistency of levels range.from..range.up_to of `files` (those found intact) from
-// `source`; the levels below range.from are there (they are what captures reach) but not
-// checked.
-bool check_value_levels(const Checksums& files, const LevelStore& source, int threads,
-                        LevelRange range, LevelModePlan& plan, VerifyRecord* record) {
-    const int from = range.from, up_to = range.up_to;
+// The consistency of levels --values-from..--values-up-to of `files` (those found intact)
+// from c.source; the levels below --values-from are there (they are what captures reach)
+// but not checked.
+bool check_value_levels(const Checksums& files, ValueCheck& c, const VerifyOptions& o) {
+    const int from = o.values_from;
     if (from > 0) std::printf("levels below %d: checksums only (--values-from %d)\n", from, from);
-    std::vector<ValueArray> levels;
     const int checked = check_consistency(
-        files, "level", up_to, source.pits(),
-        [&](int n) {
-            return n < from ? load_unchecked(n, source, plan, levels)
-                            : check_value_level(n, source, threads, plan, levels, record);
-        },
+        files, "level", o.values_up_to, c.source.pits(),
+        [&](int n) { return n < from ? load_unchecked(n, c) : check_value_level(n, c); },
         [&](int k) {
-            if (levels.size() == size_t(k)) levels.emplace_back(); // keeps levels[k] = level k
+            if (c.levels.size() == size_t(k)) c.levels.emplace_back(); // keeps levels[k] = level k
         });
     return files.damaged.empty() && checked >= 0;
 }
 
 // Value files: each file's own check (LevelStore::check: our checksums; the size of
 // Romein & Bal's files, which have none, and each value's range as it is read), then every
-// value of the levels of `range` against the Bellman equation, with where the format places a
-// position named beside it.
-bool verify_values(const LevelStore& store, int threads, LevelRange range, LevelModePlan& plan,
+// value of levels --values-from..--values-up-to against the Bellman equation, with where
+// the format places a position named beside it.
+bool verify_values(const LevelStore& store, const VerifyOptions& o, LevelModePlan& plan,
                    VerifyRecord* record) {
     const Checksums files = check_files([&](int n) -> std::optional<db::VerifyReport> {
         if (!store.has(n)) return std::nullopt;
@@ -374,7 +415,8 @@ bool verify_values(const LevelStore& store, int threads, LevelRange range, Level
     if (!files.any()) throw std::runtime_error(store.no_levels_message());
     std::printf("%s\n", store.check_summary(files.intact.size(), files.damaged.size()).c_str());
     std::fflush(stdout);
-    return check_value_levels(files, store, threads, range, plan, record);
+    ValueCheck check{store, o.threads, plan, {}, record};
+    return check_value_levels(files, check, o);
 }
 
 bool has_bound_files(const LevelStore& store) {
@@ -385,56 +427,27 @@ bool has_bound_files(const LevelStore& store) {
     return false;
 }
 
-// The value of each start position of k seeds per pit whose level was checked, read
-// through the probe library, as a user's program would read it.
-void print_start_values(const std::string& dir, const std::string& rules, int up_to,
-                        const std::function<bool(int)>& has) {
-    const Tablebase tb(dir, rules);
-    for (int k = 1; 12 * k <= std::min(up_to, kMaxSeeds); ++k) {
-        if (!has(12 * k)) continue;
-        const ProbeResult<int> v = tb.value(Position::start(k).pits);
+// The value of each start position of k seeds per pit whose level was checked (2Pk seeds
+// on a board of P pits a side), read through the probe library, as a user's program would
+// read it.
+void print_start_values(const LevelStore& store, int up_to) {
+    const int pits = store.pits(), board = 2 * pits;
+    const Tablebase tb(store.dir(), store.rules().name, pits);
+    for (int k = 1; board * k <= std::min(up_to, kMaxSeeds); ++k) {
+        const int n = board * k;
+        if (!store.has(n)) continue;
+        const BoardPits start(static_cast<std::size_t>(board), static_cast<uint8_t>(k));
+        const ProbeResult<int> v = tb.value(start);
         const char* plural = k == 1 ? "" : "s";
         if (!v.ok()) {
             std::printf("start position, %d seed%s per pit: %s\n", k, plural, v.message().c_str());
             continue;
         }
         const char* result = *v > 0 ? "win" : *v < 0 ? "loss" : "draw";
-        std::printf("start position, %d seed%s per pit (%d seeds): value %+d for the first "
+        std::printf("start position, %d seed%s per pit (%d seeds%s): value %+d for the first "
                     "player, a %s\n",
-                    k, plural, 12 * k, *v, result);
+                    k, plural, n, board_suffix(pits).c_str(), *v, result);
     }
-}
-
-// The same on a board of P != 6 pits a side (2Pk seeds), which the probe library does not
-// read: the start position (every pit full, so outside the databases) valued by one ply
-// of search over its children, read from the files that passed the check.
-void print_board_start_values(const LevelStore& db, int up_to) {
-    with_oware_game(db.rules(), db.pits(), [&](const auto& game) {
-        using State = typename std::decay_t<decltype(game)>::State;
-        const int board = 2 * db.pits();
-        for (int k = 1; board * k <= std::min(up_to, kMaxSeeds); ++k) {
-            const int n = board * k;
-            if (!db.has(n)) continue;
-            const char* plural = k == 1 ? "" : "s";
-            int v = 0;
-            try {
-                const std::unique_ptr<SmallerLevelValues> files = db.streamed(n); // and level n
-                v = bellman_value(game, n, State::start(k), [&](int level, const State& child) {
-                    const std::array<uint64_t, 1> index{game.rank(child)};
-                    std::array<int8_t, 1> value{};
-                    files->read(level, index, value);
-                    return int(value[0]);
-                });
-            } catch (const std::runtime_error& e) {
-                std::printf("start position, %d seed%s per pit: %s\n", k, plural, e.what());
-                continue;
-            }
-            const char* result = v > 0 ? "win" : v < 0 ? "loss" : "draw";
-            std::printf("start position, %d seed%s per pit (%d seeds, %d pit%s a side): value %+d "
-                        "for the first player, a %s\n",
-                        k, plural, n, db.pits(), db.pits() == 1 ? "" : "s", v, result);
-        }
-    });
 }
 
 // The progress file `file` of a check of `directory` (none for an empty name), its opening
@@ -448,49 +461,45 @@ std::optional<VerifyRecord> open_record(const std::string& file, VerifiedDirecto
     return record;
 }
 
-} // namespace
-
-int cmd_verify(const Args& args) {
-    DatabaseOptions options;
-    int threads = 0, values_from = 0, values_up_to = kMaxSeeds;
-    std::string mode, memory, progress_file;
+// Reads the command line into `o`; false after printing the help it asked for.
+bool parse_verify_options(const Args& args, VerifyOptions& o) {
     po::options_description opts("options");
-    add_database_options(opts, options);
-    add_pits_option(opts, options);
-    add_threads_option(opts, threads);
-    opts.add_options()("values-up-to", po::value(&values_up_to)->default_value(kMaxSeeds),
+    add_database_options(opts, o.db);
+    add_pits_option(opts, o.db);
+    add_threads_option(opts, o.threads);
+    opts.add_options()("values-up-to", po::value(&o.values_up_to)->default_value(kMaxSeeds),
                        "check the values of levels 0..N against their moves; levels above N get "
                        "their checksums checked only")(
-        "values-from", po::value(&values_from)->default_value(0),
+        "values-from", po::value(&o.values_from)->default_value(0),
         "check the values of levels N..(--values-up-to) only; the levels below get their "
         "checksums checked only (a long check split over several runs)")(
-        "progress-file", po::value(&progress_file),
+        "progress-file", po::value(&o.progress_file),
         "record in FILE the levels, and the first positions of a level, found consistent "
         "(rewritten every 30 s); a rerun with the same FILE checks only the rest, as long as "
         "the level files it read are unchanged");
-    add_level_mode_options(opts, "check each level's values", mode, memory);
+    add_level_mode_options(opts, "check each level's values", o.mode, o.memory);
     po::variables_map vm;
-    if (!parse_args(args,
-                    "usage: owaredb verify [--dir DIR] [--rules R] [--pits P] [--threads T] "
-                    "[--values-from N] [--values-up-to N] [--mode auto|in-memory|streamed] "
-                    "[--memory SIZE] [--progress-file FILE]",
-                    opts, {}, vm))
-        return 0;
-    if (values_up_to < 0)
-        throw UsageError("--values-up-to must be >= 0, got " + std::to_string(values_up_to));
-    if (values_from < 0 || values_from > values_up_to)
-        throw UsageError("--values-from must be 0.." + std::to_string(values_up_to) +
-                         " (--values-up-to), got " + std::to_string(values_from));
-    LevelModePlan plan(mode, resolve_memory_budget(memory, MpiJob::current_ranks_on_node()),
-                       kStreamedCheckBytesPerPosition);
-    require_directory(options.dir);
-    if (!progress_file.empty() && ranks() > 1)
-        throw UsageError("--progress-file is for one process: under mpirun each rank checks a "
-                         "slice of every level");
-    if (rank() != 0 && !std::freopen("/dev/null", "w", stdout))
-        throw std::runtime_error("cannot silence the standard output of rank " +
-                                 std::to_string(rank()));
-    const std::unique_ptr<LevelStore> store = open_store(options, threads, 0);
+    return parse_args(args,
+                      "usage: owaredb verify [--dir DIR] [--rules R] [--pits P] [--threads T] "
+                      "[--values-from N] [--values-up-to N] [--mode auto|in-memory|streamed] "
+                      "[--memory SIZE] [--progress-file FILE]",
+                      opts, {}, vm);
+}
+
+// UsageError for options that contradict each other or the process (those that need the
+// directory are checked with it).
+void validate(const VerifyOptions& o) {
+    if (o.values_up_to < 0)
+        throw UsageError("--values-up-to must be >= 0, got " + std::to_string(o.values_up_to));
+    if (o.values_from < 0 || o.values_from > o.values_up_to)
+        throw UsageError("--values-from must be 0.." + std::to_string(o.values_up_to) +
+                         " (--values-up-to), got " + std::to_string(o.values_from));
+}
+
+// verify over the level store of o.db.dir: the value files, then the bound files; the
+// command's exit status.
+int verify_directory(const VerifyOptions& o, LevelModePlan& plan) {
+    const std::unique_ptr<LevelStore> store = open_store(o.db, o.threads, 0);
     const int pits = store->pits();
     const Rules& rules = store->rules();
     plan.set_board(pits, streamed_check_bytes_per_position(pits));
@@ -502,22 +511,35 @@ int cmd_verify(const Args& args) {
     // first (an empty directory is an error there).
     bool bound_files = false;
     std::optional<VerifyRecord> record = open_record(
-        progress_file, {options.dir, rules.name, pits, std::string(store->format())},
+        o.progress_file, {o.db.dir, rules.name, pits, std::string(store->format())},
         {[&](int n) { return store->path(n); }, [&](int n) { return store->level_size(n); }});
     const bool values_ok = value_files || !has_bound_files(*store)
-                               ? verify_values(*store, threads, {values_from, values_up_to}, plan,
-                                               record ? &*record : nullptr)
+                               ? verify_values(*store, o, plan, record ? &*record : nullptr)
                                : true;
     const bool bounds_ok = !store->stores_bounds() ||
-                           verify_bounds(BoundsDir(options.dir, rules, pits), threads, bound_files);
+                           verify_bounds(BoundsDir(o.db.dir, rules, pits), o.threads, bound_files);
     const bool ok = values_ok && bounds_ok;
-    if (ok && value_files && pits == 6)
-        print_start_values(options.dir, rules.name, values_up_to,
-                           [&](int n) { return store->has(n); });
-    else if (ok && value_files && rank() == 0)
-        print_board_start_values(*store, values_up_to);
+    if (ok && value_files && rank() == 0) print_start_values(*store, o.values_up_to);
     std::printf("%s\n", ok ? "verify: OK" : "verify: FAILED");
     return ok ? 0 : 1;
+}
+
+} // namespace
+
+int cmd_verify(const Args& args) {
+    VerifyOptions o;
+    if (!parse_verify_options(args, o)) return 0;
+    validate(o);
+    LevelModePlan plan(o.mode, resolve_memory_budget(o.memory, MpiJob::current_ranks_on_node()),
+                       kStreamedCheckBytesPerPosition);
+    require_directory(o.db.dir);
+    if (!o.progress_file.empty() && ranks() > 1)
+        throw UsageError("--progress-file is for one process: under mpirun each rank checks a "
+                         "slice of every level");
+    if (rank() != 0 && !std::freopen("/dev/null", "w", stdout))
+        throw std::runtime_error("cannot silence the standard output of rank " +
+                                 std::to_string(rank()));
+    return verify_directory(o, plan);
 }
 
 } // namespace owaredb::cli

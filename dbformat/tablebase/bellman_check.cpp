@@ -16,11 +16,12 @@ namespace owaredb {
 
 namespace {
 
-// first_bellman_mismatch over [begin, end) in one go; `none` when all agree.
+// first_bellman_mismatch over `range` in one go; `none` when all agree.
 template <int P>
 uint64_t first_bellman_mismatch_in(const BasicOwareGame<P>& game, int n,
                                    const std::vector<ValueArray>& levels, int threads,
-                                   uint64_t begin, uint64_t end, uint64_t none) {
+                                   IndexRange range, uint64_t none) {
+    const uint64_t begin = range.begin, end = range.end;
     // A chunk of positions per thread at a time, each in rank order (one unrank a chunk,
     // game.next after), valued in batches whose children's loads overlap (BatchedBellman).
     constexpr uint64_t kChunk = 1 << 14;
@@ -50,20 +51,19 @@ uint64_t first_bellman_mismatch_in(const BasicOwareGame<P>& game, int n,
 
 template <int P>
 uint64_t first_bellman_mismatch(const BasicOwareGame<P>& game, int n,
-                                const std::vector<ValueArray>& levels, int threads,
-                                IndexRange range,
-                                const std::function<void(uint64_t done, uint64_t total)>& progress,
+                                const std::vector<ValueArray>& levels, const CheckRun& run,
                                 uint64_t slice) {
     const uint64_t size = game.level_size(n);
-    const uint64_t begin = std::min(range.begin, size),
-                   end = std::max(begin, std::min(range.end, size));
-    if (!progress) return first_bellman_mismatch_in(game, n, levels, threads, begin, end, size);
+    const uint64_t begin = std::min(run.range.begin, size),
+                   end = std::max(begin, std::min(run.range.end, size));
+    if (!run.progress)
+        return first_bellman_mismatch_in(game, n, levels, run.threads, {begin, end}, size);
     if (slice == 0) slice = std::max(kBellmanCheckSlice, (end - begin) / 64);
     for (uint64_t b = begin; b < end; b += std::min(slice, end - b)) {
         const uint64_t e = b + std::min(slice, end - b);
-        const uint64_t bad = first_bellman_mismatch_in(game, n, levels, threads, b, e, size);
+        const uint64_t bad = first_bellman_mismatch_in(game, n, levels, run.threads, {b, e}, size);
         if (bad < size) return bad;
-        progress(e - begin, end - begin);
+        run.progress(e - begin, end - begin);
     }
     return size;
 }
@@ -95,14 +95,13 @@ uint64_t first_difference(const SmallerLevelValues& files, int n, int threads, u
 } // namespace
 
 template <int P>
-uint64_t first_streamed_bellman_mismatch(
-    const BasicOwareGame<P>& game, int n, const SmallerLevelValues& files, int threads,
-    IndexRange range, uint64_t batch_positions,
-    const std::function<void(uint64_t done, uint64_t total)>& progress) {
+uint64_t first_streamed_bellman_mismatch(const BasicOwareGame<P>& game, int n,
+                                         const SmallerLevelValues& files, const CheckRun& run,
+                                         uint64_t batch_positions) {
     const uint64_t size = game.level_size(n);
-    const uint64_t first = std::min(range.begin, size);
-    const uint64_t end = std::max(first, std::min(range.end, size));
-    threads = std::max(1, threads);
+    const uint64_t first = std::min(run.range.begin, size);
+    const uint64_t end = std::max(first, std::min(run.range.end, size));
+    const int threads = std::max(1, run.threads);
     BasicStreamedBellman<P> bellman(game, n, files, threads, batch_positions);
     batch_positions = bellman.batch_positions();
     for (uint64_t begin = first; begin < end; begin += batch_positions) {
@@ -110,18 +109,16 @@ uint64_t first_streamed_bellman_mismatch(
         const std::span<const int8_t> best = bellman.values_of_ranks(begin, last - begin);
         const uint64_t bad = first_difference(files, n, threads, begin, best, size);
         if (bad < size) return bad;
-        if (progress) progress(last - first, end - first);
+        if (run.progress) run.progress(last - first, end - first);
     }
     return size;
 }
 
 #define OWAREDB_INSTANTIATE(P)                                                                     \
     template uint64_t first_bellman_mismatch(                                                      \
-        const BasicOwareGame<P>&, int, const std::vector<ValueArray>&, int, IndexRange,            \
-        const std::function<void(uint64_t, uint64_t)>&, uint64_t);                                 \
+        const BasicOwareGame<P>&, int, const std::vector<ValueArray>&, const CheckRun&, uint64_t); \
     template uint64_t first_streamed_bellman_mismatch(                                             \
-        const BasicOwareGame<P>&, int, const SmallerLevelValues&, int, IndexRange, uint64_t,       \
-        const std::function<void(uint64_t, uint64_t)>&);
+        const BasicOwareGame<P>&, int, const SmallerLevelValues&, const CheckRun&, uint64_t);
 OWAREDB_FOR_EACH_PITS_PER_SIDE(OWAREDB_INSTANTIATE)
 #undef OWAREDB_INSTANTIATE
 

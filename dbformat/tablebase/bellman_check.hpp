@@ -14,20 +14,27 @@
 
 namespace owaredb {
 
-/// The index of the first position of level n in `range` whose value in levels[n] differs
-/// from its Bellman value (retro/bellman.hpp) over the exact values levels[0..n], or
-/// level_size(n) when every value there agrees. Parallel over `threads`; the answer does
-/// not depend on them. For a board of P pits a side, 1..8 (as the functions below).
-/// `progress(done, total)`, if given, is called on the calling thread with the positions of
-/// the range checked so far, all consistent, after each slice of it: `slice` positions, or
-/// with 0 1/64 of the range and at least kBellmanCheckSlice (each slice's end waits for its
-/// threads: a slice must be many chunks long); without it the range is taken in one go.
+/// How a consistency check below runs: over `threads` threads (the answer does not depend
+/// on them), on the positions of `range` of the level (all of them by default), telling
+/// `progress(done, total)`, if given, on the calling thread, how many positions of the
+/// range it has found consistent so far.
+struct CheckRun {
+    int threads = 1;
+    IndexRange range = {};
+    std::function<void(uint64_t done, uint64_t total)> progress = {};
+};
+
+/// The index of the first position of level n in run.range whose value in levels[n]
+/// differs from its Bellman value (retro/bellman.hpp) over the exact values levels[0..n],
+/// or level_size(n) when every value there agrees. For a board of P pits a side, 1..8 (as
+/// the functions below). With run.progress, the range is taken a slice at a time and the
+/// progress told after each: `slice` positions, or with 0 1/64 of the range and at least
+/// kBellmanCheckSlice (each slice's end waits for its threads: a slice must be many chunks
+/// long); without it the range is taken in one go.
 template <int P>
-uint64_t
-first_bellman_mismatch(const BasicOwareGame<P>& game, int n, const std::vector<ValueArray>& levels,
-                       int threads, IndexRange range = {},
-                       const std::function<void(uint64_t done, uint64_t total)>& progress = {},
-                       uint64_t slice = 0);
+uint64_t first_bellman_mismatch(const BasicOwareGame<P>& game, int n,
+                                const std::vector<ValueArray>& levels, const CheckRun& run,
+                                uint64_t slice = 0);
 /// The least slice of first_bellman_mismatch with progress: 2^22 positions, 256 chunks.
 inline constexpr uint64_t kBellmanCheckSlice = uint64_t(1) << 22;
 
@@ -45,12 +52,10 @@ inline constexpr uint64_t kStreamedCheckBytesPerPosition = streamed_check_bytes_
 /// (StreamedBellman), then its stored values read in order and compared.
 /// Memory: about kStreamedCheckBytesPerPosition bytes a batch position, whatever the
 /// level's size; time: every batch reads (most of) level n once, so larger batches are
-/// cheaper. `progress(done, total)`, if given, is called on the calling thread after each
-/// batch with the positions of the range checked so far.
+/// cheaper. run.progress, if given, is told after each batch.
 template <int P>
-uint64_t first_streamed_bellman_mismatch(
-    const BasicOwareGame<P>& game, int n, const SmallerLevelValues& files, int threads,
-    IndexRange range, uint64_t batch_positions,
-    const std::function<void(uint64_t done, uint64_t total)>& progress = {});
+uint64_t first_streamed_bellman_mismatch(const BasicOwareGame<P>& game, int n,
+                                         const SmallerLevelValues& files, const CheckRun& run,
+                                         uint64_t batch_positions);
 
 } // namespace owaredb

@@ -33,7 +33,10 @@ std::optional<int> PublishedDir::level_of(const std::string& file_name) {
     constexpr std::string_view prefix = "scores.";
     if (!file_name.starts_with(prefix)) return std::nullopt;
     const std::string_view digits = std::string_view(file_name).substr(prefix.size());
-    if (digits.empty() || digits.size() > 2 || (digits.size() > 1 && digits[0] == '0'))
+    // Digits only, no leading zero: "scores.-1" or "scores.+1" is no level of the game, as
+    // "scores.49" is not.
+    if (digits.empty() || digits.size() > 2 || (digits.size() > 1 && digits[0] == '0') ||
+        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
         return std::nullopt;
     int n = -1;
     const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);

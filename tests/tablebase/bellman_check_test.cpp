@@ -59,13 +59,13 @@ TEST_CASE("streamed consistency check: correct levels pass, at every batch size"
             CAPTURE(n);
             const uint64_t size = game.level_size(n);
             const auto files = as_files(levels, n);
-            REQUIRE(first_bellman_mismatch(game, n, levels, 2) == size);
+            REQUIRE(first_bellman_mismatch(game, n, levels, {2}) == size);
             for (uint64_t batch : {uint64_t(1), uint64_t(777), size})
                 for (int threads : {1, 2}) {
                     if (batch == 1 && size > 5000) continue; // one position a batch: slow
                     CAPTURE(batch);
                     CAPTURE(threads);
-                    CHECK(first_streamed_bellman_mismatch(game, n, files, threads, {}, batch) ==
+                    CHECK(first_streamed_bellman_mismatch(game, n, files, {threads}, batch) ==
                           size);
                 }
         }
@@ -149,17 +149,17 @@ TEST_CASE("streamed consistency check: planted wrong values are found where the 
             CAPTURE(at);
             const int8_t kept = levels[size_t(n)][at];
             levels[size_t(n)][at] = static_cast<int8_t>(kept == 0 ? 1 : -kept);
-            const uint64_t expected = first_bellman_mismatch(game, n, levels, 2);
+            const uint64_t expected = first_bellman_mismatch(game, n, levels, {2});
             CHECK(expected <= at); // the planted value, or a parent of it before it
             const auto files = as_files(levels, n);
             // Small and uneven batches on two threads, one batch on one.
             for (uint64_t batch : {uint64_t(1000), size / 4 + 1, size})
-                CHECK(first_streamed_bellman_mismatch(game, n, files, batch == size ? 1 : 2, {},
+                CHECK(first_streamed_bellman_mismatch(game, n, files, {batch == size ? 1 : 2},
                                                       batch) == expected);
             // Only the part of the level a rank checks (verify under mpirun).
             const IndexRange after{expected + 1, size};
-            CHECK(first_streamed_bellman_mismatch(game, n, files, 2, after, 999) ==
-                  first_bellman_mismatch(game, n, levels, 2, after));
+            CHECK(first_streamed_bellman_mismatch(game, n, files, {2, after}, 999) ==
+                  first_bellman_mismatch(game, n, levels, {2, after}));
             levels[size_t(n)][at] = kept;
         }
         // A capture child of the level's first capturing position, made very bad for its
@@ -172,10 +172,9 @@ TEST_CASE("streamed consistency check: planted wrong values are found where the 
             });
         REQUIRE(smaller >= 0);
         levels[size_t(smaller)][child] = -60;
-        const uint64_t expected = first_bellman_mismatch(game, n, levels, 2);
+        const uint64_t expected = first_bellman_mismatch(game, n, levels, {2});
         CHECK(expected < size);
-        CHECK(first_streamed_bellman_mismatch(game, n, as_files(levels, n), 2, {}, 5000) ==
-              expected);
+        CHECK(first_streamed_bellman_mismatch(game, n, as_files(levels, n), {2}, 5000) == expected);
     }
 }
 
@@ -186,11 +185,13 @@ TEST_CASE("streamed consistency check: progress after every batch, up to the ran
     const IndexRange range{100, game.level_size(9) - 5};
     std::vector<uint64_t> seen;
     uint64_t reported_total = 0;
-    CHECK(first_streamed_bellman_mismatch(game, 9, files, 2, range, 10000,
-                                          [&](uint64_t done, uint64_t total) {
-                                              seen.push_back(done);
-                                              reported_total = total;
-                                          }) == game.level_size(9));
+    CHECK(first_streamed_bellman_mismatch(game, 9, files,
+                                          {2, range,
+                                           [&](uint64_t done, uint64_t total) {
+                                               seen.push_back(done);
+                                               reported_total = total;
+                                           }},
+                                          10000) == game.level_size(9));
     const uint64_t total = range.end - range.begin;
     CHECK(reported_total == total);
     REQUIRE(seen.size() == (total + 9999) / 10000);
@@ -205,7 +206,7 @@ TEST_CASE("streamed consistency check: an unreadable level file is an error, not
     for (int failing : {8, 5})
         for (int threads : {1, 2})
             CHECK_THROWS_WITH_AS(first_streamed_bellman_mismatch(
-                                     game, 8, FailingFiles(files, failing), threads, {}, 1000),
+                                     game, 8, FailingFiles(files, failing), {threads}, 1000),
                                  "level file unreadable", std::runtime_error);
 }
 
@@ -250,8 +251,8 @@ template <int P> void check_board(const Rules& rules, int max_n) {
         CAPTURE(n);
         const uint64_t size = game.level_size(n);
         REQUIRE(reference_first_mismatch<P>(rules, n, levels) == size);
-        CHECK(first_bellman_mismatch(game, n, levels, 2) == size);
-        CHECK(first_streamed_bellman_mismatch(game, n, as_files(levels, n), 2, {}, 100) == size);
+        CHECK(first_bellman_mismatch(game, n, levels, {2}) == size);
+        CHECK(first_streamed_bellman_mismatch(game, n, as_files(levels, n), {2}, 100) == size);
     }
     const int n = max_n;
     const uint64_t size = game.level_size(n);
@@ -262,9 +263,9 @@ template <int P> void check_board(const Rules& rules, int max_n) {
         levels[size_t(n)][at] = static_cast<int8_t>(kept == 0 ? 1 : -kept);
         const uint64_t expected = reference_first_mismatch<P>(rules, n, levels);
         CHECK(expected <= at); // the planted value, or a parent of it before it
-        CHECK(first_bellman_mismatch(game, n, levels, 2) == expected);
+        CHECK(first_bellman_mismatch(game, n, levels, {2}) == expected);
         for (uint64_t batch : {uint64_t(97), size})
-            CHECK(first_streamed_bellman_mismatch(game, n, files, 2, {}, batch) == expected);
+            CHECK(first_streamed_bellman_mismatch(game, n, files, {2}, batch) == expected);
         levels[size_t(n)][at] = kept;
     }
     // The child of the level's first capture made very bad for its mover (below any
@@ -280,8 +281,8 @@ template <int P> void check_board(const Rules& rules, int max_n) {
     levels[size_t(smaller)][child] = -60;
     const uint64_t expected = reference_first_mismatch<P>(rules, n, levels);
     CHECK(expected < size);
-    CHECK(first_bellman_mismatch(game, n, levels, 2) == expected);
-    CHECK(first_streamed_bellman_mismatch(game, n, files, 2, {}, 1000) == expected);
+    CHECK(first_bellman_mismatch(game, n, levels, {2}) == expected);
+    CHECK(first_streamed_bellman_mismatch(game, n, files, {2}, 1000) == expected);
     levels[size_t(smaller)][child] = kept;
 }
 
@@ -310,8 +311,7 @@ TEST_CASE("streamed consistency check of a 4-pit board read from its level files
         for (int n = 0; n <= max_n; ++n) {
             CAPTURE(n);
             const FileSmallerLevels files(db, n, 2, true);
-            CHECK(first_streamed_bellman_mismatch(game, n, files, 2, {}, 500) ==
-                  game.level_size(n));
+            CHECK(first_streamed_bellman_mismatch(game, n, files, {2}, 500) == game.level_size(n));
         }
         // A wrong value written into the top level's file: found where the reference finds it.
         const int n = max_n;
@@ -321,9 +321,8 @@ TEST_CASE("streamed consistency check of a 4-pit board read from its level files
         const uint64_t expected = reference_first_mismatch<4>(rules, n, levels);
         CHECK(expected <= at);
         const FileSmallerLevels files(db, n, 2, true);
-        CHECK(first_streamed_bellman_mismatch(game, n, files, 2, {}, 500) == expected);
-        CHECK(first_streamed_bellman_mismatch(game, n, files, 1, {}, game.level_size(n)) ==
-              expected);
+        CHECK(first_streamed_bellman_mismatch(game, n, files, {2}, 500) == expected);
+        CHECK(first_streamed_bellman_mismatch(game, n, files, {1}, game.level_size(n)) == expected);
     }
 }
 
@@ -352,14 +351,14 @@ TEST_CASE("in-memory consistency check: the first of several wrong values, acros
             const uint64_t expected = reference_first_mismatch<6>(rules, n, levels);
             CHECK(expected <= at);
             for (int threads : {1, 2})
-                CHECK(first_bellman_mismatch(game, n, levels, threads) == expected);
+                CHECK(first_bellman_mismatch(game, n, levels, {threads}) == expected);
             for (const IndexRange range :
                  {IndexRange{expected + 1, size}, IndexRange{kChunk + 5, 9 * kChunk + 3},
                   IndexRange{9 * kChunk - 1, 9 * kChunk + 1}, IndexRange{at, at + 1},
                   IndexRange{size - 1, size + 100}, IndexRange{size, size}}) {
                 CAPTURE(range.begin);
                 CAPTURE(range.end);
-                CHECK(first_bellman_mismatch(game, n, levels, 2, range) ==
+                CHECK(first_bellman_mismatch(game, n, levels, {2, range}) ==
                       reference_first_mismatch<6>(rules, n, levels, range));
             }
         }
@@ -380,7 +379,7 @@ TEST_CASE("in-memory consistency check with progress: the same answers, slice by
         CHECK(t == total);
         seen.push_back(done);
     };
-    CHECK(first_bellman_mismatch(game, n, levels, 2, range, record, 65536) == size);
+    CHECK(first_bellman_mismatch(game, n, levels, {2, range, record}, 65536) == size);
     REQUIRE(seen.size() == (total + 65535) / 65536);
     for (size_t i = 0; i + 1 < seen.size(); ++i) CHECK(seen[i] == 65536 * (i + 1));
     CHECK(seen.back() == total);
@@ -388,14 +387,14 @@ TEST_CASE("in-memory consistency check with progress: the same answers, slice by
     const uint64_t at = size / 2 + 17;
     levels[size_t(n)][at] =
         static_cast<int8_t>(levels[size_t(n)][at] == 0 ? 1 : -levels[size_t(n)][at]);
-    const uint64_t expected = first_bellman_mismatch(game, n, levels, 2, range);
+    const uint64_t expected = first_bellman_mismatch(game, n, levels, {2, range});
     REQUIRE(expected <= at);
     seen.clear();
-    CHECK(first_bellman_mismatch(game, n, levels, 2, range, record, 65536) == expected);
+    CHECK(first_bellman_mismatch(game, n, levels, {2, range, record}, 65536) == expected);
     REQUIRE_FALSE(seen.empty());
     CHECK(range.begin + seen.back() <= expected);
     // The default slices: one, the whole range, so no report before the mismatch.
     seen.clear();
-    CHECK(first_bellman_mismatch(game, n, levels, 2, range, record) == expected);
+    CHECK(first_bellman_mismatch(game, n, levels, {2, range, record}) == expected);
     CHECK(seen.empty());
 }

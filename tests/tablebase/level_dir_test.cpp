@@ -7,11 +7,13 @@
 #include "retro/solve_in_memory.hpp"
 #include "tablebase/database_dir.hpp"
 #include "tablebase/level_dir.hpp"
+#include "temp_dir.hpp"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -127,4 +129,25 @@ TEST_CASE("levels of a 4-pit board are saved, read back, and refused under the 6
     CHECK(board_sizes_in(dir) == std::vector<int>{4, 6});
     CHECK_THROWS_AS(DatabaseDir(dir, rules, true, 4), std::invalid_argument);
     fs::remove_all(dir);
+}
+
+TEST_CASE("a damaged level's report names its file once") {
+    const test::TempDir dir;
+    DatabaseDir db(dir.path(), Rules::abapa(), false, 3);
+    const auto levels = solve_in_memory(BasicOwareGame<3>(Rules::abapa()), 6, 1);
+    for (int n = 0; n <= 6; ++n) db.save(n, levels[n], 1, {});
+    CHECK(db.verify(6, 1).ok());
+    {
+        std::fstream f(db.path(6), std::ios::in | std::ios::out | std::ios::binary);
+        const auto middle = static_cast<std::streamoff>(fs::file_size(db.path(6)) / 2);
+        f.seekg(middle);
+        const char byte = static_cast<char>(f.get() ^ 0xff);
+        f.seekp(middle);
+        f.put(byte);
+    }
+    const db::VerifyReport r = db.verify(6, 1);
+    REQUIRE_FALSE(r.ok());
+    const std::string message = r.status.message(), path = db.path(6).string();
+    CHECK(message.starts_with(path + ": "));
+    CHECK(message.find(path, path.size()) == std::string::npos);
 }

@@ -98,6 +98,10 @@ TEST_CASE("published files: names, and damaged files are errors naming file and 
     CHECK_FALSE(PublishedDir::level_of("scores.07"));
     CHECK_FALSE(PublishedDir::level_of("scores."));
     CHECK_FALSE(PublishedDir::level_of("scores.4x"));
+    // Names that are not levels of the game are not level files, below 0 as above 48.
+    CHECK_FALSE(PublishedDir::level_of("scores.-1"));
+    CHECK_FALSE(PublishedDir::level_of("scores.-0"));
+    CHECK_FALSE(PublishedDir::level_of("scores.+1"));
     CHECK_FALSE(PublishedDir::level_of("awari-04.owdb"));
 
     TempDir dir;

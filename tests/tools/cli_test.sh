@@ -196,12 +196,36 @@ for mode in "" "--all-configurations" "--all-configurations --mode streamed --me
   check "stats $mode: the same from both formats" bash -c "
     cmp <('$owaredb' stats --dir '$work/a10' --json $mode 2>/dev/null) <('$owaredb' stats --dir '$work/pub10' --json $mode 2>/dev/null)"
 done
+# Files named like levels that are not levels of the game (below 0, above 48) are not
+# level files: verify, stats and the format's name for the directory pass them over alike.
+cp "$work/pub10/scores.3" "$work/pub10/scores.-1" && cp "$work/pub10/scores.3" "$work/pub10/scores.49"
+"$owaredb" verify --dir "$work/pub10" >"$work/stray.log" 2>&1
+check "verify passes over scores.-1 and scores.49, which are no levels" bash -c "grep -q 'verify: OK' '$work/stray.log' && ! grep -q 'level -1\\|scores.-1\\|scores.49' '$work/stray.log'"
+cp "$work/a10/awari-00.owdb" "$work/pub10/"
+check "nor does the message for a directory of both formats name them" bash -c "'$owaredb' verify --dir '$work/pub10' 2>&1 | grep -q 'published files (scores.0, ...)'"
+rm "$work/pub10/awari-00.owdb" "$work/pub10/scores.-1" "$work/pub10/scores.49"
 check "compare: ours and the published copy are equal (exit 0)" bash -c "'$owaredb' compare '$work/a' '$work/pub' | grep -q 'compare: EQUAL ($((top + 1)) levels equal'"
 python3 -c "
 f = open('$work/pub/scores.9', 'r+b'); f.seek(20000); b = f.read(1)[0]; f.seek(20000)
 f.write(bytes([(b + 2) % 256 if b < 7 or b > 128 else (b - 2) % 256])); f.close()"
 "$owaredb" verify --dir "$work/pub" >"$work/verifyp.log" 2>&1
 check "verify finds a planted wrong value and names its offset" grep -q "MISMATCH level 9 index [0-9]*, offset [0-9]* of .*scores.9" "$work/verifyp.log"
+# The line says what the stored value is (the byte at the offset it names) and what the
+# moves give: the best of probe's moves over the same files (each read from its child).
+for mode in in-memory "streamed --memory 1M"; do
+  check "verify's MISMATCH line gives the value of the moves ($mode)" python3 -c "
+import json, re, subprocess
+out = subprocess.run(['$owaredb', 'verify', '--dir', '$work/pub', '--mode'] + '$mode'.split(), capture_output=True, text=True).stdout
+m = re.search(r'^MISMATCH level 9 index [0-9]+, offset ([0-9]+) of \\S+ \\(([0-9 ]+)\\): stored (-?[0-9]+), but its moves give (-?[0-9]+)\$', out, re.M)
+assert m, out
+probe = json.loads(subprocess.run(['$owaredb', 'probe', '--dir', '$work/pub', '--json', m.group(2)], capture_output=True, text=True).stdout)
+offset, stored, moves = int(m.group(1)), int(m.group(3)), int(m.group(4))
+with open('$work/pub/scores.9', 'rb') as f:
+    f.seek(offset); byte = f.read(1)[0]
+assert stored == (byte - 256 if byte > 127 else byte) != moves, (byte, m.group(0))
+assert moves == max(x['value'] for x in probe['moves']), (probe, m.group(0))
+"
+done
 check "verify --values-from 9 --values-up-to 9 finds it too" bash -c "'$owaredb' verify --dir '$work/pub' --values-from 9 --values-up-to 9 2>&1 | grep -q 'MISMATCH level 9 index [0-9]*, offset'"
 check "verify --values-from 5 --values-up-to 8 does not look at level 9's values" bash -c "'$owaredb' verify --dir '$work/pub' --values-from 5 --values-up-to 8 2>&1 | grep -q 'verify: OK'"
 # verify --progress-file: a rerun checks only what the file does not record, from the first
@@ -313,6 +337,7 @@ printf '\x5a' | dd of="$work/a/awari-09.owdb" bs=1 seek=$((size / 2)) conv=notru
 check "verify fails on a damaged file" test $? -ne 0
 check "verify names the damaged file and block" grep -q "DAMAGED .*awari-09.owdb" "$work/verify2.log"
 check "and lists the block" grep -q "  block [0-9]" "$work/verify2.log"
+check "the DAMAGED line names the file once" bash -c "[[ \$(grep '^DAMAGED' '$work/verify2.log' | grep -o 'awari-09.owdb' | wc -l) == 1 ]]"
 check "the levels above it are unchecked because it is damaged, not missing" grep -q "level 9 is damaged, so the levels above it" "$work/verify2.log"
 truncate -s 100 "$work/a/awari-09.owdb"
 expect_fail "info on a truncated file" "awari-09" "$owaredb" info "$work/a/awari-09.owdb"
@@ -335,6 +360,8 @@ expect_fail "--pits outside 1..8" "--pits must be between 1 and 8" "$owaredb" pe
 expect_fail "a position of the wrong board size" "expected 14 pit counts, got 6" "$owaredb" show --pits 7 "0 0 3 1 2 1"
 expect_fail "unknown command" "unknown command" "$owaredb" frobnicate
 expect_fail "info on a directory" "" "$owaredb" info "$work/a"
+expect_status2 "info without a file names the FILE of its usage" "info needs a level FILE" "$owaredb" info
+check "stats' usage gives --values-from and --values-up-to for plain counts" bash -c "'$owaredb' stats --help | head -1 | grep -qF -- '[--json] [--values-from N] [--values-up-to N]'"
 expect_fail "info on an empty file" "" bash -c ": > '$work/empty.owdb'; '$owaredb' info '$work/empty.owdb'"
 
 # batch probing: one answer per line, in order, errors inline

@@ -1,6 +1,7 @@
 #include "generate/preflight.hpp"
 
 #include "cli/command.hpp"
+#include "cli/disk_space.hpp"
 #include "oware/oware_game.hpp"
 #include "oware/ranking.hpp"
 #include "retro/distributed_rounds.hpp"
@@ -14,23 +15,9 @@
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 namespace owaredb::cli {
-
-namespace {
-
-std::string gigabytes(uint64_t bytes) {
-    char buf[32];
-    if (bytes >= (uint64_t(1) << 30))
-        std::snprintf(buf, sizeof buf, "%.1f GB", double(bytes) / double(uint64_t(1) << 30));
-    else
-        std::snprintf(buf, sizeof buf, "%.0f MB", double(bytes) / double(1 << 20));
-    return buf;
-}
-
-} // namespace
 
 std::unique_ptr<db::DirectoryLock> prepare_output_directory(const std::string& dir) {
     namespace fs = std::filesystem;
@@ -95,25 +82,6 @@ void check_memory(int n, uint64_t needed, const std::string& how, const MemoryBu
             "; " +
             (budget.given ? "--memory is " + gigabytes(budget.bytes)
                           : "90 % of the available memory is " + gigabytes(budget.bytes)));
-}
-
-namespace {
-
-// Free bytes for an unprivileged writer in `dir`; none when statvfs fails (no check).
-std::optional<uint64_t> free_bytes(const std::string& dir) {
-    struct statvfs fs;
-    if (::statvfs(dir.c_str(), &fs) != 0) return std::nullopt;
-    return uint64_t(fs.f_bavail) * fs.f_frsize;
-}
-
-} // namespace
-
-void check_disk(int n, uint64_t bytes, const std::string& dir) {
-    const std::optional<uint64_t> free = free_bytes(dir);
-    if (free && bytes > *free)
-        throw std::runtime_error("level " + std::to_string(n) + " needs about " + gigabytes(bytes) +
-                                 " of disk in '" + dir + "'; " + gigabytes(*free) +
-                                 " are free: " + std::strerror(ENOSPC));
 }
 
 DiskNeed disk_need(int n, int entries_per_position, bool checkpoints, LevelMode mode,

@@ -45,10 +45,6 @@ uint64_t segment_positions_for(uint64_t request_bytes);
 /// mode; --memory is 8.0 GB". `how` says which mode (and what it keeps).
 void check_memory(int n, uint64_t needed, const std::string& how, const MemoryBudget& budget);
 
-/// Throws std::runtime_error, before level n is solved, when the free space of `dir` is
-/// below `bytes`, naming both figures.
-void check_disk(int n, uint64_t bytes, const std::string& dir);
-
 /// The disk that building level n takes at its peak, by part, and what of it a killed run
 /// of the level left there already (its checkpoint and exit file, which the run reuses or
 /// replaces).
