@@ -92,6 +92,9 @@ template <int P> class ValueLevels final : public LevelBuilder {
     void write(int n, LevelRow& row) override {
         db_.save(n, solved_.entries, settings_.threads, levels_);
         solved_.written(row);
+        // What a run of another mode left (a killed streamed run's exit file, before an
+        // in-memory one finished the level) is not needed either.
+        db_.remove_scratch(n);
         row.mode = mode_name(plan_.mode(n));
         row.values = histogram(solved_.entries);
         value_counts_[n] = row.values;
