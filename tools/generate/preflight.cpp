@@ -23,6 +23,9 @@ namespace {
 
 std::string gigabytes(uint64_t bytes) {
     char buf[32];
+    // Under a megabyte, the bytes themselves: "0 MB" would say nothing.
+    if (bytes < (uint64_t(1) << 20))
+        return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
     if (bytes >= (uint64_t(1) << 30))
         std::snprintf(buf, sizeof buf, "%.1f GB", double(bytes) / double(uint64_t(1) << 30));
     else
@@ -95,7 +98,10 @@ void check_memory(int n, uint64_t needed, const std::string& how, const MemoryBu
         throw std::runtime_error(
             "level " + std::to_string(n) + " needs " + gigabytes(needed) + " of memory in " + how +
             "; " +
-            (budget.given ? "--memory is " + gigabytes(budget.bytes)
+            (budget.given ? "--memory is " + gigabytes(budget.bytes) +
+                                (budget.bytes < (uint64_t(1) << 20)
+                                     ? " (a size without a unit is in bytes: 600M, 20G)"
+                                     : "")
                           : "90 % of the available memory is " + gigabytes(budget.bytes)));
 }
 
