@@ -5,14 +5,8 @@
 #   compare_work_dirs_test.sh /path/to/owaredb
 set -uo pipefail
 owaredb=$(realpath "$1")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-check() { # check <description> <command...>
-  local what=$1; shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $what"; failures=$((failures + 1)); fi
-}
+# The work directory, check and finish: tests/tools/test_lib.sh.
+source "$(dirname "$0")/../tools/test_lib.sh"
 cd "$work"
 top=14
 "$owaredb" generate --rules awari --max-seeds $top --dir ours --threads 2 >/dev/null 2>&1
@@ -52,5 +46,4 @@ os.execv(sys.argv[1], sys.argv[1:])' "$owaredb" compare one-ours one-pub --work-
   check "SIG$sig: its work directory is removed" test ! -e w/owaredb-compare-$pid
 done
 
-echo "compare_work_dirs: $passes passed, $failures failed"
-((failures == 0))
+finish compare_work_dirs

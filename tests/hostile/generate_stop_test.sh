@@ -8,14 +8,8 @@
 #   generate_stop_test.sh /path/to/owaredb
 set -uo pipefail
 owaredb=$(realpath "$1")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-check() { # check <description> <command...>
-  local what=$1; shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $what"; failures=$((failures + 1)); fi
-}
+# The work directory, check and finish: tests/tools/test_lib.sh.
+source "$(dirname "$0")/../tools/test_lib.sh"
 cd "$work"
 top=${STOP_TEST_TOP:-13}
 gen() { "$owaredb" generate --rules awari --max-seeds $top --threads 1 "$@"; }
@@ -106,5 +100,4 @@ check "the record's link target is untouched" cmp -s record-victim record-victim
 check "the record's link is named" grep -q "owaredb-build.jsonl: it is a symbolic link, not followed" links.err
 check "links: same files" same_as_ref links
 
-echo "generate_stop: $passes passed, $failures failed"
-((failures == 0))
+finish generate_stop

@@ -187,13 +187,19 @@ class WholeLevel(unittest.TestCase):
 class PublishedDirectory(unittest.TestCase):
     """Romein & Bal's format (scores.N), written by `owaredb export`, is read in place."""
 
-    def test_same_values_as_our_files(self):
-        ours, theirs = os.path.join(tmp, "awari"), os.path.join(tmp, "scores")
+    @staticmethod
+    def built(name):
+        """Levels 0..8 of awari built in tmp/NAME and exported to tmp/NAME-scores."""
+        ours, theirs = os.path.join(tmp, name), os.path.join(tmp, name + "-scores")
         os.makedirs(theirs)
         subprocess.run([CLI, "generate", "--rules", "awari", "--max-seeds", "8", "--dir", ours,
                         "--threads", "2"], capture_output=True, check=True)
         subprocess.run([CLI, "export", "--from", ours, "--to", theirs], capture_output=True,
                        check=True)
+        return ours, theirs
+
+    def test_same_values_as_our_files(self):
+        ours, theirs = self.built("awari")
         a, b = owaredb.Tablebase(ours, "awari"), owaredb.Tablebase(theirs, "awari")
         rng = np.random.default_rng(30)
         positions = np.array(random_positions(rng, 2000, max_seeds=8), dtype=np.uint8)
@@ -209,12 +215,7 @@ class PublishedDirectory(unittest.TestCase):
 
     def test_truncated_while_mapped(self):
         # Regression (issue #52): a scores.N truncated while mapped killed Python (SIGBUS).
-        ours, theirs = os.path.join(tmp, "awari-cut"), os.path.join(tmp, "scores-cut")
-        os.makedirs(theirs)
-        subprocess.run([CLI, "generate", "--rules", "awari", "--max-seeds", "8", "--dir", ours,
-                        "--threads", "2"], capture_output=True, check=True)
-        subprocess.run([CLI, "export", "--from", ours, "--to", theirs], capture_output=True,
-                       check=True)
+        ours, theirs = self.built("awari-cut")
         tb = owaredb.Tablebase(theirs, "awari")
         position = [1, 0, 2, 0, 0, 1, 0, 1, 0, 0, 1, 0]
         expected = tb.value(position)
