@@ -7,9 +7,14 @@
 // The file is memory-mapped read-only: reads are copies out of the page cache, with no
 // decompression and no cache of ours. Thread-safe: every method is const.
 //
-// The file must not be truncated or rewritten in place while it is open: a read of a
-// mapped page past a truncation raises SIGBUS, which no check here can turn into a
-// Status (a file replaced by rename is safe: the mapping keeps the old one).
+// A file truncated while it is open: a read of a mapped page past the truncation raises
+// SIGBUS, which the reads turn into Corrupt ("file shorter than when opened") for that
+// read, the process going on. For that, each open that maps a file makes sure the
+// process's SIGBUS handler is this one's; a SIGBUS that is not such a read goes to the
+// handler that was there before (or the default action, which ends the process). A program
+// that installs a SIGBUS handler of its own later, not chaining to this one, gets SIGBUS
+// for such reads again until the next open. A file rewritten in place is read as it is
+// then; one replaced by rename is safe: the mapping keeps the old one.
 #pragma once
 
 #include "dbformat/reader.hpp"
@@ -39,7 +44,8 @@ class RawLevelFile {
     const std::filesystem::path& path() const;
 
     /// out[i] = the value at offset begin + i. OutOfRange past the end; Corrupt, naming the
-    /// file and the first offset, for a value outside the bound (out is then partly written).
+    /// file and the first offset, for a value outside the bound (out is then partly written),
+    /// or naming the file when it is shorter than when it was opened.
     Status read(uint64_t begin, std::span<int8_t> out) const;
     /// values[i] = the value at offsets[i] (any order), checked as read().
     Status read_at(std::span<const uint64_t> offsets, std::span<int8_t> values) const;
@@ -58,7 +64,9 @@ class RawLevelFile {
   private:
     struct Mapping;
     explicit RawLevelFile(std::unique_ptr<Mapping> m);
-    Status out_of_bound(uint64_t offset) const;
+    Status out_of_bound(uint64_t offset, int8_t value) const;
+    /// Copies [begin, begin + out.size()) of the mapping into out; false if that faulted.
+    bool copy(uint64_t begin, std::span<int8_t> out) const;
     std::unique_ptr<Mapping> m_;
 };
 

@@ -10,6 +10,7 @@
 #include "cli/disk_space.hpp"
 #include "cli/options.hpp"
 #include "cli/run_settings.hpp"
+#include "cli/stop_signals.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
 #include "oware/ranking.hpp"
@@ -18,14 +19,19 @@
 #include "tablebase/level_store.hpp"
 #include "tablebase/order_conversion.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stop_token>
+#include <thread>
 
 namespace owaredb::cli {
 
@@ -171,6 +177,64 @@ uint64_t compare_level(int n, const LevelRuns& a, const LevelRuns& b, const Inde
     return differ.load();
 }
 
+// The work directory of this compare, owaredb-compare-PID in `parent`, removed however the
+// compare ends: when it returns or throws, and when SIGINT, SIGTERM or SIGHUP ends it (a
+// thread waits for StopSignals' flag, removes the directory, and lets the signal end the
+// process as it would have). One that SIGKILL left is removed by the next compare that
+// finds it in the same place with its process gone.
+class WorkDir {
+  public:
+    explicit WorkDir(const std::filesystem::path& parent)
+        : dir_(parent / (kPrefix + std::to_string(::getpid()))),
+          signals_("owaredb compare: stopping, removing its work files"),
+          watch_([this](std::stop_token stop) { watch(stop); }) {
+        remove_dead(parent);
+    }
+    ~WorkDir() {
+        watch_.request_stop();
+        watch_.join();
+        remove();
+    }
+    WorkDir(const WorkDir&) = delete;
+    WorkDir& operator=(const WorkDir&) = delete;
+    const std::filesystem::path& path() const { return dir_; }
+
+  private:
+    static constexpr const char* kPrefix = "owaredb-compare-";
+    void remove() const {
+        std::error_code ec;
+        // Threads of the compare may still add a file while it goes: tried again then.
+        for (int i = 0; i < 5 && std::filesystem::exists(dir_, ec); ++i)
+            std::filesystem::remove_all(dir_, ec);
+    }
+    void watch(const std::stop_token& stop) const {
+        while (!stop.stop_requested() && !StopSignals::requested())
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        if (!StopSignals::requested()) return;
+        remove();
+        StopSignals::end_by_signal();
+    }
+    // Work directories in `parent` of compares whose process is gone.
+    static void remove_dead(const std::filesystem::path& parent) {
+        std::error_code ec;
+        for (const auto& entry : std::filesystem::directory_iterator(parent, ec)) {
+            const std::string name = entry.path().filename().string();
+            if (!name.starts_with(kPrefix)) continue;
+            const std::string digits = name.substr(std::strlen(kPrefix));
+            if (digits.empty() || digits.size() > 9 ||
+                digits.find_first_not_of("0123456789") != std::string::npos)
+                continue;
+            const pid_t pid = pid_t(std::stol(digits));
+            if (pid <= 0 || pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+            if (entry.is_symlink(ec) || !entry.is_directory(ec)) continue;
+            std::filesystem::remove_all(entry.path(), ec);
+        }
+    }
+    std::filesystem::path dir_;
+    StopSignals signals_;
+    std::jthread watch_;
+};
+
 } // namespace
 
 int cmd_compare(const Args& args) {
@@ -218,16 +282,9 @@ int cmd_compare(const Args& args) {
     settings.memory = resolve_memory_budget(memory, 1).bytes; // one process
     if (settings.memory == 0) settings.memory = uint64_t(1) << 30;
     if (!work_dir.empty()) require_directory(work_dir, "(create it first)");
-    settings.work_dir = (work_dir.empty() ? std::filesystem::temp_directory_path()
-                                          : std::filesystem::path(work_dir)) /
-                        ("owaredb-compare-" + std::to_string(::getpid()));
-    struct RemoveWorkDir {
-        std::filesystem::path dir;
-        ~RemoveWorkDir() {
-            std::error_code ec;
-            std::filesystem::remove_all(dir, ec);
-        }
-    } remove_work_dir{settings.work_dir};
+    const WorkDir work(work_dir.empty() ? std::filesystem::temp_directory_path()
+                                        : std::filesystem::path(work_dir));
+    settings.work_dir = work.path();
     if (!file_order && !(a.store().in_our_order() && b.store().in_our_order()))
         std::filesystem::create_directories(settings.work_dir); // a side is converted
     int equal = 0, different = 0, one_sided = 0;

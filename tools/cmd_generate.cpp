@@ -8,6 +8,7 @@
 // (under mpirun).
 #include "cli/options.hpp"
 #include "cli/run_settings.hpp"
+#include "cli/stop_signals.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
 #include "generate/builders.hpp"
@@ -19,6 +20,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace owaredb::cli {
@@ -196,6 +198,12 @@ int run_in_process(const GenerateOptions& o, const GenerateRun& run) {
                              " is streamed: drop --compact, or give more --memory");
     }
     const auto lock = prepare_output_directory(o.dir);
+    // With checkpoints, a signal stops the run at the next safe point with the level's work
+    // saved; without, it ends the run at once, as it always did.
+    std::optional<StopSignals> stop;
+    if (o.checkpoint_minutes >= 0)
+        stop.emplace("owaredb generate: stopping at the next safe point, once the level's "
+                     "checkpoint is saved (signal again to stop at once)");
     const std::string head =
         "owaredb generate: " + std::string(o.bounds ? "bounds (gM, gN), " : "") + "rules " +
         run.settings.rules.name + ", " + run.levels + ", " + std::to_string(o.threads) +

@@ -2,9 +2,12 @@
 // (tablebase/level_store.hpp), opened on first use and kept.
 //
 // Contract: level() hands out an open level of either kind, or the reason it is not there;
-// once a level opened it stays open and is handed out lock-free; a failure is looked at
-// again at most every kRecheck. Thread-safe. The reads (reads.hpp) read values only
-// through level() and capture_bounded(); they name files by the directories' paths.
+// once a level opened it is handed out lock-free until a read from it fails and its file
+// is found changed (reopen_changed()), and then opened anew; a failure is looked at again at
+// most every kRecheck. A level let go of stays in memory (another thread may still read it)
+// until the slots are destroyed: one per change of its file seen after a failed read. Thread-safe.
+// The reads (reads.hpp) read values only through level() and capture_bounded(); they name files by
+// the directories' paths.
 #pragma once
 
 #include "dbformat/reader.hpp"
@@ -24,6 +27,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace owaredb::probe_engine {
 
@@ -43,10 +47,10 @@ template <int P> struct LevelSlots {
         }
     }
     // A level file of one kind, opened on first use, in whatever format the directory
-    // holds (tablebase/level_store.hpp). Once it has opened it stays open for good (handed
-    // out lock-free); a failure is not kept: the file is looked at again (LevelSource::stale
-    // says whether the last try can be kept) at most every kRecheck, so that a level built
-    // or copied after it was first asked for is found.
+    // holds (tablebase/level_store.hpp). Once it has opened it stays open (handed out
+    // lock-free) until reopen_changed() lets go of it; a failure is not kept: the file is looked at
+    // again (LevelSource::stale says whether the last try can be kept) at most every kRecheck, so
+    // that a level built or copied after it was first asked for is found.
     struct Slot {
         std::atomic<const LevelSource*> ready{nullptr}; // set once `source` opened
         // steady_clock nanoseconds before which a failure is not looked at again.
@@ -60,6 +64,9 @@ template <int P> struct LevelSlots {
         db::Status failure; // the last try's outcome, while nothing has opened
         // Whether the file stores capture-bounded values: -1 not known yet, 0 no, 1 yes.
         std::atomic<int8_t> capture_bounded{-1};
+        // Levels that opened and were let go of when their file changed (reopen_changed),
+        // kept for the readers that may still hold them.
+        std::vector<std::unique_ptr<LevelSource>> retired;
     };
     // A level that opened, or none.
     using OpenLevel = const LevelSource*;
@@ -118,6 +125,26 @@ template <int P> struct LevelSlots {
         db::Status status = s.source->open(); // the first try opens; later ones return its outcome
         if (status.ok()) s.ready.store(s.source.get(), std::memory_order_release);
         return status;
+    }
+
+    // After a read failed: each of levels seeds[0, count) of `kind` that is open but whose
+    // file is no longer the one it opened (repaired, replaced, truncated: LevelSource::stale)
+    // is let go of, to be opened anew on its next use. Whether any was; one stat() a level.
+    bool reopen_changed(Kind kind, const int* seeds, int count) {
+        bool any = false;
+        for (int i = 0; i < count; ++i) {
+            if (seeds[i] < 0 || seeds[i] > kMaxSeeds) continue;
+            Slot& s = slot(kind, seeds[i]);
+            std::lock_guard lock(s.mutex);
+            const LevelSource* l = opened(s, std::memory_order_relaxed);
+            if (!l || !l->stale()) continue;
+            s.retired.push_back(std::move(s.source));
+            s.ready.store(nullptr, std::memory_order_release);
+            s.capture_bounded.store(-1, std::memory_order_release);
+            s.tried = false;
+            any = true;
+        }
+        return any;
     }
 
     // Whether level n's file of `kind` opens; between rechecks of a failure, without a lock.

@@ -47,6 +47,22 @@ template <int P> struct StoredReads {
     // read together (entries 2 rank and 2 rank + 1 of each bound file).
     std::optional<ProbeError> stored_bounds(const Pos* ps, const int* seeds, int count,
                                             BoundPair* out) {
+        std::optional<ProbeError> e = stored_bounds_once(ps, seeds, count, out);
+        if (e && changed(Kind::Bounds, *e, seeds, count))
+            e = stored_bounds_once(ps, seeds, count, out);
+        return e;
+    }
+
+    // A read that failed with `e` may have failed because a level's file changed since it
+    // opened (a truncation, or a repair after one): such levels are opened anew (LevelSlots::
+    // reopen_changed), and then the read is worth trying again, once.
+    bool changed(Kind kind, const ProbeError& e, const int* seeds, int count) {
+        return (e.status == ProbeStatus::Corrupt || e.status == ProbeStatus::IoError) &&
+               slots.reopen_changed(kind, seeds, count);
+    }
+
+    std::optional<ProbeError> stored_bounds_once(const Pos* ps, const int* seeds, int count,
+                                                 BoundPair* out) {
         std::array<EntryQuery, 2 * P> queries;
         std::array<int8_t, 2 * P> values;
         // Positions [0, opened) have their level open; position `opened` (if < count) not.
@@ -126,6 +142,14 @@ template <int P> struct StoredReads {
     // accesses overlap (see read_entries, tablebase/level_store.hpp). The error is that of the
     // first position that fails, as if they were looked up one by one.
     std::optional<ProbeError> stored_values(const Pos* ps, const int* seeds, int count, int* out) {
+        std::optional<ProbeError> e = stored_values_once(ps, seeds, count, out);
+        if (e && changed(Kind::Values, *e, seeds, count))
+            e = stored_values_once(ps, seeds, count, out);
+        return e;
+    }
+
+    std::optional<ProbeError> stored_values_once(const Pos* ps, const int* seeds, int count,
+                                                 int* out) {
         std::array<EntryQuery, P> queries;
         std::array<int8_t, P> values{};
         // Positions [0, opened) have their level open; position `opened` (if < count) not.

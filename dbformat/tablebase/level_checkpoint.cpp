@@ -72,11 +72,25 @@ std::optional<SweepPoint> LevelCheckpoint::restore(std::span<uint8_t> words) {
 bool LevelCheckpoint::reached(const SweepPoint& point, std::span<const uint8_t> words) {
     // The last threshold is followed at once by the level file itself.
     if (point.thresholds_done == int(meta_.n)) return false;
+    const bool stop = stop_ && stop_();
     // Saving costs disk time (about 0.2 s per 40 MB here): at most one save per interval,
     // and never more than 1/20 of the time, so a slow disk and a huge level stretch the
-    // interval instead of slowing the level by more than 5 %.
+    // interval instead of slowing the level by more than 5 %. A stop saves at once.
     const auto now = Clock::now();
-    if (now - last_save_ < std::max(interval_, 20 * last_save_cost_)) return false;
+    if (!stop && now - last_save_ < std::max(interval_, 20 * last_save_cost_)) return false;
+    const bool saved = save(point, words);
+    last_save_ = Clock::now();
+    last_save_cost_ = last_save_ - now;
+    seconds_saving_ += last_save_cost_.count();
+    if (stop)
+        throw CheckpointStop(saved ? "checkpoint saved at " + path_.string()
+                                   : "the checkpoint could not be saved at " + path_.string() +
+                                         " (a rerun resumes from the last one saved, if any)",
+                             saved);
+    return saved;
+}
+
+bool LevelCheckpoint::save(const SweepPoint& point, std::span<const uint8_t> words) {
     db::CheckpointHeader h = header(meta_, word_format_, words.size());
     h.progress = {point.first_pass_done, uint64_t(point.thresholds_done), point.scans,
                   point.propagated,
@@ -87,20 +101,16 @@ bool LevelCheckpoint::reached(const SweepPoint& point, std::span<const uint8_t> 
         h.spent->wall_ms += now_spent.wall_ms;
         h.spent->cpu_ms += now_spent.cpu_ms;
     }
-    bool saved = false;
     try {
         db::write_checkpoint(path_, h, words);
         ++saves_;
-        saved = true;
+        return true;
     } catch (const std::exception& e) {
         if (!failed_)
             report_(std::string("cannot save a checkpoint, going on without: ") + e.what());
         failed_ = true;
+        return false;
     }
-    last_save_ = Clock::now();
-    last_save_cost_ = last_save_ - now;
-    seconds_saving_ += last_save_cost_.count();
-    return saved;
 }
 
 void LevelCheckpoint::level_written() const {

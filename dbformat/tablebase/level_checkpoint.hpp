@@ -12,9 +12,17 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 namespace owaredb {
+
+/// Thrown by LevelCheckpoint::reached() when the run was asked to stop (stop_when()): the
+/// sweep ends there, its words saved (what() says where, or why they could not be).
+struct CheckpointStop : std::runtime_error {
+    CheckpointStop(const std::string& what, bool saved) : std::runtime_error(what), saved(saved) {}
+    bool saved; ///< whether this safe point's words reached the checkpoint file
+};
 
 class LevelCheckpoint final : public SweepCheckpoint {
   public:
@@ -37,7 +45,11 @@ class LevelCheckpoint final : public SweepCheckpoint {
     std::optional<SweepPoint> restore(std::span<uint8_t> words) override;
     /// Saves atomically when due. A save that fails (a full disk) is reported once and the
     /// level goes on: the checkpoint is a convenience, the level file is what matters.
+    /// When `stop` (stop_when) says so, saves whether due or not and throws CheckpointStop,
+    /// but for the level's last safe point, after which its file is written at once.
     bool reached(const SweepPoint& point, std::span<const uint8_t> words) override;
+    /// A run that may be asked to stop (a signal): reached() asks `stop` at each safe point.
+    void stop_when(std::function<bool()> stop) { stop_ = std::move(stop); }
     void note(const std::string& what) override { report_(what); }
 
     /// Once the level's file is written: removes the checkpoint and reports how many saves
@@ -51,6 +63,7 @@ class LevelCheckpoint final : public SweepCheckpoint {
     const std::filesystem::path& path() const { return path_; }
 
   private:
+    bool save(const SweepPoint& point, std::span<const uint8_t> words);
     std::filesystem::path path_;
     db::LevelMeta meta_;
     uint64_t positions_;
@@ -58,6 +71,7 @@ class LevelCheckpoint final : public SweepCheckpoint {
     std::chrono::duration<double> interval_;
     Report report_;
     RunTime run_time_;
+    std::function<bool()> stop_;
     std::optional<db::CheckpointTime> earlier_ = db::CheckpointTime{};
     std::chrono::steady_clock::time_point last_save_;
     std::chrono::duration<double> last_save_cost_{0};

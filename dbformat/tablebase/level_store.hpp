@@ -40,8 +40,9 @@ class LevelSource {
     /// Opens the file (the first call; later calls return its outcome). NotFound for a
     /// missing file, Corrupt, Io, Mismatch... naming the file.
     virtual db::Status open() const = 0;
-    /// Whether a new LevelSource of the same level could open where this one failed: the
-    /// file is no longer as this one found it. Cheap (one stat() at most).
+    /// Whether a new LevelSource of the same level could open where this one failed, or
+    /// read where this open one fails: the file at its path is no longer as this one found
+    /// it. Cheap (one stat() at most).
     virtual bool stale() const = 0;
     /// out[i] = the entry at indices[i] (the spans of one size). Precondition: open() ok.
     virtual db::Status read(std::span<const uint64_t> indices, std::span<int8_t> out) const = 0;

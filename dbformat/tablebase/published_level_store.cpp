@@ -1,5 +1,6 @@
 // Romein & Bal's published files as a LevelStore (level_store.hpp): awari values of the
 // standard board only, in their order, with no header, no checksum and no bounds.
+#include "dbformat/file_io.hpp"
 #include "dbformat/raw_level.hpp"
 #include "oware/ranking.hpp"
 #include "tablebase/level_store_formats.hpp"
@@ -14,12 +15,14 @@ namespace owaredb {
 namespace {
 
 // "scores.N", memory-mapped when it opens; a failed one is opened anew on the next try
-// (stale(): opening costs no more than looking).
+// (stale(): opening costs no more than looking), an open one once the file at its path is
+// not the one it mapped.
 class PublishedSource final : public LevelSource {
   public:
     PublishedSource(const std::filesystem::path& dir, int n) : dir_(dir), n_(n) {}
     db::Status open() const override {
         std::call_once(once_, [&] {
+            stamp_ = db::detail::file_stamp(dir_.path(n_)); // before: a change after is seen
             db::Result<db::RawLevelFile> f = dir_.open(n_);
             if (f.ok())
                 file_.emplace(std::move(f).value());
@@ -28,7 +31,9 @@ class PublishedSource final : public LevelSource {
         });
         return failure_;
     }
-    bool stale() const override { return true; }
+    bool stale() const override {
+        return !file_ || db::detail::file_stamp(dir_.path(n_)) != stamp_;
+    }
     db::Status read(std::span<const uint64_t> indices, std::span<int8_t> out) const override {
         std::array<uint64_t, 256> offsets;
         for (std::size_t i = 0; i < indices.size(); i += offsets.size()) {
@@ -56,6 +61,7 @@ class PublishedSource final : public LevelSource {
     mutable std::once_flag once_;
     mutable std::optional<db::RawLevelFile> file_;
     mutable db::Status failure_;
+    mutable db::detail::FileStamp stamp_;
 };
 
 // A level at the offsets of their file.

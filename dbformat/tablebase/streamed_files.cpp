@@ -80,11 +80,14 @@ ExitFile::~ExitFile() {
 
 void ExitFile::open(bool truncate) {
     if (fd_ < 0) {
-        db::Result<db::detail::OpenFile> file =
-            db::detail::open_regular_file(path_, O_RDWR | O_CREAT);
-        if (!file.ok())
-            throw std::runtime_error("cannot open the exit file " + file.status().message());
-        fd_ = file->fd;
+        // Made anew, never through what is at the path: a planted link (to a file the exits
+        // would overwrite) or an earlier run's file is removed first, and O_EXCL |
+        // O_NOFOLLOW refuse anything that appears in between.
+        if (::unlink(path_.c_str()) != 0 && errno != ENOENT)
+            fail(path_, "cannot remove the old exit file");
+        fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd_ < 0) fail(path_, "cannot create the exit file");
+        return;
     }
     if (truncate && ::ftruncate(fd_, 0) != 0) fail(path_, "cannot truncate the exit file");
 }
@@ -97,9 +100,10 @@ void ExitFile::reset() {
 
 bool ExitFile::resume(uint64_t size, uint64_t checksum) {
     if (fd_ < 0) {
-        // Missing (or not a regular file, which reset() then reports): the level starts
-        // afresh.
-        db::Result<db::detail::OpenFile> file = db::detail::open_regular_file(path_, O_RDWR);
+        // Missing, a link (never followed) or not a regular file: the level starts afresh,
+        // and reset() makes a file of its own.
+        db::Result<db::detail::OpenFile> file =
+            db::detail::open_regular_file(path_, O_RDWR | O_NOFOLLOW);
         if (!file.ok()) return false;
         fd_ = file->fd;
     }

@@ -54,7 +54,9 @@ class FileSmallerLevels final : public SmallerLevelValues {
 /// which exits it was saved with.
 class ExitFile final : public ExitStore {
   public:
-    /// No I/O until the first call; the file is created by reset() or found by resume().
+    /// No I/O until the first call; the file is created anew by reset() (whatever was at
+    /// the path, a planted link included, is removed, never written through) or found by
+    /// resume() (a regular file, not through a link).
     explicit ExitFile(std::filesystem::path path);
     ~ExitFile() override;
     void reset() override;

@@ -128,6 +128,36 @@ TEST_CASE("raw level file: a missing file, another size, a directory, a FIFO") {
     CHECK(empty->read(0, std::span<int8_t>()).ok());
 }
 
+TEST_CASE("raw level file: truncated while mapped, a read is an error and the process lives") {
+    // A read of a mapped page past the file's end raises SIGBUS; it killed the process
+    // (serve, Python) before reads turned it into an error (issue #52).
+    TempDir dir;
+    const std::size_t size = 5 * 4096 + 3;
+    std::vector<int8_t> stored(size);
+    for (size_t i = 0; i < size; ++i) stored[i] = int8_t(int(i % 9) - 4);
+    write_values(dir / "scores.4", stored);
+    Result<RawLevelFile> f = RawLevelFile::open(dir / "scores.4", size, 4);
+    REQUIRE(f.ok());
+    std::vector<int8_t> out(100);
+    REQUIRE(f->read(0, out).ok());
+    std::filesystem::resize_file(dir / "scores.4", 4096); // pages 1.. are gone
+    auto is_cut = [](const Status& s) {
+        return s.code() == ErrorCode::Corrupt &&
+               s.message().find("scores.4: file shorter than when opened") != std::string::npos;
+    };
+    CHECK(f->read(0, out).ok()); // the first page is still there
+    CHECK(is_cut(f->read(size - 100, out)));
+    const std::vector<uint64_t> offsets = {0, size - 1};
+    std::vector<int8_t> at(2);
+    CHECK(is_cut(f->read_at(offsets, at)));
+    Result<Histogram> h = f->histogram(2);
+    CHECK(is_cut(h.status()));
+    // Reads within what is left still answer.
+    const std::vector<uint64_t> first = {1, 4095};
+    REQUIRE(f->read_at(first, at).ok());
+    CHECK(at == std::vector<int8_t>{stored[1], stored[4095]});
+}
+
 TEST_CASE("raw level file: a sparse file of level 48's size (203,648,015,935 bytes)") {
     // As large as the published scores.48, without the disk: the offsets at the far end
     // of the largest level are read where the data is.

@@ -67,5 +67,15 @@ echo "owaredb order conversion" >out/.owaredb-convert-$top/pass1.done
 check "a finished level is kept" grep -q "0 levels converted, $((top + 1)) already there" "$work/kept.out"
 check "and the work files left beside it are removed" test ! -e out/.owaredb-convert-$top
 
+# A link planted at the work directory (#52 item 6): refused, and nothing is written or
+# removed where it points.
+mkdir linked target
+echo keep >target/pass1-0
+ln -s ../target linked/.owaredb-convert-$top
+for ((n = 0; n < top; n++)); do cp fresh/awari-$(printf %02d $n).owdb linked/; done
+"$owaredb" import --from fpub --to linked --memory 66M >/dev/null 2>"$work/linked.err"
+check "a linked work directory is refused, named" grep -q "a symbolic link, not a work directory" "$work/linked.err"
+check "and what it points to is untouched" test "$(ls target)" = pass1-0 -a "$(cat target/pass1-0)" = keep
+
 echo "convert_work_files: $passes passed, $failures failed"
 ((failures == 0))

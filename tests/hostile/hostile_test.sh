@@ -98,6 +98,9 @@ for bad in abc 0 -5 1.5X 2GG; do
     $owaredb generate --max-seeds 3 --memory "$bad" --dir "$work/mbad"
 done
 out=$($owaredb generate --max-seeds 4 --memory 1.5G --dir "$work/m15" 2>&1) && pass || fail "--memory 1.5G: $out"
+# A size without a unit is in bytes: said, not "--memory is 0 MB" (#52).
+expect "generate --memory 1" 1 "; --memory is 1 byte (a size without a unit is in bytes: 600M, 20G)" \
+  $owaredb generate --max-seeds 4 --memory 1 --dir "$work/m1"
 expect "generate --max-seeds 49" 2 "--max-seeds" $owaredb generate --max-seeds 49 --dir "$work/t49"
 
 echo "== positions: messages, exit status 2 everywhere, negative numbers are not options"

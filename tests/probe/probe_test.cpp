@@ -268,6 +268,33 @@ TEST_CASE("a level that failed to open is opened again once its file changes") {
     fs::remove_all(dir);
 }
 
+TEST_CASE("a level truncated after it opened is opened again once a good copy replaces it") {
+    // A server kept "file shorter than when opened" after the file was repaired, until it
+    // was restarted (issue #52).
+    const Fixture& f = fixture();
+    const fs::path dir = f.dir.string() + "-repaired";
+    fs::remove_all(dir);
+    fs::copy(f.dir, dir);
+    const fs::path file = db::level_path(dir, "awari", kTop);
+    const std::vector<char> bytes = file_bytes(file);
+    const uint64_t last = level_size<6>(kTop) - 1; // in the last block
+    const Pits first = unrank<6>(kTop, 0).pits, p = unrank<6>(kTop, last).pits;
+    Tablebase tb(dir, "awari");
+    REQUIRE(tb.value(first).ok()); // the level is open
+    fs::resize_file(file, bytes.size() / 2);
+    const ProbeResult<int> cut = tb.value(p);
+    CHECK(cut.status() == ProbeStatus::Corrupt);
+    CHECK(cut.message().find("awari-10") != std::string::npos);
+    put_bytes(dir / "copy", bytes, bytes.size());
+    fs::rename(dir / "copy", file);
+    CHECK(eventually([&] {
+        const ProbeResult<int> v = tb.value(p);
+        return v.ok() && *v == f.levels[kTop][last];
+    }));
+    CHECK(tb.value(first).ok());
+    fs::remove_all(dir);
+}
+
 TEST_CASE("the principal variation plays best moves to the end") {
     const Fixture& f = fixture();
     Tablebase tb(f.dir, "awari");

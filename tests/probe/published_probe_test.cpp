@@ -206,3 +206,31 @@ TEST_CASE("published directory: damaged files, other rules, bounds and a mixed d
         CHECK(*v == f.levels[8][99]);
     }
 }
+
+TEST_CASE("published directory: a level truncated while mapped is an error, not SIGBUS, and a "
+          "good copy moved in is read") {
+    // A published file truncated under a server or Python killed it with SIGBUS (#52).
+    const BothFormats& f = both();
+    TempDir dir;
+    for (int n = 0; n <= kTop; ++n) {
+        const std::string name = "scores." + std::to_string(n);
+        fs::copy_file(f.published.path() / name, dir.path() / name);
+    }
+    const fs::path file = dir.path() / ("scores." + std::to_string(kTop));
+    const uint64_t last = level_size<6>(kTop) - 1;
+    const Position first = unrank<6>(kTop, 0), p = unrank<6>(kTop, last);
+    Tablebase tb(dir.path(), "awari");
+    REQUIRE(tb.value(first.pits).ok()); // mapped
+    fs::resize_file(file, 0);
+    for (const Position& q : {p, first}) {
+        const ProbeResult<int> v = tb.value(q.pits);
+        CHECK(v.status() == ProbeStatus::Corrupt);
+        CHECK(contains(v.message(), "scores.10"));
+    }
+    fs::copy_file(f.published.path() / "scores.10", dir.path() / "copy");
+    fs::rename(dir.path() / "copy", file);
+    std::this_thread::sleep_for(std::chrono::milliseconds(150)); // past the recheck
+    const ProbeResult<int> v = tb.value(p.pits);
+    REQUIRE(v.ok());
+    CHECK(*v == f.levels[kTop][last]);
+}

@@ -187,13 +187,19 @@ class WholeLevel(unittest.TestCase):
 class PublishedDirectory(unittest.TestCase):
     """Romein & Bal's format (scores.N), written by `owaredb export`, is read in place."""
 
-    def test_same_values_as_our_files(self):
-        ours, theirs = os.path.join(tmp, "awari"), os.path.join(tmp, "scores")
+    @staticmethod
+    def built(name):
+        """Levels 0..8 of awari built in tmp/NAME and exported to tmp/NAME-scores."""
+        ours, theirs = os.path.join(tmp, name), os.path.join(tmp, name + "-scores")
         os.makedirs(theirs)
         subprocess.run([CLI, "generate", "--rules", "awari", "--max-seeds", "8", "--dir", ours,
                         "--threads", "2"], capture_output=True, check=True)
         subprocess.run([CLI, "export", "--from", ours, "--to", theirs], capture_output=True,
                        check=True)
+        return ours, theirs
+
+    def test_same_values_as_our_files(self):
+        ours, theirs = self.built("awari")
         a, b = owaredb.Tablebase(ours, "awari"), owaredb.Tablebase(theirs, "awari")
         rng = np.random.default_rng(30)
         positions = np.array(random_positions(rng, 2000, max_seeds=8), dtype=np.uint8)
@@ -206,6 +212,25 @@ class PublishedDirectory(unittest.TestCase):
         with self.assertRaises(owaredb.NotAvailable) as cm:
             owaredb.Tablebase(theirs, "abapa").value([1, 0] * 6)
         self.assertIn("published awari values only", str(cm.exception))
+
+    def test_truncated_while_mapped(self):
+        # Regression (issue #52): a scores.N truncated while mapped killed Python (SIGBUS).
+        ours, theirs = self.built("awari-cut")
+        tb = owaredb.Tablebase(theirs, "awari")
+        position = [1, 0, 2, 0, 0, 1, 0, 1, 0, 0, 1, 0]
+        expected = tb.value(position)
+        os.truncate(os.path.join(theirs, "scores.6"), 0)
+        with self.assertRaises(owaredb.Corrupt) as cm:
+            tb.value(position)
+        self.assertIn("scores.6", str(cm.exception))
+        # A good copy moved in is read again (issue #52: the error stayed).
+        again = theirs + "-again"
+        os.makedirs(again)
+        subprocess.run([CLI, "export", "--from", ours, "--to", again], capture_output=True,
+                       check=True)
+        os.replace(os.path.join(again, "scores.6"), os.path.join(theirs, "scores.6"))
+        time.sleep(0.15)  # past the library's recheck of a level that failed
+        self.assertEqual(tb.value(position), expected)
 
 
 class Errors(unittest.TestCase):
@@ -394,6 +419,21 @@ class Errors(unittest.TestCase):
             self.tb.values(np.zeros((3, 12), dtype=np.uint8), errors="ignore")
         with self.assertRaises(ValueError):
             self.tb.values(np.zeros((3, 12), dtype=np.uint8), threads=-1)
+
+    def test_no_bools_for_counts_no_nul_in_paths(self):
+        # Regression (issue #52): True was taken as 1 seed or 1 pit a side, and "da\0ta"
+        # opened "da".
+        with self.assertRaises(owaredb.InvalidPosition) as cm:
+            self.tb.value([True] + [0] * 11)
+        self.assertIn("pit 0 is True, not an integer", str(cm.exception))
+        for call in (self.tb.level_available, self.tb.bounds_available):
+            with self.assertRaises(TypeError):
+                call(True)
+        with self.assertRaises(TypeError):
+            owaredb.Tablebase(DB, "abapa", pits_per_side=True)
+        with self.assertRaises(ValueError) as cm:
+            owaredb.Tablebase(DB + "\0ta", "abapa")
+        self.assertIn("null", str(cm.exception))
 
 
 class ErrorObject(unittest.TestCase):

@@ -110,3 +110,35 @@ TEST_CASE("LevelCheckpoint: no save, no line; a save restores its progress and w
     REQUIRE(f.reports.size() == 1);
     CHECK(f.reports[0] == "resuming from its checkpoint: first pass 100% done, 2 of 5 thresholds");
 }
+
+TEST_CASE("LevelCheckpoint: a stop saves at once, whatever the interval, and ends the sweep") {
+    // SIGTERM 30 s into a level kept only what the 10-minute interval had saved (#52).
+    Fixture f;
+    std::vector<uint8_t> words(16, 0x5a);
+    LevelCheckpoint c = f.checkpoint(3600);
+    bool stop = false;
+    c.stop_when([&stop] { return stop; });
+    c.reached(halfway(), words); // not due for an hour
+    CHECK_FALSE(std::filesystem::exists(c.path()));
+    stop = true;
+    try {
+        c.reached(halfway(), words);
+        FAIL("a stop must end the sweep");
+    } catch (const CheckpointStop& e) {
+        CHECK(e.saved);
+        CHECK(std::string(e.what()) == "checkpoint saved at " + c.path().string());
+    }
+    // What it saved is what a rerun resumes from.
+    LevelCheckpoint again = f.checkpoint(3600);
+    std::vector<uint8_t> restored(16, 0);
+    const std::optional<SweepPoint> p = again.restore(restored);
+    REQUIRE(p);
+    CHECK(p->thresholds_done == 2);
+    CHECK(restored == words);
+    // The level's last safe point is followed by its file: no save, no stop there.
+    SweepPoint last = halfway();
+    last.thresholds_done = int(f.meta.n);
+    std::filesystem::remove(c.path());
+    c.reached(last, words);
+    CHECK_FALSE(std::filesystem::exists(c.path()));
+}

@@ -131,7 +131,8 @@ TEST_CASE("level store: sources read the same entries, together or one by one") 
         sources.push_back(theirs->source(StoredKind::Values, n, cache));
         REQUIRE(sources[sources.size() - 2]->open().ok());
         REQUIRE(sources.back()->open().ok());
-        CHECK(sources.back()->stale()); // a published file is opened anew on a retry
+        // An open file of either format is kept while it is the file at its path.
+        CHECK_FALSE(sources.back()->stale());
         CHECK_FALSE(sources[sources.size() - 2]->stale());
     }
     // Queries of both formats mixed in one batch: each the value of its level.
@@ -159,6 +160,15 @@ TEST_CASE("level store: sources read the same entries, together or one by one") 
         CHECK(std::vector<int8_t>(values.begin(), values.begin() + std::ptrdiff_t(bad)) ==
               std::vector<int8_t>(expected.begin(), expected.begin() + std::ptrdiff_t(bad)));
         queries[bad].index = index;
+    }
+    // A file replaced (a repair by mv) makes its open source stale, of either format.
+    for (int side = 0; side < 2; ++side) {
+        const LevelSource& source = *sources[size_t(2 * kTop + side)];
+        const std::filesystem::path file = (side == 0 ? ours : theirs)->path(kTop),
+                                    copy = file.string() + ".copy";
+        std::filesystem::copy_file(file, copy);
+        std::filesystem::rename(copy, file);
+        CHECK(source.stale());
     }
 }
 

@@ -10,6 +10,9 @@ namespace owaredb::cli {
 
 std::string gigabytes(uint64_t bytes) {
     char buf[32];
+    // Under a megabyte, the bytes themselves: "0 MB" would say nothing.
+    if (bytes < (uint64_t(1) << 20))
+        return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
     if (bytes >= (uint64_t(1) << 30))
         std::snprintf(buf, sizeof buf, "%.1f GB", double(bytes) / double(uint64_t(1) << 30));
     else

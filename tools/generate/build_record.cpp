@@ -4,6 +4,7 @@
 #include "cli/system_stats.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,6 +18,25 @@ namespace owaredb::cli {
 namespace {
 
 constexpr const char* kFileName = "owaredb-build.jsonl";
+
+// The record opened for appending, or -1 with the reason in `why`. Never through a link (a
+// planted one would get the line appended to its target), and never anything but a regular
+// file (opened non-blocking, so that a FIFO there does not hold the run up).
+int open_for_append(const std::filesystem::path& path, std::string& why) {
+    const int fd = ::open(
+        path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+    if (fd < 0) {
+        why = errno == ELOOP ? "it is a symbolic link, not followed" : std::strerror(errno);
+        return -1;
+    }
+    struct stat st;
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || ::fcntl(fd, F_SETFL, O_APPEND) != 0) {
+        why = "not a regular file";
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
 
 } // namespace
 
@@ -39,19 +59,18 @@ void BuildRecord::append(const std::filesystem::path& file, const LevelRow& row,
     line["threads"] = threads;
     line["finished"] = utc_timestamp();
     const std::string text = line.dump() + "\n";
-    const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    bool ok = fd >= 0;
-    int error = errno;
-    if (ok) {
+    std::string why;
+    const int fd = open_for_append(path_, why);
+    if (fd >= 0) {
         // One write of a short line to a file opened for appending: a crash leaves at most a
         // cut last line, which find() skips.
-        ok = ::write(fd, text.data(), text.size()) == ssize_t(text.size()) && ::fsync(fd) == 0;
-        error = errno;
+        if (::write(fd, text.data(), text.size()) != ssize_t(text.size()) || ::fsync(fd) != 0)
+            why = std::strerror(errno);
         ::close(fd);
     }
-    if (!ok)
+    if (!why.empty())
         std::fprintf(stderr, "warning: could not record level %d's build in %s: %s\n", row.n,
-                     path_.c_str(), std::strerror(error));
+                     path_.c_str(), why.c_str());
 }
 
 std::optional<LevelRow> BuildRecord::find(const std::filesystem::path& file) const {

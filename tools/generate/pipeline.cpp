@@ -1,8 +1,10 @@
 #include "generate/pipeline.hpp"
 
+#include "cli/stop_signals.hpp"
 #include "cli/system_stats.hpp"
 #include "generate/build_record.hpp"
 #include "oware/position.hpp"
+#include "tablebase/level_checkpoint.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -103,6 +105,15 @@ void print_ending(LevelBuilder& builder, const GameLevels& levels,
                     builder.start_position(k).c_str(), builder.dir().rules().name.c_str());
 }
 
+// A run a signal asked to stop (StopSignals): says where it stopped and how to go on, and
+// gives the exit status.
+int stopped(ProgressDisplay& display, int n, const std::string& where) {
+    std::fflush(stdout);
+    display.note(n, "stopped by " + StopSignals::signal_name() + ": " + where +
+                        "; rerun the same command to resume");
+    return kStoppedStatus;
+}
+
 } // namespace
 
 int run_levels(LevelBuilder& builder, const GameLevels& levels, const std::string& title,
@@ -125,8 +136,17 @@ int run_levels(LevelBuilder& builder, const GameLevels& levels, const std::strin
         if (db::Status s = builder.dir().check_file_types(n); !s.ok())
             throw std::runtime_error(s.message() + " (where level " + std::to_string(n) +
                                      "'s files go; remove it or choose another --dir)");
+        if (StopSignals::requested())
+            return stopped(display, n,
+                           "before the level started (every level below it is "
+                           "written)");
         const double cpu0 = cpu_seconds();
-        LevelRow row = load_or_build(builder, n, display);
+        LevelRow row;
+        try {
+            row = load_or_build(builder, n, display);
+        } catch (const CheckpointStop& stop) {
+            return stopped(display, n, stop.what());
+        }
         if (prints && !row.loaded) print_solved(builder, row);
         row.cpu_seconds = cpu_seconds() - cpu0 + row.earlier_cpu_seconds;
         row.peak_rss = builder.peak_rss(); // collective in a distributed run: every level

@@ -48,7 +48,10 @@ class LevelBuilder {
 };
 
 /// Builds (or loads) `levels` in increasing order with `builder`, prints the summary and
-/// the start positions, and returns the exit status. `title` opens the output; `what`:
+/// the start positions, and returns the exit status. A run a signal asked to stop
+/// (cli/stop_signals.hpp) stops before the next level, or inside a level once its checkpoint
+/// is saved (tablebase/level_checkpoint.hpp, CheckpointStop), says so, and returns
+/// kStoppedStatus. `title` opens the output; `what`:
 /// "levels", "bound levels". `threads`: what the builder was given (per process), recorded
 /// with each level built (build_record.hpp).
 int run_levels(LevelBuilder& builder, const GameLevels& levels, const std::string& title,

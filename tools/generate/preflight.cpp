@@ -80,7 +80,10 @@ void check_memory(int n, uint64_t needed, const std::string& how, const MemoryBu
         throw std::runtime_error(
             "level " + std::to_string(n) + " needs " + gigabytes(needed) + " of memory in " + how +
             "; " +
-            (budget.given ? "--memory is " + gigabytes(budget.bytes)
+            (budget.given ? "--memory is " + gigabytes(budget.bytes) +
+                                (budget.bytes < (uint64_t(1) << 20)
+                                     ? " (a size without a unit is in bytes: 600M, 20G)"
+                                     : "")
                           : "90 % of the available memory is " + gigabytes(budget.bytes)));
 }
 

@@ -3,6 +3,7 @@
 // bound_levels.cpp).
 #pragma once
 
+#include "cli/stop_signals.hpp"
 #include "cli/system_stats.hpp"
 #include "generate/level_row.hpp"
 #include "generate/progress.hpp"
@@ -48,11 +49,20 @@ struct SolvedLevel {
 };
 
 /// Level n's checkpoint for an engine of word format `format`, saved every
-/// `checkpoint_minutes` (-1: none, nullopt), with its news on `display`.
+/// `checkpoint_minutes` and when a signal asks the run to stop (StopSignals), with its news
+/// on `display`. -1: none (nullopt); a checkpoint left by an earlier run is then removed,
+/// saying so, since this run will not resume from it.
 inline std::optional<LevelCheckpoint> level_checkpoint(const LevelDir& db, int n, uint32_t format,
                                                        double checkpoint_minutes,
                                                        ProgressDisplay& display) {
-    if (checkpoint_minutes < 0) return std::nullopt;
+    if (checkpoint_minutes < 0) {
+        const std::filesystem::path left = db::checkpoint_path(db.path(n));
+        std::error_code ec;
+        if (std::filesystem::remove(left, ec))
+            display.note(n, "removed the checkpoint " + left.string() +
+                                ": --checkpoint-minutes -1 neither saves nor resumes one");
+        return std::nullopt;
+    }
     const auto started = std::chrono::steady_clock::now();
     const double cpu_started = cpu_seconds();
     auto run_time = [started, cpu_started] {
@@ -61,9 +71,11 @@ inline std::optional<LevelCheckpoint> level_checkpoint(const LevelDir& db, int n
         return db::CheckpointTime{uint64_t(wall * 1000),
                                   uint64_t(std::max(0.0, cpu_seconds() - cpu_started) * 1000)};
     };
-    return LevelCheckpoint(
+    LevelCheckpoint checkpoint(
         db.path(n), db.meta(n), db.level_size(n), format, 60 * checkpoint_minutes,
         [&display, n](const std::string& what) { display.note(n, what); }, run_time);
+    checkpoint.stop_when(&StopSignals::requested);
+    return checkpoint;
 }
 
 /// Solves level n of `game` (the board of `db`) in memory with Solver<Game> over the smaller

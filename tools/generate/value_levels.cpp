@@ -122,6 +122,9 @@ template <int P> class ValueLevels final : public LevelBuilder {
             row.values = histogram(solved_.entries);
         }
         solved_.written(row);
+        // What a run of another mode left (a killed streamed run's exit file, before an
+        // in-memory one finished the level) is not needed either.
+        db_.remove_scratch(n);
         row.mode = mode_name(plan_.mode(n));
         value_counts_[n] = row.values;
         if (!streaming_) levels_.push_back(std::move(solved_.entries));

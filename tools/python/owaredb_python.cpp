@@ -147,7 +147,8 @@ Counts to_pits(py::handle obj, int board) {
     for (Py_ssize_t k = 0; k < n; ++k) {
         py::object item = py::reinterpret_steal<py::object>(PySequence_GetItem(o, k));
         if (!item) throw py::error_already_set();
-        if (PyFloat_Check(item.ptr()) || !PyIndex_Check(item.ptr()))
+        // True and False are ints to Python, but no count of seeds.
+        if (PyFloat_Check(item.ptr()) || PyBool_Check(item.ptr()) || !PyIndex_Check(item.ptr()))
             invalid_given(obj, "pit " + std::to_string(k) + " is " +
                                    py::repr(item).cast<std::string>() + ", not an integer");
         py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(item.ptr()));
@@ -163,6 +164,15 @@ Counts to_pits(py::handle obj, int board) {
         pits[k] = static_cast<uint8_t>(v);
     }
     return pits;
+}
+
+// A count given as an argument (seeds, pits a side): an int, but not a bool, which Python
+// would take as 0 or 1.
+int count_argument(py::handle obj, const char* name) {
+    if (PyBool_Check(obj.ptr()))
+        throw py::type_error(std::string(name) + " must be an integer, not " +
+                             py::repr(obj).cast<std::string>());
+    return obj.cast<int>();
 }
 
 template <class T> T unwrap(const Tablebase& tb, const ProbeResult<T>& r, const Counts& pits) {
@@ -676,12 +686,16 @@ an unknown rules name raises InvalidRules here, a board that is none InvalidPosi
 so threads can probe one Tablebase in parallel. close() (or the end of a `with` block) lets
 go of its files and cache; a query after it raises ValueError.)")
         .def(py::init([](py::object dir, const std::string& rules, std::size_t cache_bytes,
-                         int pits_per_side) {
-                 py::object path = py::module_::import("os").attr("fsdecode")(dir);
+                         py::object pits_per_side) {
+                 const std::string path =
+                     py::module_::import("os").attr("fsdecode")(dir).cast<std::string>();
+                 // As open() does: a path cut at its first NUL would name another directory.
+                 if (path.find('\0') != std::string::npos)
+                     throw py::value_error("embedded null character in path");
                  TablebaseOptions options;
                  options.cache_bytes = cache_bytes;
-                 auto tb = std::make_shared<Tablebase>(path.cast<std::string>(), rules,
-                                                       pits_per_side, options);
+                 auto tb = std::make_shared<Tablebase>(
+                     path, rules, count_argument(pits_per_side, "pits_per_side"), options);
                  // The library reports unknown rules, and a board that is none, at the first
                  // query; 49 seeds make a query that needs no I/O.
                  ProbeResult<int> r = tb->value(too_many_seeds(std::max(tb->pits_per_side(), 1)));
@@ -743,7 +757,8 @@ threads: worker threads for this call (0: one per core); rows are split among th
 Malformed arrays (not (N, 2P), not integers) raise ValueError / TypeError in both modes.)")
         .def(
             "level_available",
-            [](const PyTablebase& self, int seeds) {
+            [](const PyTablebase& self, py::object seeds_arg) {
+                const int seeds = count_argument(seeds_arg, "seeds");
                 const std::shared_ptr<const Tablebase> tb = self.get();
                 py::gil_scoped_release release;
                 return tb->level_available(seeds);
@@ -751,7 +766,8 @@ Malformed arrays (not (N, 2P), not integers) raise ValueError / TypeError in bot
             py::arg("seeds"), "Whether the level file for n seeds exists and is valid (opens it).")
         .def(
             "bounds_available",
-            [](const PyTablebase& self, int seeds) {
+            [](const PyTablebase& self, py::object seeds_arg) {
+                const int seeds = count_argument(seeds_arg, "seeds");
                 const std::shared_ptr<const Tablebase> tb = self.get();
                 py::gil_scoped_release release;
                 return tb->bounds_available(seeds);
