@@ -97,16 +97,11 @@ void check_memory(int n, uint64_t needed, const std::string& how, const MemoryBu
                           : "90 % of the available memory is " + gigabytes(budget.bytes)));
 }
 
-namespace {
-
-// Free bytes for an unprivileged writer in `dir`; none when statvfs fails (no check).
 std::optional<uint64_t> free_bytes(const std::string& dir) {
     struct statvfs fs;
     if (::statvfs(dir.c_str(), &fs) != 0) return std::nullopt;
     return uint64_t(fs.f_bavail) * fs.f_frsize;
 }
-
-} // namespace
 
 void check_disk(int n, uint64_t bytes, const std::string& dir) {
     const std::optional<uint64_t> free = free_bytes(dir);
@@ -159,20 +154,27 @@ void check_disk(int n, const DiskNeed& need, const std::string& dir) {
         already + "); " + gigabytes(*free) + " are free" + without + ": " + std::strerror(ENOSPC));
 }
 
+uint64_t plan_memory_bytes(const ModePlan& plan, int n) {
+    const LevelMode mode = plan.mode(n);
+    return mode == LevelMode::InMemory ? plan.in_memory_bytes(n)
+           : mode == LevelMode::Nibble ? streamed_word_bytes(n, 4, plan.pits())
+                                       : streamed_bytes(n, 0, plan.pits());
+}
+
 void check_plan(const ModePlan& plan, int n) {
-    const int pits = plan.pits();
+    const uint64_t needed = plan_memory_bytes(plan, n);
     if (plan.mode(n) == LevelMode::InMemory)
-        check_memory(n, plan.in_memory_bytes(n),
+        check_memory(n, needed,
                      "in-memory mode (levels up to " + std::to_string(n - 1) + " are kept" +
                          (plan.forced() && plan.streams() ? "; --mode streamed needs less"
                           : plan.streams()                ? ""
                                                           : "; this board has no streamed mode") +
                          ")",
                      plan.budget());
-    else if (plan.mode(n) == LevelMode::Nibble)
-        check_memory(n, streamed_word_bytes(n, 4, pits), "streamed-4bit mode", plan.budget());
     else
-        check_memory(n, streamed_bytes(n, 0, pits), "streamed mode", plan.budget());
+        check_memory(n, needed,
+                     plan.mode(n) == LevelMode::Nibble ? "streamed-4bit mode" : "streamed mode",
+                     plan.budget());
 }
 
 } // namespace owaredb::cli
