@@ -209,9 +209,12 @@ void print_rates(const RateModel& m, const std::string& source,
                         m.measured(mode)            ? " (measured)"
                         : mode == LevelMode::Nibble ? " (not measured: taken as streamed)"
                                                     : " (not measured: taken as the fit)");
-    std::printf("  hours = CPU / %.1f: %d threads at 80 %% of the measured speed a thread up "
-                "to 16, 50 %% beyond (docs/results.md, \"Scaling past 2 cores\")\n",
-                effective_threads(threads), threads);
+    if (threads <= 2)
+        std::printf("  hours = CPU / %d threads, as measured\n", threads);
+    else
+        std::printf("  hours = CPU / %.1f: %d threads at 80 %% of the measured speed a thread up "
+                    "to 16, 50 %% beyond (docs/results.md, \"Scaling past 2 cores\")\n",
+                    effective_threads(threads), threads);
     // The records' wall seconds are not used: on a machine shared with other builds they
     // measure the others too. What CPU seconds leave out is stated instead.
     std::printf("  CPU time only: a streamed level's waits for the disk are not counted\n");
@@ -241,7 +244,7 @@ int print_build_plan(const PlanRequest& request, const ModePlan& plan) {
     std::printf("owaredb generate --plan: %s (nothing is written)\n", request.title.c_str());
     std::printf("memory %.1f GB (%s), disk %.1f GB (%s), checkpoints %s\n", gb(plan.budget().bytes),
                 plan.budget().given ? "--memory" : "90 % of available", gb(disk),
-                request.disk.empty() ? "free in --dir" : "--disk",
+                request.disk.empty() ? "free where --dir is" : "--disk",
                 request.checkpoints ? "on" : "off");
     print_rates(rates, source, records, request.threads);
     print_rows(p);
