@@ -13,6 +13,7 @@
 #include "database_options.hpp"
 #include "generate/builders.hpp"
 #include "generate/pipeline.hpp"
+#include "generate/plan.hpp"
 #include "generate/preflight.hpp"
 #include "mpi_job.hpp"
 #include "oware/ranking.hpp"
@@ -29,10 +30,10 @@ namespace {
 
 // What `owaredb generate` was asked for, as parsed.
 struct GenerateOptions {
-    std::string rules_name, dir, memory, mode = "auto";
+    std::string rules_name, dir, memory, mode = "auto", disk;
     int max_seeds = 20, game = 0, threads = 0, pits = 6;
     bool game_given = false, max_seeds_given = false;
-    bool compact = false, bounds = false;
+    bool compact = false, bounds = false, plan = false;
     double checkpoint_minutes = 10;
 };
 
@@ -75,7 +76,15 @@ void add_generate_options(po::options_description& opts, GenerateOptions& o) {
         "auto: each level in memory if it fits --memory, else streamed (smaller levels read "
         "from their files, 1 byte a position), else streamed-4bit (4 bits a position in "
         "memory, a compressed byte a position on disk; boards of up to 6 pits); in-memory, "
-        "streamed or streamed-4bit: every level so");
+        "streamed or streamed-4bit: every level so")(
+        "plan", po::bool_switch(&o.plan),
+        "write nothing: print per level the mode this run would use, its memory, its disk peak "
+        "(with the smaller levels' files) and the wall hours at --threads from measured CPU "
+        "rates (--dir's owaredb-build.jsonl if it has any, else docs/data/build-rates.jsonl); "
+        "every level counts as to be built; exit 0 if every level fits --memory and --disk, "
+        "else 1")("disk", po::value(&o.disk),
+                  "with --plan: the disk to plan for, e.g. 1T (default: the free space of --dir, "
+                  "or of its nearest existing parent)");
     add_threads_option(opts, o.threads, "parallel threads (0 = one per core)");
 }
 
@@ -88,7 +97,7 @@ bool parse_generate_options(const Args& args, GenerateOptions& o) {
                     "usage: owaredb generate [--rules R] [--max-seeds N | --game K] [--pits P] "
                     "[--dir DIR] [--threads T] "
                     "[--compact] [--bounds] [--checkpoint-minutes M] [--memory SIZE] "
-                    "[--mode auto|in-memory|streamed|streamed-4bit]",
+                    "[--mode auto|in-memory|streamed|streamed-4bit] [--plan [--disk SIZE]]",
                     opts, {}, vm))
         return false;
     o.game_given = vm.count("game") > 0;
@@ -214,12 +223,23 @@ int run_in_process(const GenerateOptions& o, const GenerateRun& run) {
                       o.threads);
 }
 
+// --plan: what run_in_process() would choose and check, printed; nothing is written.
+int run_plan(const GenerateOptions& o, const GenerateRun& run) {
+    if (o.bounds) throw UsageError("--plan plans value levels; drop --bounds");
+    const ModePlan plan(o.mode, run.budget, o.pits, kBuildFootprint);
+    return print_build_plan({"rules " + run.settings.rules.name + ", " + run.levels, o.dir, o.disk,
+                             run.settings.levels, o.checkpoint_minutes >= 0, o.threads},
+                            plan);
+}
+
 } // namespace
 
 int cmd_generate(const Args& args) {
     GenerateOptions o;
     if (!parse_generate_options(args, o)) return 0;
+    if (!o.plan && !o.disk.empty()) throw UsageError("--disk is for --plan");
     const GenerateRun run = validate(o);
+    if (o.plan) return run_plan(o, run);
     if (MpiJob* job = MpiJob::current()) return run_distributed(o, run, *job);
     return run_in_process(o, run);
 }

@@ -589,4 +589,23 @@ rows = {int(l.split()[0]): l.split()[1] for l in open('$work/rec3.log') if re.ma
 assert rows[4] == 'loaded' and rows[5] == 'in-memory*' and rows[9] == 'in-memory*', rows
 "
 
+# generate --plan (#49) writes nothing: one line per level of the 48-seed game (0..46 and
+# 48: no such game has 47 seeds), exit 0 when every level fits and 1 when not, nothing
+# created in --dir (an existing empty one, or one not there yet).
+mkdir -p "$work/planempty"
+"$owaredb" generate --plan --rules awari --game 4 --memory 64G --disk 1T --threads 32 --dir "$work/planempty" >"$work/plan4.log" 2>&1
+plan_rc=$?
+check "generate --plan prints a line per level of --game 4 and exits as the plan fits" python3 -c "
+import re
+log = open('$work/plan4.log').read()
+levels = [int(m.group(1)) for m in re.finditer(r'^ *(\d+) +\d+  (in-memory|streamed|streamed-4bit) ', log, re.M)]
+assert levels == list(range(47)) + [48], levels
+fits = 'the plan fits' in log
+assert fits != ('the plan does not fit' in log) and $plan_rc == (0 if fits else 1), ($plan_rc, log)
+assert 'rates: docs/data/build-rates.jsonl (built in)' in log, log
+"
+"$owaredb" generate --plan --rules awari --game 1 --memory 1G --disk 1T --dir "$work/plannew/db" >"$work/plan1.log" 2>&1
+check "generate --plan exits 0 when the plan fits" bash -c "[[ $? == 0 ]] && grep -q 'the plan fits' '$work/plan1.log'"
+check "generate --plan creates nothing" bash -c "[[ -z \$(ls -A '$work/planempty') && ! -e '$work/plannew' ]]"
+
 finish cli_test

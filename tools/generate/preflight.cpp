@@ -130,20 +130,27 @@ void check_disk(int n, const DiskNeed& need, const std::string& dir) {
         already + "); " + gigabytes(*free) + " are free" + without + ": " + std::strerror(ENOSPC));
 }
 
+uint64_t plan_memory_bytes(const ModePlan& plan, int n) {
+    const LevelMode mode = plan.mode(n);
+    return mode == LevelMode::InMemory ? plan.in_memory_bytes(n)
+           : mode == LevelMode::Nibble ? streamed_word_bytes(n, 4, plan.pits())
+                                       : streamed_bytes(n, 0, plan.pits());
+}
+
 void check_plan(const ModePlan& plan, int n) {
-    const int pits = plan.pits();
+    const uint64_t needed = plan_memory_bytes(plan, n);
     if (plan.mode(n) == LevelMode::InMemory)
-        check_memory(n, plan.in_memory_bytes(n),
+        check_memory(n, needed,
                      "in-memory mode (levels up to " + std::to_string(n - 1) + " are kept" +
                          (plan.forced() && plan.streams() ? "; --mode streamed needs less"
                           : plan.streams()                ? ""
                                                           : "; this board has no streamed mode") +
                          ")",
                      plan.budget());
-    else if (plan.mode(n) == LevelMode::Nibble)
-        check_memory(n, streamed_word_bytes(n, 4, pits), "streamed-4bit mode", plan.budget());
     else
-        check_memory(n, streamed_bytes(n, 0, pits), "streamed mode", plan.budget());
+        check_memory(n, needed,
+                     plan.mode(n) == LevelMode::Nibble ? "streamed-4bit mode" : "streamed mode",
+                     plan.budget());
 }
 
 } // namespace owaredb::cli

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace owaredb::cli {
@@ -75,6 +76,10 @@ DiskNeed disk_need(int n, int entries_per_position, bool checkpoints, LevelMode 
 /// below need.still_needed(), naming the parts, what is already there, and what the level
 /// would need without checkpoints.
 void check_disk(int n, const DiskNeed& need, const std::string& dir);
+
+/// Bytes of memory generate needs for level n in the mode `plan` (kBuildFootprint) builds
+/// it in: what check_plan() checks against the budget.
+uint64_t plan_memory_bytes(const ModePlan& plan, int n);
 
 /// Throws std::runtime_error, before level n is solved, when it does not fit the budget
 /// in the mode `plan` (generate's, kBuildFootprint) builds it in, naming the mode, what it

@@ -1,0 +1,110 @@
+// generate --plan (generate/plan.hpp): the rates it reads from build records, the line it
+// fits, and a small plan (a game of 1 seed per pit) whose modes, memory, disk and hours
+// are checked by hand.
+#include "generate/plan.hpp"
+#include "tablebase/level_dir.hpp"
+
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+namespace {
+
+using namespace owaredb;
+using namespace owaredb::cli;
+
+std::string record(int level, const char* mode, double us_a_position, const char* finished) {
+    std::ostringstream line;
+    line << R"({"level":)" << level << R"(,"positions":1000000,"mode":")" << mode
+         << R"(","cpu_seconds":)" << us_a_position << R"(,"threads":2,"finished":")" << finished
+         << R"(","earlier_unknown":false})";
+    return line.str() + "\n";
+}
+
+TEST_CASE("parse_rate_records keeps the last record of a level and mode, and only rates") {
+    std::istringstream in(R"({"about":"a comment line"})"
+                          "\n" +
+                          record(20, "in-memory", 9, "2026-12-01T00:00:00Z") +
+                          record(20, "in-memory", 1, "2026-12-02T00:00:00Z") + // rebuilt
+                          record(21, "mpi x 4", 1, "2026-12-02T00:00:00Z") +
+                          record(11, "in-memory", 1, "2026-12-02T00:00:00Z") + // too small
+                          R"({"level":22,"positions":1000000,"mode":"streamed","cpu_seconds":2,)"
+                          R"("threads":2,"finished":"x","earlier_unknown":true})"
+                          "\n"
+                          R"({"level":23,"positi)");
+    const std::vector<RateRecord> r = parse_rate_records(in);
+    REQUIRE(r.size() == 1);
+    CHECK(r[0].level == 20);
+    CHECK(r[0].cpu_seconds == 1);
+    CHECK(r[0].finished == "2026-12-02T00:00:00Z");
+}
+
+TEST_CASE("RateModel: a line over the base mode, other modes by their measured ratio") {
+    // In memory 1.0, 1.1, 1.2 us a position at levels 20..22: -1.0 + 0.1 n us. Streamed
+    // 1.32 us at 22 is 1.1x the line there; streamed-4bit 1.584 us is 1.2x streamed.
+    std::istringstream in(record(20, "in-memory", 1.0, "a") + record(21, "in-memory", 1.1, "b") +
+                          record(22, "in-memory", 1.2, "c") + record(22, "streamed", 1.32, "d") +
+                          record(22, "streamed-4bit", 1.584, "e"));
+    const RateModel m(parse_rate_records(in));
+    CHECK(m.base() == LevelMode::InMemory);
+    CHECK(m.slope() == doctest::Approx(0.1e-6));
+    CHECK(m.intercept() == doctest::Approx(-1.0e-6));
+    CHECK(m.cpu_per_position(30, LevelMode::InMemory) == doctest::Approx(2.0e-6));
+    CHECK(m.ratio(LevelMode::Streamed) == doctest::Approx(1.1));
+    CHECK(m.cpu_per_position(30, LevelMode::Nibble) == doctest::Approx(2.0e-6 * 1.1 * 1.2));
+    // A falling rate is noise: flat at the mean.
+    std::istringstream falling(record(20, "streamed", 2, "a") + record(21, "streamed", 1, "b"));
+    const RateModel flat(parse_rate_records(falling));
+    CHECK(flat.base() == LevelMode::Streamed);
+    CHECK(flat.slope() == 0);
+    CHECK(flat.cpu_per_position(40, LevelMode::Streamed) == doctest::Approx(1.5e-6));
+    CHECK_FALSE(flat.measured(LevelMode::Nibble));
+    CHECK(flat.ratio(LevelMode::InMemory) == 1);
+}
+
+TEST_CASE("effective_threads: 2 as measured, 80 % up to 16, half a thread beyond") {
+    CHECK(effective_threads(2) == 2);
+    CHECK(effective_threads(16) == doctest::Approx(12.8));
+    CHECK(effective_threads(32) == doctest::Approx(20.8));
+}
+
+TEST_CASE("make_build_plan: a game of 1 seed per pit under 59 MB") {
+    // Every level streamed needs 56 MiB + 1 byte a position, 4 bits with streamed-4bit; in
+    // memory at least 128 MiB. Under 59,000,000 bytes levels up to 9 (167,596 positions)
+    // stream with a byte, level 10 (351,351) with 4 bits (58,720,256 + 175,676), and level
+    // 12 (1,339,702) not even so (+ 669,851 = 59,390,107).
+    const ModePlan modes("auto", MemoryBudget{59000000, true}, 6, kBuildFootprint);
+    // 1 us a position in memory, streamed 2 us, streamed-4bit unmeasured: as streamed.
+    std::istringstream in(record(12, "in-memory", 1, "a") + record(13, "in-memory", 1, "b") +
+                          record(12, "streamed", 2, "c"));
+    const RateModel rates(parse_rate_records(in));
+    uint64_t files9 = 0; // the estimated files of levels 0..9
+    for (uint64_t size : {1, 12, 78, 364, 1365, 4368, 12375, 31812, 75504, 167596})
+        files9 += estimated_file_bytes(size);
+    const uint64_t file10 = estimated_file_bytes(351351);
+    // Without checkpoints a streamed-4bit level's peak is its file and 3 scan files.
+    const uint64_t peak10 = files9 + 4 * file10;
+    const BuildPlan p = make_build_plan(modes, GameLevels::of_game(1, 6), false, peak10, rates, 2);
+    REQUIRE(p.rows.size() == 12); // 0..10 and 12
+    CHECK(p.rows[9].mode == LevelMode::Streamed);
+    CHECK(p.rows[9].memory == 58720256 + 167596);
+    CHECK(p.rows[9].disk_peak == files9 + 167596); // levels 0..8, its exits and its file
+    const PlanRow& r10 = p.rows[10];
+    CHECK(r10.level == 10);
+    CHECK(r10.mode == LevelMode::Nibble);
+    CHECK(r10.memory == 58720256 + 175676);
+    CHECK(r10.files_before == files9);
+    CHECK(r10.disk_peak == peak10);
+    CHECK((r10.fits_memory && r10.fits_disk));
+    CHECK(r10.hours == doctest::Approx(2e-6 * 351351 / 2 / 3600));
+    const PlanRow& r12 = p.rows[11];
+    CHECK(r12.level == 12);
+    CHECK(r12.memory == 59390107);
+    CHECK_FALSE(r12.fits_memory);
+    CHECK_FALSE(r12.fits_disk);
+    CHECK_FALSE(p.fits());
+    CHECK(p.peak_memory == 59390107);
+    CHECK(p.files == files9 + file10 + estimated_file_bytes(1339702));
+}
+
+} // namespace

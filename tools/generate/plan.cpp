@@ -1,0 +1,258 @@
+#include "generate/plan.hpp"
+
+#include "cli/command.hpp"
+#include "cli/disk_space.hpp"
+#include "cli/json.hpp"
+#include "cli/options.hpp"
+#include "oware/ranking.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+
+namespace owaredb::cli {
+
+namespace {
+
+std::optional<LevelMode> mode_by_name(const std::string& name) {
+    for (LevelMode m : {LevelMode::InMemory, LevelMode::Streamed, LevelMode::Nibble})
+        if (name == mode_name(m)) return m;
+    return std::nullopt;
+}
+
+double rate(const RateRecord& r) {
+    return r.cpu_seconds / double(r.positions);
+}
+
+double gb(uint64_t bytes) {
+    return double(bytes) / double(uint64_t(1) << 30);
+}
+
+} // namespace
+
+std::vector<RateRecord> parse_rate_records(std::istream& in) {
+    // The last record of a level and mode wins: a level rebuilt measures it again.
+    std::map<std::pair<int, int>, RateRecord> found;
+    for (std::string text; std::getline(in, text);) {
+        const Json line = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+        if (!line.is_object() || !line.contains("level")) continue;
+        try {
+            const std::optional<LevelMode> mode = mode_by_name(line.at("mode").get<std::string>());
+            RateRecord r{
+                line.at("level").get<int>(),           line.at("positions").get<uint64_t>(),
+                mode.value_or(LevelMode::Distributed), line.at("cpu_seconds").get<double>(),
+                line.at("threads").get<int>(),         line.at("finished").get<std::string>()};
+            // A level resumed from a checkpoint that did not record its earlier CPU time
+            // holds only the last run's.
+            if (!mode || r.level < kMinRateLevel || r.positions == 0 || r.cpu_seconds <= 0 ||
+                line.value("earlier_unknown", false))
+                continue;
+            found[{r.level, int(r.mode)}] = std::move(r);
+        } catch (const Json::exception&) {
+            continue;
+        }
+    }
+    std::vector<RateRecord> records;
+    for (auto& [key, r] : found) records.push_back(std::move(r));
+    return records;
+}
+
+RateModel::RateModel(const std::vector<RateRecord>& records) {
+    if (records.empty())
+        throw std::runtime_error("no build records of level " + std::to_string(kMinRateLevel) +
+                                 " or above to take rates from");
+    std::vector<RateRecord> by_mode[3];
+    for (const RateRecord& r : records) by_mode[index(r.mode)].push_back(r);
+    int most = 0;
+    for (int m = 1; m < 3; ++m)
+        if (by_mode[m].size() > by_mode[most].size()) most = m;
+    base_ = most == 0 ? LevelMode::InMemory : most == 1 ? LevelMode::Streamed : LevelMode::Nibble;
+    fit(by_mode[most]);
+    // Each other mode: its measured cost against the fit at the levels it was measured at.
+    // Where streamed and streamed-4bit were measured at the same level (docs/data), this is
+    // the streamed rate times their measured ratio.
+    for (int m = 0; m < 3; ++m) {
+        measured_[m] = !by_mode[m].empty();
+        if (m == most || !measured_[m]) continue;
+        double sum = 0;
+        for (const RateRecord& r : by_mode[m]) sum += rate(r) / (intercept_ + slope_ * r.level);
+        ratio_[m] = sum / double(by_mode[m].size());
+    }
+    if (!measured_[2]) ratio_[2] = ratio_[1];
+}
+
+void RateModel::fit(const std::vector<RateRecord>& base) {
+    // The CPU time a position grows with the level: more seeds make more moves to generate
+    // and undo, and a larger level outgrows the caches. Awari's measured rate grew about
+    // linearly (0.32 us at level 20, about 0.5 at 30, on a machine shared with other
+    // builds, whose noise a single level's rate shows: level 28 measured 0.31). So: a least
+    // squares line over the largest 10 measured levels, enough to average that noise and
+    // still follow the trend of the large levels, never falling with n (a negative slope is
+    // noise), and extrapolated linearly: a per-level factor (1.03x, docs/distributed.md)
+    // would compound the noise of a short span over the 18 levels from 30 to 48.
+    constexpr std::size_t kFitLevels = 10;
+    const std::size_t from = base.size() > kFitLevels ? base.size() - kFitLevels : 0;
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    const double count = double(base.size() - from);
+    for (std::size_t i = from; i < base.size(); ++i) {
+        const double x = base[i].level, y = rate(base[i]);
+        sx += x, sy += y, sxx += x * x, sxy += x * y;
+    }
+    const double spread = count * sxx - sx * sx;
+    slope_ = spread > 0 ? std::max(0.0, (count * sxy - sx * sy) / spread) : 0;
+    intercept_ = (sy - slope_ * sx) / count;
+    first_ = base[from].level;
+    last_ = base.back().level;
+}
+
+double RateModel::cpu_per_position(int n, LevelMode mode) const {
+    return (intercept_ + slope_ * n) * ratio_[index(mode)];
+}
+
+double effective_threads(int threads) {
+    // The rates are the CPU seconds of 2-thread runs. On a 16-core machine (docs/results.md,
+    // "Scaling past 2 cores") 16 threads kept 85 % (in memory) and 77 % (streamed) of one
+    // thread's speed a core, against 93-94 % at 2 threads: 82-91 % of the 2-thread speed.
+    // Assumed: 80 % a thread up to 16 threads, and half a thread for each one beyond (not
+    // measured; docs/distributed.md's cluster model assumes half a core on a loaded node).
+    if (threads <= 2) return threads;
+    return 0.8 * std::min(threads, 16) + 0.5 * std::max(threads - 16, 0);
+}
+
+bool BuildPlan::fits() const {
+    return std::all_of(rows.begin(), rows.end(),
+                       [](const PlanRow& r) { return r.fits_memory && r.fits_disk; });
+}
+
+BuildPlan make_build_plan(const ModePlan& plan, const GameLevels& levels, bool checkpoints,
+                          uint64_t disk_bytes, const RateModel& rates, int threads) {
+    BuildPlan out;
+    const uint64_t budget = plan.budget().bytes;
+    for (int n = 0; n <= levels.max_level; ++n) {
+        if (!levels.contains(n)) continue;
+        PlanRow row;
+        row.level = n;
+        row.positions = level_size(plan.pits(), n);
+        row.mode = plan.mode(n);
+        row.memory = plan_memory_bytes(plan, n);
+        const DiskNeed need = disk_need(n, 1, checkpoints, row.mode, plan.pits());
+        row.files_before = out.files;
+        row.disk_peak = out.files + need.peak();
+        row.hours = rates.cpu_per_position(n, row.mode) * double(row.positions) /
+                    effective_threads(threads) / 3600;
+        row.fits_memory = budget == 0 || row.memory <= budget;
+        row.fits_disk = row.disk_peak <= disk_bytes;
+        out.files += need.file;
+        out.hours += row.hours;
+        out.peak_memory = std::max(out.peak_memory, row.memory);
+        out.peak_disk = std::max(out.peak_disk, row.disk_peak);
+        out.rows.push_back(row);
+    }
+    return out;
+}
+
+namespace {
+
+// The free space where --dir is or would be created: the directory or its nearest parent.
+uint64_t default_disk(const std::string& dir) {
+    namespace fs = std::filesystem;
+    fs::path p = fs::absolute(dir);
+    std::error_code ec;
+    while (!fs::is_directory(p, ec) && p.has_parent_path() && p != p.parent_path())
+        p = p.parent_path();
+    return free_bytes(p.string()).value_or(0);
+}
+
+// The records of dir's owaredb-build.jsonl when it has any, else the committed ones; and
+// which file they came from.
+std::vector<RateRecord> load_rates(const std::string& dir, std::string& source) {
+    const std::filesystem::path own = std::filesystem::path(dir) / "owaredb-build.jsonl";
+    std::ifstream in(own);
+    std::vector<RateRecord> records = parse_rate_records(in);
+    if (!records.empty()) {
+        source = own.string();
+        return records;
+    }
+    source = "docs/data/build-rates.jsonl (built in)";
+    std::istringstream builtin{std::string(builtin_build_rates())};
+    return parse_rate_records(builtin);
+}
+
+// "measured 2026-12-04 on 2 threads, 3 days ago": the newest record's.
+std::string measured_when(const std::vector<RateRecord>& records) {
+    const RateRecord& newest = *std::max_element(
+        records.begin(), records.end(),
+        [](const RateRecord& a, const RateRecord& b) { return a.finished < b.finished; });
+    std::tm tm{};
+    std::istringstream(newest.finished) >> std::get_time(&tm, "%Y-%m-%dT%H:%M:%SZ");
+    const long days = long(std::difftime(std::time(nullptr), timegm(&tm)) / 86400);
+    return "measured " + newest.finished.substr(0, 10) + " on " + std::to_string(newest.threads) +
+           " threads, " + std::to_string(days) + (days == 1 ? " day" : " days") + " ago";
+}
+
+void print_rates(const RateModel& m, const std::string& source,
+                 const std::vector<RateRecord>& records, int threads) {
+    std::printf("rates: %s, %zu records, newest %s\n", source.c_str(), records.size(),
+                measured_when(records).c_str());
+    std::printf("  CPU a position, %s: %.3f + %.4f n us (a line fitted over levels %d..%d)\n",
+                mode_name(m.base()), m.intercept() * 1e6, m.slope() * 1e6, m.first_level(),
+                m.last_level());
+    for (LevelMode mode : {LevelMode::InMemory, LevelMode::Streamed, LevelMode::Nibble})
+        if (mode != m.base())
+            std::printf("  %s: %.2fx that%s\n", mode_name(mode), m.ratio(mode),
+                        m.measured(mode)            ? " (measured)"
+                        : mode == LevelMode::Nibble ? " (not measured: taken as streamed)"
+                                                    : " (not measured: taken as the fit)");
+    if (threads <= 2)
+        std::printf("  hours = CPU / %d threads, as measured\n", threads);
+    else
+        std::printf("  hours = CPU / %.1f: %d threads at 80 %% of the measured speed a thread up "
+                    "to 16, 50 %% beyond (docs/results.md, \"Scaling past 2 cores\")\n",
+                    effective_threads(threads), threads);
+    // The records' wall seconds are not used: on a machine shared with other builds they
+    // measure the others too. What CPU seconds leave out is stated instead.
+    std::printf("  CPU time only: a streamed level's waits for the disk are not counted\n");
+}
+
+void print_rows(const BuildPlan& p) {
+    std::printf("%5s %15s  %-13s %10s %13s %13s %9s\n", "level", "positions", "mode", "memory GB",
+                "disk peak GB", "files so far", "hours");
+    for (const PlanRow& r : p.rows)
+        std::printf("%5d %15llu  %-13s %10.1f %13.1f %13.1f %9.2f%s%s\n", r.level,
+                    static_cast<unsigned long long>(r.positions), mode_name(r.mode), gb(r.memory),
+                    gb(r.disk_peak), gb(r.files_before), r.hours,
+                    r.fits_memory ? "" : "  MEMORY: does not fit",
+                    r.fits_disk ? "" : "  DISK: does not fit");
+}
+
+} // namespace
+
+int print_build_plan(const PlanRequest& request, const ModePlan& plan) {
+    const uint64_t disk =
+        request.disk.empty() ? default_disk(request.dir) : parse_bytes("--disk", request.disk);
+    std::string source;
+    const std::vector<RateRecord> records = load_rates(request.dir, source);
+    const RateModel rates(records);
+    const BuildPlan p =
+        make_build_plan(plan, request.levels, request.checkpoints, disk, rates, request.threads);
+    std::printf("owaredb generate --plan: %s (nothing is written)\n", request.title.c_str());
+    std::printf("memory %.1f GB (%s), disk %.1f GB (%s), checkpoints %s\n", gb(plan.budget().bytes),
+                plan.budget().given ? "--memory" : "90 % of available", gb(disk),
+                request.disk.empty() ? "free where --dir is" : "--disk",
+                request.checkpoints ? "on" : "off");
+    print_rates(rates, source, records, request.threads);
+    print_rows(p);
+    std::printf("total: %.1f wall hours; peak memory %.1f GB; peak disk %.1f GB; files %.1f GB\n",
+                p.hours, gb(p.peak_memory), gb(p.peak_disk), gb(p.files));
+    std::printf("%s\n", p.fits() ? "the plan fits" : "the plan does not fit (levels marked)");
+    return p.fits() ? 0 : 1;
+}
+
+} // namespace owaredb::cli

@@ -1,0 +1,121 @@
+// `owaredb generate --plan`: what a run would choose and need, level by level, before
+// buying or borrowing a machine for it: the mode (working word) ModePlan picks, the memory
+// check_plan() checks, the disk peak disk_need() gives (preflight.hpp), and the hours from
+// CPU rates measured by earlier runs (their owaredb-build.jsonl records). It writes
+// nothing, creates no directory and takes no lock.
+#pragma once
+
+#include "generate/preflight.hpp"
+#include "mode_plan.hpp"
+#include "tablebase/game_levels.hpp"
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace owaredb::cli {
+
+/// One measured build of a level: the fields of an owaredb-build.jsonl line a rate needs.
+struct RateRecord {
+    int level = 0;
+    uint64_t positions = 0;
+    LevelMode mode = LevelMode::InMemory;
+    double cpu_seconds = 0; ///< user + system, all threads
+    int threads = 0;
+    std::string finished; ///< UTC, "2026-12-04T22:35:48Z"
+};
+
+/// The records of owaredb-build.jsonl text that give a rate: levels built in one process
+/// (in-memory, streamed, streamed-4bit) at level kMinRateLevel or above, with their full
+/// CPU time. Other lines (other modes, torn or foreign lines, comments such as the
+/// committed file's "about" line) are skipped.
+std::vector<RateRecord> parse_rate_records(std::istream& in);
+
+/// Levels below this take under a second; their CPU time is mostly fixed costs.
+inline constexpr int kMinRateLevel = 12;
+
+/// The committed rates, docs/data/build-rates.jsonl, compiled into the program.
+std::string_view builtin_build_rates();
+
+/// CPU seconds a position, by level and mode, fitted on measured records.
+class RateModel {
+  public:
+    /// From `records` (parse_rate_records(); the last record of a level and mode wins).
+    /// Throws std::runtime_error when there is none.
+    explicit RateModel(const std::vector<RateRecord>& records);
+
+    /// CPU seconds (all threads together) one position of level n takes in `mode`.
+    double cpu_per_position(int n, LevelMode mode) const;
+    /// The mode whose records the level fit is made on (the one with the most levels).
+    LevelMode base() const { return base_; }
+    /// The fit of the base mode: intercept + slope * n CPU seconds a position, over the
+    /// base mode's levels first_level..last_level.
+    double intercept() const { return intercept_; }
+    double slope() const { return slope_; }
+    int first_level() const { return first_; }
+    int last_level() const { return last_; }
+    /// What `mode` costs against the fit, and whether records of it measured that (else
+    /// streamed is taken as the base mode, streamed-4bit as streamed).
+    double ratio(LevelMode mode) const { return ratio_[index(mode)]; }
+    bool measured(LevelMode mode) const { return measured_[index(mode)]; }
+
+  private:
+    static int index(LevelMode mode) {
+        return mode == LevelMode::InMemory ? 0 : mode == LevelMode::Streamed ? 1 : 2;
+    }
+    void fit(const std::vector<RateRecord>& base);
+
+    LevelMode base_ = LevelMode::InMemory;
+    double intercept_ = 0, slope_ = 0;
+    int first_ = 0, last_ = 0;
+    double ratio_[3] = {1, 1, 1};
+    bool measured_[3] = {false, false, false};
+};
+
+/// How many threads' worth of the measured (2-thread) rate `threads` threads give.
+double effective_threads(int threads);
+
+/// One level of a plan.
+struct PlanRow {
+    int level = 0;
+    uint64_t positions = 0;
+    LevelMode mode = LevelMode::InMemory;
+    uint64_t memory = 0;       ///< plan_memory_bytes()
+    uint64_t disk_peak = 0;    ///< files of the smaller levels + the level's own peak
+    uint64_t files_before = 0; ///< the estimated files of the smaller levels
+    double hours = 0;          ///< wall hours
+    bool fits_memory = true, fits_disk = true;
+};
+
+/// The plan of a whole run, and its totals.
+struct BuildPlan {
+    std::vector<PlanRow> rows;
+    double hours = 0;         ///< wall hours, all levels
+    uint64_t peak_memory = 0; ///< the largest row memory
+    uint64_t peak_disk = 0;   ///< the largest row disk_peak
+    uint64_t files = 0;       ///< every level's estimated file
+    bool fits() const;
+};
+
+/// The plan of building `levels` (value files) as `plan` chooses their modes, with
+/// checkpoints or without, against `disk_bytes` of free disk, at `rates` on `threads`.
+BuildPlan make_build_plan(const ModePlan& plan, const GameLevels& levels, bool checkpoints,
+                          uint64_t disk_bytes, const RateModel& rates, int threads);
+
+/// What `generate --plan` was asked: the run as generate would make it.
+struct PlanRequest {
+    std::string title; ///< "rules awari, levels 0..46 and 48 (...), directory D"
+    std::string dir;   ///< --dir (its owaredb-build.jsonl, its free space)
+    std::string disk;  ///< --disk, or empty: the free space of dir or its nearest parent
+    GameLevels levels;
+    bool checkpoints = true;
+    int threads = 1;
+};
+
+/// Prints the plan of `request` with `plan`'s modes on stdout; 0 when every level fits,
+/// 1 when one does not. UsageError for a bad --disk.
+int print_build_plan(const PlanRequest& request, const ModePlan& plan);
+
+} // namespace owaredb::cli
