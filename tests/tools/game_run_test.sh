@@ -12,10 +12,10 @@ script=$(realpath "$(dirname "$0")/../../scripts/game-run.sh")
 published=$(realpath "$(dirname "$0")/../../docs/data/awari-all-configurations.jsonl")
 export OWAREDB=$owaredb GAME=1 POLL=1 MEMORY=1G CHECK_MEMORY=1G
 
-# Waits up to 120 s for FILE to appear.
+# Waits up to 300 s for FILE to appear (a loaded 2-core machine, beside other suites).
 wait_for() {
   local i
-  for ((i = 0; i < 240; i++)); do
+  for ((i = 0; i < 600; i++)); do
     [[ -e $1 ]] && return 0
     sleep 0.5
   done
