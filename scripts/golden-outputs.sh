@@ -2,7 +2,7 @@
 # Everything a refactoring must leave byte-identical, written to OUT by one build, so that
 # two builds can be compared with `diff -r`:
 #   database files (values in memory, streamed, streamed-4bit and compact, bound files;
-#   both rule sets; 2 MPI ranks where mpirun is there), probe --json --pv, stats --json (plain,
+#   both rule sets; 2 MPI ranks where mpirun is there; 4 pits a side), probe --json --pv, stats --json (plain,
 #   --all-configurations, --bounds), verify's output (both modes, timings removed) and the
 #   omweso census.
 #
@@ -51,6 +51,14 @@ for rules in abapa awari; do
   printf '%s\n' "1 0 0 1 0 1 0 1 0 0 1 0" "0 0 0 0 0 0 0 0 0 0 0 0" "3 3 3 3 3 3 3 3 3 3 3 3" \
     "nonsense" | "$owaredb" probe --dir "$dir" --batch --json >"$out/$rules-batch.jsonl" || true
 done
+# Another board: 4 pits a side (levels 0..24, 8 numbers a position), in memory and streamed.
+for mode in in-memory streamed; do
+  "$owaredb" generate --rules awari --pits 4 --max-seeds 24 --mode "$mode" --threads 2 \
+    --dir "$work/awari-p4-$mode" >/dev/null 2>&1
+  digest "$work/awari-p4-$mode" "awari-p4-$mode"
+done
+"$owaredb" probe --dir "$work/awari-p4-in-memory" --pits 4 --json --pv "1 2 0 3 2 0 1 3" \
+  >"$out/awari-p4-probe.json"
 "$owaredb" generate --rules abapa --max-seeds "$max" --compact --threads 2 \
   --dir "$work/abapa-compact" >/dev/null 2>&1
 digest "$work/abapa-compact" abapa-compact
