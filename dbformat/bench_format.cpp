@@ -148,77 +148,134 @@ int usage() {
     return 2;
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
+// The command line: what to encode and which settings to measure.
+struct BenchArgs {
     std::string raw, shape;
     SyntheticSpec spec;
-    spec.entries = 1u << 24;
     std::vector<int> blocks = {12, 14, 16, 18}, levels = {3, 19}, bits = {0, 8};
     bool blocks_given = false;
     std::vector<std::string> dicts = {"off", "on"};
     int threads = 0;
     bool have_n = false;
     std::vector<std::string> profile_files;
+};
+
+// Parses argv into `a`; false on a usage error.
+bool parse_bench_args(int argc, char** argv, BenchArgs& a) {
+    a.spec.entries = 1u << 24;
     for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        if (i + 1 >= argc) return usage();
-        std::string v = argv[++i];
-        if (a == "--raw")
-            raw = v;
-        else if (a == "--synthetic")
-            shape = v;
-        else if (a == "--entries")
-            spec.entries = std::stoull(v);
-        else if (a == "--n")
-            spec.n = uint32_t(std::stoul(v)), have_n = true;
-        else if (a == "--stay")
-            spec.stay = std::stod(v);
-        else if (a == "--dont-care")
-            spec.dont_care = std::stod(v);
-        else if (a == "--blocks")
-            blocks = ints(v), blocks_given = true;
-        else if (a == "--levels")
-            levels = ints(v);
-        else if (a == "--bits")
-            bits = ints(v);
-        else if (a == "--dict")
-            dicts = split(v);
-        else if (a == "--threads")
-            threads = std::stoi(v);
-        else if (a == "--profile")
-            profile_files = split(v);
+        const std::string k = argv[i];
+        if (i + 1 >= argc) return false;
+        const std::string v = argv[++i];
+        if (k == "--raw")
+            a.raw = v;
+        else if (k == "--synthetic")
+            a.shape = v;
+        else if (k == "--entries")
+            a.spec.entries = std::stoull(v);
+        else if (k == "--n")
+            a.spec.n = uint32_t(std::stoul(v)), a.have_n = true;
+        else if (k == "--stay")
+            a.spec.stay = std::stod(v);
+        else if (k == "--dont-care")
+            a.spec.dont_care = std::stod(v);
+        else if (k == "--blocks")
+            a.blocks = ints(v), a.blocks_given = true;
+        else if (k == "--levels")
+            a.levels = ints(v);
+        else if (k == "--bits")
+            a.bits = ints(v);
+        else if (k == "--dict")
+            a.dicts = split(v);
+        else if (k == "--threads")
+            a.threads = std::stoi(v);
+        else if (k == "--profile")
+            a.profile_files = split(v);
         else
-            return usage();
+            return false;
     }
-    if (threads <= 0) threads = std::max(1u, std::thread::hardware_concurrency()); // one per core
-    if (!profile_files.empty())
-        return profile(profile_files, levels, blocks_given ? blocks : std::vector<int>{}, threads);
-    std::vector<int8_t> values;
-    if (!raw.empty()) {
-        if (!have_n) return usage();
-        std::ifstream in(raw, std::ios::binary);
+    if (a.threads <= 0) a.threads = std::max(1, int(std::thread::hardware_concurrency()));
+    return true;
+}
+
+// The values to encode: a raw file or a synthetic level; false (with a message for a file
+// that cannot be read) when there are none.
+bool bench_values(BenchArgs& a, std::vector<int8_t>& values) {
+    if (!a.raw.empty()) {
+        if (!a.have_n) return false;
+        std::ifstream in(a.raw, std::ios::binary);
         if (!in) {
-            std::cerr << "cannot read " << raw << "\n";
-            return 1;
+            std::cerr << "cannot read " << a.raw << "\n";
+            return false;
         }
         values.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    } else if (shape == "markov" || shape == "periodic" || shape == "uniform") {
-        spec.shape = shape == "markov"     ? SyntheticShape::Markov
-                     : shape == "periodic" ? SyntheticShape::Periodic
-                                           : SyntheticShape::Uniform;
-        values = synthetic_values(spec);
-    } else {
-        return usage();
+        return true;
     }
-    LevelMeta meta{"bench", {}, spec.n, values.size()};
-    std::printf("%llu entries, n=%u\n", (unsigned long long)values.size(), spec.n);
+    if (a.shape != "markov" && a.shape != "periodic" && a.shape != "uniform") return false;
+    a.spec.shape = a.shape == "markov"     ? SyntheticShape::Markov
+                   : a.shape == "periodic" ? SyntheticShape::Periodic
+                                           : SyntheticShape::Uniform;
+    values = synthetic_values(a.spec);
+    return true;
+}
+
+// Encodes `values` with one setting and prints its line: size, encoding time, decoding
+// rate, warm-cache random probes on one thread (the cache holds the whole level). False
+// when the file does not decode.
+bool bench_one(const LevelMeta& meta, const std::vector<int8_t>& values, const WriterOptions& o,
+               int b, const std::string& dict) {
+    WriteReport rep;
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<uint8_t> file;
+    try {
+        file = encode_level(meta, values, o, &rep);
+    } catch (const std::exception& e) {
+        std::printf("%6d %5d %4d %5s  skipped: %s\n", b, o.level, int(o.symbol_bits), dict.c_str(),
+                    e.what());
+        return true;
+    }
+    const double enc = seconds_since(t0);
+    LevelReader r = LevelReader::from_memory(file, "bench");
+    t0 = std::chrono::steady_clock::now();
+    auto h = r.histogram(1);
+    const double dec = seconds_since(t0);
+    if (!h.ok()) {
+        std::printf("decode failed: %s\n", h.status().message().c_str());
+        return false;
+    }
+    uint64_t x = 88172645463325252ULL, sink = 0;
+    const int probes = values.empty() ? 0 : 2000000;
+    t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < probes; ++i) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        sink += uint8_t(*r.value(x % values.size()));
+    }
+    const double probe = seconds_since(t0);
+    std::printf("%6d %5d %4d %5s %8zu %12llu %9.4f %8.2f %10.1f %10.2f%s\n", 1 << b, rep.level,
+                rep.symbol_bits, dict.c_str(), rep.dictionary_bytes,
+                (unsigned long long)rep.file_bytes, rep.bits_per_position, enc,
+                double(values.size()) / dec / 1e6, probes / probe / 1e6, sink == 1 ? " " : "");
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    BenchArgs a;
+    if (!parse_bench_args(argc, argv, a)) return usage();
+    if (!a.profile_files.empty())
+        return profile(a.profile_files, a.levels, a.blocks_given ? a.blocks : std::vector<int>{},
+                       a.threads);
+    std::vector<int8_t> values;
+    if (!bench_values(a, values)) return a.raw.empty() || !a.have_n ? usage() : 1;
+    LevelMeta meta{"bench", {}, a.spec.n, values.size()};
+    std::printf("%llu entries, n=%u\n", (unsigned long long)values.size(), a.spec.n);
     std::printf("%6s %5s %4s %5s %8s %12s %9s %8s %10s %10s\n", "block", "level", "bits", "dict",
                 "dictB", "file bytes", "bits/pos", "enc s", "dec Mpos/s", "probe M/s");
-    for (int b : blocks)
-        for (int level : levels)
-            for (int w : bits)
-                for (auto& d : dicts) {
+    for (int b : a.blocks)
+        for (int level : a.levels)
+            for (int w : a.bits)
+                for (auto& d : a.dicts) {
                     WriterOptions o;
                     o.block_entries = 1u << b;
                     o.level = level;
@@ -226,40 +283,8 @@ int main(int argc, char** argv) {
                     o.dictionary = d == "on"     ? DictionaryMode::On
                                    : d == "auto" ? DictionaryMode::Auto
                                                  : DictionaryMode::Off;
-                    o.threads = threads;
-                    WriteReport rep;
-                    auto t0 = std::chrono::steady_clock::now();
-                    std::vector<uint8_t> file;
-                    try {
-                        file = encode_level(meta, values, o, &rep);
-                    } catch (const std::exception& e) {
-                        std::printf("%6d %5d %4d %5s  skipped: %s\n", b, level, w, d.c_str(),
-                                    e.what());
-                        continue;
-                    }
-                    double enc = seconds_since(t0);
-                    LevelReader r = LevelReader::from_memory(file, "bench");
-                    t0 = std::chrono::steady_clock::now();
-                    auto h = r.histogram(1);
-                    double dec = seconds_since(t0);
-                    if (!h.ok()) {
-                        std::printf("decode failed: %s\n", h.status().message().c_str());
-                        return 1;
-                    }
-                    // Warm-cache random probes on one thread (cache holds the whole level).
-                    uint64_t x = 88172645463325252ULL, sink = 0;
-                    const int probes = values.empty() ? 0 : 2000000;
-                    t0 = std::chrono::steady_clock::now();
-                    for (int i = 0; i < probes; ++i) {
-                        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-                        sink += uint8_t(*r.value(x % values.size()));
-                    }
-                    double probe = seconds_since(t0);
-                    std::printf("%6d %5d %4d %5s %8zu %12llu %9.4f %8.2f %10.1f %10.2f%s\n", 1 << b,
-                                rep.level, rep.symbol_bits, d.c_str(), rep.dictionary_bytes,
-                                (unsigned long long)rep.file_bytes, rep.bits_per_position, enc,
-                                double(values.size()) / dec / 1e6, probes / probe / 1e6,
-                                sink == 1 ? " " : "");
+                    o.threads = a.threads;
+                    if (!bench_one(meta, values, o, b, d)) return 1;
                 }
     return 0;
 }

@@ -47,8 +47,8 @@ template <int P> class BoundLevels final : public LevelBuilder {
     }
 
     void solve(int n, ProgressDisplay& display) override {
-        solved_ = solve_level_in_memory<BoundsSolver>(game_, db_, n, levels_, settings_.threads,
-                                                      settings_.checkpoint_minutes, display);
+        solved_ = solve_level_in_memory<BoundsSolver>(
+            game_, db_, n, levels_, {settings_.threads, settings_.checkpoint_minutes}, display);
     }
 
     void write(int n, LevelRow& row) override {

@@ -78,22 +78,29 @@ inline std::optional<LevelCheckpoint> level_checkpoint(const LevelDir& db, int n
     return checkpoint;
 }
 
+/// How solve_level_in_memory() runs a level.
+struct InMemoryRun {
+    int threads = 1;
+    double checkpoint_minutes = 0; ///< -1: no checkpoint
+    /// For the progress line, where the solver takes them (value levels:
+    /// threshold_shares()); empty: even.
+    std::vector<double> threshold_shares{};
+};
+
 /// Solves level n of `game` (the board of `db`) in memory with Solver<Game> over the smaller
-/// `levels`, resuming from its checkpoint if there is one. `threshold_shares`: for the
-/// progress line, where the solver takes them (value levels: threshold_shares()).
+/// `levels`, resuming from its checkpoint if there is one.
 template <template <class> class Solver, class Game>
 SolvedLevel solve_level_in_memory(const Game& game, const LevelDir& db, int n,
-                                  const std::vector<ValueArray>& levels, int threads,
-                                  double checkpoint_minutes, ProgressDisplay& display,
-                                  std::vector<double> threshold_shares = {}) {
+                                  const std::vector<ValueArray>& levels, InMemoryRun run,
+                                  ProgressDisplay& display) {
     std::vector<const int8_t*> smaller;
     for (const auto& l : levels) smaller.push_back(l.data());
-    Solver<Game> solver(game, smaller, threads);
-    if constexpr (requires { solver.set_threshold_shares(std::move(threshold_shares)); })
-        solver.set_threshold_shares(std::move(threshold_shares));
+    Solver<Game> solver(game, smaller, run.threads);
+    if constexpr (requires { solver.set_threshold_shares(std::move(run.threshold_shares)); })
+        solver.set_threshold_shares(std::move(run.threshold_shares));
     SolvedLevel solved{
         ValueArray(),
-        level_checkpoint(db, n, Solver<Game>::kCheckpointFormat, checkpoint_minutes, display),
+        level_checkpoint(db, n, Solver<Game>::kCheckpointFormat, run.checkpoint_minutes, display),
         nullptr, nullptr, nullptr};
     display.level_started(n, db.level_size(n), LevelMode::InMemory,
                           solved.checkpoint ? &*solved.checkpoint : nullptr);

@@ -104,10 +104,12 @@ template <int P> class ValueLevels final : public LevelBuilder {
 
     void solve(int n, ProgressDisplay& display) override {
         solved_ = plan_.mode(n) == LevelMode::Nibble ? solve_nibble(n, display)
-                  : streaming_                       ? solve_streamed(n, display)
-                                                     : solve_level_in_memory<RetrogradeSolver>(
-                                     game_, db_, n, levels_, settings_.threads,
-                                     settings_.checkpoint_minutes, display, progress_shares(n));
+                  : streaming_
+                      ? solve_streamed(n, display)
+                      : solve_level_in_memory<RetrogradeSolver>(
+                            game_, db_, n, levels_,
+                            {settings_.threads, settings_.checkpoint_minutes, progress_shares(n)},
+                            display);
     }
 
     void write(int n, LevelRow& row) override {

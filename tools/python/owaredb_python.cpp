@@ -207,20 +207,32 @@ class PyTablebase {
 
 // ---- values(): an (N, 2P) integer array in, an int8 array out ----
 
-// Reads row r of an (N, width) array of integer type T with any strides into out[0, width);
-// false if a count is negative or above 48 (then `bad_pit` and `bad_count` say which).
+// An (N, width) array of integers with any strides (in bytes: s0 between rows, s1 between
+// pits).
+struct StridedRows {
+    const char* data;
+    py::ssize_t s0, s1;
+    int width;
+};
+
+// The pit and count that made a row malformed.
+struct BadCount {
+    int pit = 0;
+    std::string count; ///< exactly as stored, e.g. 2**63 of a uint64 array
+};
+
+// Reads row r of `rows`, of integer type T, into out[0, width); false if a count is
+// negative or above 48 (then `bad` says which).
 template <class T>
-bool load_row(const char* data, py::ssize_t s0, py::ssize_t s1, std::size_t r, int width,
-              uint8_t* out, int& bad_pit, std::string& bad_count) {
-    const char* row = data + static_cast<py::ssize_t>(r) * s0;
-    for (int k = 0; k < width; ++k) {
+bool load_row(const StridedRows& rows, std::size_t r, uint8_t* out, BadCount& bad) {
+    const char* row = rows.data + static_cast<py::ssize_t>(r) * rows.s0;
+    for (int k = 0; k < rows.width; ++k) {
         T v;
-        std::memcpy(&v, row + k * s1, sizeof v);
-        bool bad = v > T(48);
-        if constexpr (std::is_signed_v<T>) bad = bad || v < T(0);
-        if (bad) {
-            bad_pit = k;
-            bad_count = std::to_string(v); // exactly as stored, e.g. 2**63 of a uint64 array
+        std::memcpy(&v, row + k * rows.s1, sizeof v);
+        bool out_of_range = v > T(48);
+        if constexpr (std::is_signed_v<T>) out_of_range = out_of_range || v < T(0);
+        if (out_of_range) {
+            bad = {k, std::to_string(v)};
             return false;
         }
         out[k] = static_cast<uint8_t>(v);
@@ -228,8 +240,7 @@ bool load_row(const char* data, py::ssize_t s0, py::ssize_t s1, std::size_t r, i
     return true;
 }
 
-using RowLoader = bool (*)(const char*, py::ssize_t, py::ssize_t, std::size_t, int, uint8_t*, int&,
-                           std::string&);
+using RowLoader = bool (*)(const StridedRows&, std::size_t, uint8_t*, BadCount&);
 
 RowLoader loader_for(char kind, py::ssize_t itemsize) {
     if (kind == 'i') switch (itemsize) {
@@ -284,12 +295,12 @@ struct BatchJob {
             const std::size_t n = std::min(kChunk, end - at);
             const uint8_t* in;
             bool any_malformed = false;
-            int bad_pit = 0;
-            std::string bad_count;
+            BadCount bad;
+            const StridedRows rows{data, s0, s1, width};
             if (loader) {
                 for (std::size_t i = 0; i < n; ++i) {
                     uint8_t* row = pits.data() + w * i;
-                    malformed[i] = !loader(data, s0, s1, at + i, width, row, bad_pit, bad_count);
+                    malformed[i] = !loader(rows, at + i, row, bad);
                     if (malformed[i]) {
                         // A stand-in the library refuses without I/O: 49 seeds.
                         std::fill(row, row + w, uint8_t(0));
@@ -327,10 +338,10 @@ struct BatchJob {
                 if (any_malformed && malformed[i]) {
                     // Re-read the row for the message (the loader stops at the first bad pit).
                     std::vector<uint8_t> scratch(w);
-                    loader(data, s0, s1, at + i, width, scratch.data(), bad_pit, bad_count);
-                    e.message = "pit " + std::to_string(bad_pit) + " holds " + bad_count +
+                    loader(rows, at + i, scratch.data(), bad);
+                    e.message = "pit " + std::to_string(bad.pit) + " holds " + bad.count +
                                 " seeds, " +
-                                (bad_count.starts_with('-') ? "a negative count" : "more than 48");
+                                (bad.count.starts_with('-') ? "a negative count" : "more than 48");
                 } else {
                     e.position = Counts(in + w * i, in + w * (i + 1));
                     e.message = r.message();
