@@ -608,4 +608,13 @@ assert 'rates: docs/data/build-rates.jsonl (built in)' in log, log
 check "generate --plan exits 0 when the plan fits" bash -c "[[ $? == 0 ]] && grep -q 'the plan fits' '$work/plan1.log'"
 check "generate --plan creates nothing" bash -c "[[ -z \$(ls -A '$work/planempty') && ! -e '$work/plannew' ]]"
 
+# Every program answers --version with its name and the project's version (CMake's
+# project(VERSION)), status 0.
+serve=$(dirname "$owaredb")/owaredb-serve
+omweso=$(dirname "$owaredb")/omweso/omweso
+version=$(sed -n 's/^project(owaredb VERSION \([0-9.]*\) .*/\1/p' "$(dirname "$0")/../../CMakeLists.txt")
+for prog in "$owaredb" "$serve" "$omweso"; do
+  check "$(basename "$prog") --version prints '$(basename "$prog") $version'" bash -c "out=\$('$prog' --version) && [[ -n '$version' && \$out == '$(basename "$prog") $version' ]]"
+done
+
 finish cli_test
