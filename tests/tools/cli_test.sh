@@ -609,12 +609,13 @@ check "generate --plan exits 0 when the plan fits" bash -c "[[ $? == 0 ]] && gre
 check "generate --plan creates nothing" bash -c "[[ -z \$(ls -A '$work/planempty') && ! -e '$work/plannew' ]]"
 
 # Every program answers --version with its name and the project's version (CMake's
-# project(VERSION)), status 0.
+# project(VERSION)), status 0; owaredb-serve's --help is serve's own usage.
 serve=$(dirname "$owaredb")/owaredb-serve
 omweso=$(dirname "$owaredb")/omweso/omweso
 version=$(sed -n 's/^project(owaredb VERSION \([0-9.]*\) .*/\1/p' "$(dirname "$0")/../../CMakeLists.txt")
 for prog in "$owaredb" "$serve" "$omweso"; do
   check "$(basename "$prog") --version prints '$(basename "$prog") $version'" bash -c "out=\$('$prog' --version) && [[ -n '$version' && \$out == '$(basename "$prog") $version' ]]"
 done
+check "owaredb-serve --help prints serve's usage and options" bash -c "'$serve' --help >'$work/servehelp.txt' && head -1 '$work/servehelp.txt' | grep -q '^usage: owaredb serve \[--dir DIR\]' && grep -q -- '--port' '$work/servehelp.txt'"
 
 finish cli_test
