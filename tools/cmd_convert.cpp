@@ -10,8 +10,8 @@
 #include "cli/run_settings.hpp"
 #include "commands.hpp"
 #include "database_options.hpp"
-#include "dbformat/dir_lock.hpp"
 #include "dbformat/file_io.hpp"
+#include "generate/preflight.hpp"
 #include "oware/ranking.hpp"
 #include "progress_line.hpp"
 #include "tablebase/database_dir.hpp"
@@ -180,7 +180,6 @@ int cmd_import(const Args& args) {
     require_directory(o.from);
     if (open_store({o.from, "awari"}, o.threads, 6)->format() != "published")
         throw UsageError("no published files (scores.N) in '" + o.from + "'");
-    require_directory(o.to, "(create it first)");
     if (!PublishedDir::levels_in(o.to).empty())
         throw UsageError("'" + o.to +
                          "' holds published files: import writes owaredb files, "
@@ -192,8 +191,8 @@ int cmd_import(const Args& args) {
     const uint64_t budget = conversion_budget(o, levels.empty() ? -1 : levels.back());
     const PublishedDir published(o.from);
     const DatabaseDir ours(o.to, Rules::awari(), false, kPitsPerSide);
-    const db::DirectoryLock lock(o.to);
-    lock.remove_stale_temp_files();
+    // Created if need be, as generate's: the writer's lock, a killed run's temp files gone.
+    const auto lock = prepare_output_directory(o.to);
     int converted = 0, kept = 0;
     for (int n : levels) {
         if (ours.check(n, o.threads).ok()) { // already imported, every block intact
@@ -233,7 +232,6 @@ int cmd_export(const Args& args) {
     require_directory(o.from);
     if (open_store({o.from, "awari"}, o.threads, 6)->format() != "owaredb")
         throw UsageError("'" + o.from + "' holds published files already");
-    require_directory(o.to, "(create it first)");
     if (!rule_sets_in(o.to).empty())
         throw UsageError("'" + o.to +
                          "' holds owaredb level files: export writes published "
@@ -249,8 +247,9 @@ int cmd_export(const Args& args) {
         if (std::filesystem::exists(ours.path(n))) levels.push_back(n);
     const uint64_t budget = conversion_budget(o, levels.empty() ? -1 : levels.back());
     const PublishedDir published(o.to);
-    const db::DirectoryLock lock(o.to);
-    lock.remove_stale_temp_files(); // a killed export's scores.N.tmp.* (a level's size each)
+    // Created if need be, as generate's: the writer's lock, a killed export's scores.N.tmp.*
+    // (a level's size each) gone.
+    const auto lock = prepare_output_directory(o.to);
     int converted = 0, kept = 0;
     for (int n : levels) {
         if (published.open(n).ok()) { // already exported (written atomically: whole)

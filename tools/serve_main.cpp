@@ -3,11 +3,26 @@
 #include "commands.hpp"
 
 #include <array>
+#include <iostream>
+#include <string_view>
 
 int main(int argc, char** argv) {
     using namespace owaredb::cli;
     static constexpr std::array<Subcommand, 1> commands = {{
         {"serve", cmd_serve, "the oracle in a browser: a page and a JSON API (HTTP)"},
     }};
-    return run_subcommand({.name = "owaredb", .about = {}, .commands = commands}, argc, argv);
+    // Its messages say "owaredb serve", as when `owaredb serve` starts it; asked about
+    // itself, it is owaredb-serve, whose one command is serve: its help is serve's.
+    const Program program{.name = "owaredb", .about = {}, .commands = commands};
+    const std::string_view first = argc >= 2 ? argv[1] : "";
+    if (first == "--version") {
+        std::cout << version_line("owaredb-serve");
+        return 0;
+    }
+    if (first == "--help" || first == "-h" || first == "help") {
+        char serve[] = "serve", help[] = "--help";
+        char* words[] = {argv[0], serve, help, nullptr};
+        return run_subcommand(program, 3, words);
+    }
+    return run_subcommand(program, argc, argv);
 }

@@ -44,8 +44,9 @@ struct GameLevels {
     /// seeds)"; empty when it is.
     std::string why_not(int n) const {
         if (n != skipped) return {};
-        return "not part of a game of " + std::to_string(max_level / pits) +
-               " seeds per pit (it never has " + std::to_string(n) + " seeds)";
+        const int k = max_level / pits;
+        return "not part of a game of " + std::to_string(k) + (k == 1 ? " seed" : " seeds") +
+               " per pit (it never has " + std::to_string(n) + " seeds)";
     }
 };
 

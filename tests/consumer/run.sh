@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Installs the built project into a temporary prefix, builds the consumer against it with
-# find_package(owaredb), and checks that both consumers agree with `owaredb probe` (and, inside
-# them, that the library loaded reports the package's version).
+# Installs the built project into a temporary prefix, checks that its programs are there,
+# builds the consumer against it with find_package(owaredb), and checks that both consumers
+# agree with `owaredb probe` (and, inside them, that the library loaded reports the
+# package's version).
 #   run.sh <build dir> <source dir>
 set -euo pipefail
 build=$1 src=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
+# Every program is installed, and runs from there.
+for prog in owaredb owaredb-serve omweso; do
+  "$work/prefix/bin/$prog" --version >/dev/null || { echo "$prog not installed (or fails)"; exit 1; }
+done
 cmake -S "$src/tests/consumer" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
 cmake --build "$work/build" >/dev/null
 "$work/prefix/bin/owaredb" generate --rules abapa --max-seeds 6 --dir "$work/db" >/dev/null

@@ -350,7 +350,7 @@ TEST_CASE("a missing level that a game of another board leaves out says so") {
     const BasicPosition<3> five = unrank<3>(5, 0);
     ProbeResult<int> r = tb.value(pits_of(five));
     CHECK(r.status() == ProbeStatus::NotAvailable);
-    CHECK(r.message().find("not part of a game of 1 seeds per pit") != std::string::npos);
+    CHECK(r.message().find("not part of a game of 1 seed per pit") != std::string::npos);
     CHECK(r.message().find("owaredb generate --pits 3 --max-seeds 5 builds it") !=
           std::string::npos);
     CHECK(tb.value(pits_of(unrank<3>(6, 0))).ok());

@@ -140,7 +140,7 @@ TEST_CASE("a level left out as a game's (generate --game) says so when it is ask
     eleven[7] = 1;
     const ProbeResult<int> v = tb.value(eleven);
     CHECK(v.status() == ProbeStatus::NotAvailable);
-    CHECK(v.message().find("level 11 is not part of a game of 1 seeds per pit") !=
+    CHECK(v.message().find("level 11 is not part of a game of 1 seed per pit") !=
           std::string::npos);
     // Level 12 is there and answers; in the fixture's own directory (levels 0..10), level
     // 11 is an ordinary missing level.

@@ -27,6 +27,9 @@ TEST_CASE("GameLevels: a game of k seeds per pit leaves out 12k - 1, nothing els
     CHECK_FALSE(three.contains(37));
     CHECK(three.why_not(35) == "not part of a game of 3 seeds per pit (it never has 35 seeds)");
     CHECK(three.why_not(34).empty());
+    // One seed a pit is "seed", not "seeds".
+    CHECK(GameLevels::of_game(1, 6).why_not(11) ==
+          "not part of a game of 1 seed per pit (it never has 11 seeds)");
     const GameLevels four = GameLevels::of_game(4, 6); // Romein & Bal's 0..46 and 48
     CHECK(four.skipped == 47);
     CHECK(four.contains(46));

@@ -608,4 +608,21 @@ assert 'rates: docs/data/build-rates.jsonl (built in)' in log, log
 check "generate --plan exits 0 when the plan fits" bash -c "[[ $? == 0 ]] && grep -q 'the plan fits' '$work/plan1.log'"
 check "generate --plan creates nothing" bash -c "[[ -z \$(ls -A '$work/planempty') && ! -e '$work/plannew' ]]"
 
+# export and import create their --to directory (one not there yet), as generate does.
+"$owaredb" generate --rules awari --max-seeds 6 --dir "$work/a6" >/dev/null 2>&1
+"$owaredb" export --from "$work/a6" --to "$work/newpub" >"$work/newpub.log" 2>&1
+check "export creates its --to directory" bash -c "[[ $? == 0 && -s '$work/newpub/scores.6' ]] || { cat '$work/newpub.log'; false; }"
+"$owaredb" import --from "$work/newpub" --to "$work/newimp" >"$work/newimp.log" 2>&1
+check "import creates its --to directory" bash -c "[[ $? == 0 ]] && cmp -s '$work/a6/awari-06.owdb' '$work/newimp/awari-06.owdb' || { cat '$work/newimp.log'; false; }"
+
+# Every program answers --version with its name and the project's version (CMake's
+# project(VERSION)), status 0; owaredb-serve's --help is serve's own usage.
+serve=$(dirname "$owaredb")/owaredb-serve
+omweso=$(dirname "$owaredb")/omweso/omweso
+version=$(sed -n 's/^project(owaredb VERSION \([0-9.]*\) .*/\1/p' "$(dirname "$0")/../../CMakeLists.txt")
+for prog in "$owaredb" "$serve" "$omweso"; do
+  check "$(basename "$prog") --version prints '$(basename "$prog") $version'" bash -c "out=\$('$prog' --version) && [[ -n '$version' && \$out == '$(basename "$prog") $version' ]]"
+done
+check "owaredb-serve --help prints serve's usage and options" bash -c "'$serve' --help >'$work/servehelp.txt' && head -1 '$work/servehelp.txt' | grep -q '^usage: owaredb serve \[--dir DIR\]' && grep -q -- '--port' '$work/servehelp.txt'"
+
 finish cli_test

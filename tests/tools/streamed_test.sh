@@ -88,7 +88,7 @@ for mode in in-memory streamed; do
   "$owaredb" generate --rules abapa --game 1 --mode "$mode" --dir "$dir" >"$work/out" 2>&1 \
     || fail "--game 1 $mode: $(tail -3 "$work/out")"
   [[ -e "$dir/abapa-11.owdb" ]] && fail "--game 1 $mode built level 11"
-  grep -q "level 11: not part of a game of 1 seeds per pit (it never has 11 seeds), not built" \
+  grep -q "level 11: not part of a game of 1 seed per pit (it never has 11 seeds), not built" \
     "$work/out" || fail "--game 1 $mode: no line for the skipped level"
   for n in 00 05 10 12; do
     cmp -s "$work/abapa-in-memory/abapa-$n.owdb" "$dir/abapa-$n.owdb" \
@@ -123,7 +123,7 @@ dir="$work/abapa-game1-streamed"
 for mode in in-memory streamed; do
   "$owaredb" verify --dir "$dir" --mode "$mode" >"$work/out" 2>&1 \
     || fail "verify --game 1 directory ($mode): $(tail -3 "$work/out")"
-  grep -q "level 11: not part of a game of 1 seeds per pit" "$work/out" \
+  grep -q "level 11: not part of a game of 1 seed per pit" "$work/out" \
     || fail "verify --mode $mode: no line for level 11"
   grep -q "level 12: .* values consistent" "$work/out" || fail "verify --mode $mode: level 12 unchecked"
 done

@@ -36,6 +36,14 @@ std::string error_prefix(const Program& program, std::string_view command) {
 
 } // namespace
 
+#ifndef OWAREDB_VERSION_STRING
+#error "OWAREDB_VERSION_STRING must be defined (the project's version, from CMake)"
+#endif
+
+std::string version_line(std::string_view program) {
+    return std::string(program) + " " + OWAREDB_VERSION_STRING + "\n";
+}
+
 std::string output_problem() {
     errno = 0;
     const bool flushed = std::fflush(stdout) == 0;
@@ -63,6 +71,10 @@ int run_subcommand(const Program& program, int argc, char** argv) {
     const std::string_view name = argv[1];
     if (name == "--help" || name == "-h" || name == "help") {
         print_usage(program, std::cout);
+        return 0;
+    }
+    if (name == "--version") {
+        std::cout << version_line(program.name);
         return 0;
     }
     const auto command = std::find_if(program.commands.begin(), program.commands.end(),

@@ -49,11 +49,17 @@ struct Program {
 
 /// The whole main() of `program`: `<name> <command> [args]` runs the command and returns
 /// its exit status. No command: the usage on standard error, status 2; `--help`, `-h` or
-/// `help`: the usage on standard output, status 0. An unknown command or a UsageError
+/// `help`: the usage on standard output, status 0; `--version`: version_line(name) on
+/// standard output, status 0. An unknown command or a UsageError
 /// prints one line and returns 2, any other std::exception one line and returns 1.
 /// After the command, standard output is flushed; if anything could not be written (a full
 /// disk, /dev/full, a closed pipe) the error is reported and the status is 1 at least.
 int run_subcommand(const Program& program, int argc, char** argv);
+
+/// "<program> <version>\n", e.g. "owaredb 0.1.0": what `<program> --version` prints. The
+/// version is the project's, project(owaredb VERSION ...) in CMake, as libowaredb's
+/// owaredb::version().
+std::string version_line(std::string_view program);
 
 /// Flushes standard output (C and C++ streams) and returns why writing failed, or an empty
 /// string when everything written so far reached the operating system.
