@@ -13,6 +13,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace owaredb {
 
@@ -126,19 +127,14 @@ std::filesystem::path ScanFiles::path_of(uint64_t generation) const {
     return db::scan_file_path(level_file_, generation);
 }
 
-void ScanFiles::drop(std::shared_ptr<Generation>& g) {
-    if (!g) return;
-    const bool kept = (g == reading_ && &g != &reading_) || (g == pinned_ && &g != &pinned_) ||
-                      (g == writing_ && &g != &writing_);
-    if (!kept) {
-        std::error_code ec;
-        std::filesystem::remove(g->path, ec);
-    }
-    g.reset();
+void ScanFiles::release(std::shared_ptr<Generation> g) {
+    if (!g || g == reading_ || g == pinned_ || g == writing_) return;
+    std::error_code ec;
+    std::filesystem::remove(g->path, ec);
 }
 
 void ScanFiles::begin(uint64_t generation, uint64_t size, uint64_t chunk) {
-    drop(writing_);
+    release(std::exchange(writing_, nullptr));
     if (!compressors_) compressors_ = std::make_unique<Compressors>();
     auto g = std::make_shared<Generation>();
     g->number = generation;
@@ -181,9 +177,7 @@ uint64_t ScanFiles::end() {
     pwrite_all(g.fd, g.path, index.data(), index.size(), at);
     pwrite_all(g.fd, g.path, footer.data(), footer.size(), at + index.size());
     if (::fdatasync(g.fd) != 0) fail(g.path, "cannot sync the scan file");
-    std::shared_ptr<Generation> previous = std::move(reading_);
-    reading_ = std::move(writing_);
-    drop(previous);
+    release(std::exchange(reading_, std::move(writing_)));
     return reading_->checksum;
 }
 
@@ -204,9 +198,7 @@ void ScanFiles::read(uint64_t index, std::span<int8_t> out) const {
 }
 
 void ScanFiles::pin() {
-    std::shared_ptr<Generation> previous = std::move(pinned_);
-    pinned_ = reading_;
-    drop(previous);
+    release(std::exchange(pinned_, reading_));
 }
 
 bool ScanFiles::resume(uint64_t generation, uint64_t size, uint64_t chunk, uint64_t checksum) {
@@ -239,7 +231,7 @@ bool ScanFiles::resume(uint64_t generation, uint64_t size, uint64_t chunk, uint6
         if (e.offset + e.bytes > file->size - tail) return false;
     }
     g->checksum = checksum;
-    drop(writing_);
+    release(std::exchange(writing_, nullptr));
     reading_ = g;
     pinned_ = g;
     remove_others(generation);

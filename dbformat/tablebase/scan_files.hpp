@@ -50,7 +50,8 @@ class ScanFiles final : public ScanStore {
 
   private:
     std::filesystem::path path_of(uint64_t generation) const;
-    void drop(std::shared_ptr<Generation>& g);
+    /// Lets go of `g`: its file goes unless the store still reads, pins or writes it.
+    void release(std::shared_ptr<Generation> g);
     void remove_others(uint64_t keep) const;
 
     std::filesystem::path level_file_;
