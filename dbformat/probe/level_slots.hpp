@@ -15,7 +15,6 @@
 #include "oware/rules.hpp"
 #include "tablebase/bounds_dir.hpp"
 #include "tablebase/database_dir.hpp"
-#include "tablebase/directory_format.hpp"
 #include "tablebase/level_store.hpp"
 
 #include <array>

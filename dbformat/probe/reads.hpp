@@ -94,22 +94,18 @@ template <int P> struct StoredReads {
     // no generate of that game will ever build it.
     ProbeError value_read_error(const db::Status& error, int n) const {
         ProbeError e = board_error(from_db(error));
-        if (e.status != ProbeStatus::NotAvailable) return e;
-        const DirectoryContents contents = directory_contents(slots.dir);
-        const bool published = contents.format == DirectoryFormat::Published;
-        std::vector<int> present;
-        if (published)
-            present = contents.published_levels;
-        else
-            for (int k = 0; k <= kMaxSeeds; ++k)
-                if (std::filesystem::exists(slots.files->path(k))) present.push_back(k);
+        if (e.status != ProbeStatus::NotAvailable || !slots.files) return e;
+        const auto store = open_level_store(slots.dir, slots.files->rules(), P, 0);
+        if (!store.ok()) return e;
+        const std::vector<int> present = (*store)->levels();
         if (present.empty()) return e;
         const GameLevels game = GameLevels::of_directory(present, P);
         if (game.skipped == n)
             e.message += " (level " + std::to_string(n) + " is " + game.why_not(n) +
                          ", whose levels these files hold" +
-                         (published ? std::string(")")
-                                    : "; " + generate_command({}, P, n, {}) + " builds it)");
+                         ((*store)->built_by_generate()
+                              ? "; " + generate_command({}, P, n, {}) + " builds it)"
+                              : std::string(")"));
         return e;
     }
 
@@ -117,16 +113,24 @@ template <int P> struct StoredReads {
     // this board will be found there, and the position is of the wrong size for them.
     ProbeError board_error(ProbeError e) const {
         if (e.status != ProbeStatus::NotAvailable) return e;
-        const std::vector<int> boards =
-            directory_contents(slots.dir).format == DirectoryFormat::Published
-                ? std::vector<int>{6}
-                : board_sizes_in(slots.dir);
+        const std::vector<int> boards = boards_in_directory();
         if (boards.empty() || std::find(boards.begin(), boards.end(), P) != boards.end()) return e;
         return ProbeError{ProbeStatus::InvalidPosition,
                           "the level files in '" + slots.dir.string() + "' are for " +
                               (boards.size() == 1 ? board_words(boards[0])
                                                   : list_words(boards) + " pits a side") +
                               ", not " + board_words(P) + " as asked"};
+    }
+
+    // The boards whose level files the directory holds: the one board of a format limited
+    // to one (LevelStore::only_pits), else those of the owaredb level files found there.
+    std::vector<int> boards_in_directory() const {
+        if (slots.files) {
+            const auto store = open_level_store(slots.dir, slots.files->rules(), P, 0);
+            if (store.ok())
+                if (const std::optional<int> only = (*store)->only_pits()) return {*only};
+        }
+        return board_sizes_in(slots.dir);
     }
 
     // Value of a position of D_n straight from its file.

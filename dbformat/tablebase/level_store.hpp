@@ -99,6 +99,9 @@ class LevelStore {
     /// published files", "Romein & Bal's published values".
     virtual std::string files_words() const = 0;
     virtual std::string values_words() const = 0;
+    /// Whether `owaredb generate` builds this format's missing levels (a message naming a
+    /// missing level then says how); false for files only published elsewhere.
+    virtual bool built_by_generate() const { return true; }
     /// Whether the format has bound levels (StoredKind::Bounds) besides value levels.
     virtual bool stores_bounds() const { return true; }
     /// The directory's name with its format, as compare names a side:

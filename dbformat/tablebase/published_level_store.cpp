@@ -106,6 +106,7 @@ class PublishedLevelStore final : public LevelStore {
     std::optional<std::string> only_rules() const override { return "awari"; }
     std::optional<int> only_pits() const override { return 6; }
     std::string files_words() const override { return "Romein & Bal's published files"; }
+    bool built_by_generate() const override { return false; }
     std::string values_words() const override { return "Romein & Bal's published values"; }
     bool stores_bounds() const override { return false; }
     std::string label() const override {
