@@ -14,6 +14,7 @@
 #include <functional>
 #include <sstream>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -82,4 +83,39 @@ TEST_CASE("ProgressDisplay::writing: a write expected under a second is not anno
     display.level_started(19, 150'000'000, LevelMode::InMemory);
     CHECK(stderr_of([&] { display.writing(); }) ==
           "level 19: compressing and writing the file (about 0:02)\n");
+}
+
+TEST_CASE("ProgressDisplay::estimate: the run never ends before its level, and on the last level "
+          "the two ETAs are one (#50)") {
+    // A run resumed after levels that took 100 s for one level's work. In its first minute a
+    // level's own rate rests on seconds of one phase (here half the level in about a second),
+    // and the run's rate estimates it: the line read "ETA level 0:01, run 0:34" on the last
+    // level before.
+    const int n = 20;
+    const uint64_t size = 80'000'000;
+    const double level_work = ProgressDisplay::work(size, n);
+    ProgressDisplay::Recorded earlier;
+    earlier.rate.add_earlier(level_work, 100);
+    ProgressDisplay last(level_work, earlier);
+    ProgressDisplay not_last(3 * level_work, earlier);
+    LevelProgress p;
+    p.level = n;
+    p.threshold = 1;
+    for (ProgressDisplay* d : {&last, &not_last}) {
+        d->level_started(n, size, LevelMode::InMemory);
+        (void)d->estimate(p);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+    p.pass_fraction = 0.5;
+    const ProgressDisplay::Eta at_last = last.estimate(p);
+    REQUIRE(at_last.level);
+    REQUIRE(at_last.run);
+    CHECK(*at_last.run == doctest::Approx(*at_last.level));
+    // Half a level's work at (1.5 levels' work in about 101.2 s): about 34 s.
+    CHECK(*at_last.level == doctest::Approx(0.5 * 101.2 / 1.5).epsilon(0.05));
+    const ProgressDisplay::Eta before_last = not_last.estimate(p);
+    REQUIRE(before_last.level);
+    REQUIRE(before_last.run);
+    CHECK(*before_last.level == doctest::Approx(*at_last.level).epsilon(0.01));
+    CHECK(*before_last.run > *before_last.level + 100); // two more levels
 }

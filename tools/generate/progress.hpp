@@ -114,6 +114,27 @@ class ProgressDisplay {
     // from its first minutes alone: cli/run_rate.hpp). Both leave out the time the process
     // was stopped (cli/active_clock.hpp).
     void update(const LevelProgress& p) {
+        const Eta eta = estimate(p);
+        std::string level_eta = "?", run_eta = "?";
+        if (eta.level) level_eta = format_duration(*eta.level);
+        if (eta.run) run_eta = format_duration(*eta.run);
+        const std::string phase = p.step             ? p.step
+                                  : p.threshold == 0 ? "first pass"
+                                                     : "threshold " + std::to_string(p.threshold);
+        char line[200];
+        std::snprintf(line, sizeof line,
+                      "level %2d (%s): %-13s %3.0f%% of %llu | ETA level %s, run %s", level_,
+                      mode_name(mode_), phase.c_str(), 100 * p.pass_fraction,
+                      (unsigned long long)level_size_, level_eta.c_str(), run_eta.c_str());
+        line_.show(line);
+    }
+    /// Seconds until the level in progress is done and until the run is, at `p` (none
+    /// while nothing has been measured). The run's is never before the level's, and on the
+    /// last level the two are one.
+    struct Eta {
+        std::optional<double> level, run;
+    };
+    Eta estimate(const LevelProgress& p) {
         const double elapsed = clock_.elapsed();
         const double level_work = work(level_size_, level_);
         if (level_from_ < 0) {
@@ -126,41 +147,15 @@ class ProgressDisplay {
                 }
             checkpoint_ = nullptr; // the solver owns it; read once
         }
-        const double in_level = elapsed - level_start_;
-        const double level_done = p.pass_fraction - level_from_;
         // Work done by this process (not what a checkpoint brought), and work left.
-        const double done = done_here_ + level_done * level_work;
+        const double done = done_here_ + (p.pass_fraction - level_from_) * level_work;
         const double left = remaining_ - finished_ - p.pass_fraction * level_work;
-        std::optional<double> level_seconds_left;
-        if (level_earlier_seconds_ > 0 && p.pass_fraction > 0)
-            level_seconds_left =
-                (level_earlier_seconds_ + in_level) * (1 - p.pass_fraction) / p.pass_fraction;
-        else if (level_done > 0 && in_level > 1)
-            level_seconds_left = in_level * (1 - p.pass_fraction) / level_done;
-        // The file's compression and write come after the last phase: at the rate of the
-        // last level written (cli/write_rate.hpp).
-        if (level_seconds_left)
-            if (const std::optional<double> w = writes_.seconds(mode_name(mode_), level_size_))
-                *level_seconds_left += *w;
         const double level_work_left = (1 - p.pass_fraction) * level_work;
-        std::string level_eta = "?", run_eta = "?";
-        if (level_seconds_left) level_eta = format_duration(*level_seconds_left);
-        // Until a level has run a minute, its own ETA rests on seconds of one phase: the
-        // run's rate estimates the level too until then.
-        const bool level_measured = level_earlier_seconds_ > 0 || in_level >= 60;
-        if (const std::optional<double> s =
-                rate_.run_seconds_left(level_measured ? level_seconds_left : std::nullopt,
-                                       level_work_left, left - level_work_left, done, elapsed))
-            run_eta = format_duration(*s);
-        const std::string phase = p.step             ? p.step
-                                  : p.threshold == 0 ? "first pass"
-                                                     : "threshold " + std::to_string(p.threshold);
-        char line[200];
-        std::snprintf(line, sizeof line,
-                      "level %2d (%s): %-13s %3.0f%% of %llu | ETA level %s, run %s", level_,
-                      mode_name(mode_), phase.c_str(), 100 * p.pass_fraction,
-                      (unsigned long long)level_size_, level_eta.c_str(), run_eta.c_str());
-        line_.show(line);
+        Eta eta;
+        eta.level = level_estimate(p.pass_fraction, elapsed, level_work_left, done);
+        eta.run = rate_.run_seconds_left(eta.level, level_work_left, left - level_work_left, done,
+                                         elapsed);
+        return eta;
     }
     // Compressing a large level takes a while; say so instead of going quiet, and about how
     // long by the last level written. A write that level says will take under a second is
@@ -195,6 +190,30 @@ class ProgressDisplay {
     }
 
   private:
+    // Seconds until the level in progress is done, at `fraction` of it with
+    // `level_work_left` units left. Once it has run a minute (or a checkpoint says how long
+    // earlier processes spent on it), at its own rate, plus the file's compression and
+    // write at the rate of the last level written (cli/write_rate.hpp). Before that its own
+    // rate rests on seconds of one phase, and the run's rate (`done` units by this process
+    // in `elapsed`, and what earlier processes recorded) estimates it, write included: so
+    // that the run never shows an end before its level's, and the last level's two ETAs
+    // are one.
+    std::optional<double> level_estimate(double fraction, double elapsed, double level_work_left,
+                                         double done) const {
+        const double in_level = elapsed - level_start_;
+        if (level_earlier_seconds_ <= 0 && in_level < 60)
+            return rate_.seconds_left(level_work_left, done, elapsed);
+        std::optional<double> own;
+        if (level_earlier_seconds_ > 0 && fraction > 0)
+            own = (level_earlier_seconds_ + in_level) * (1 - fraction) / fraction;
+        else if (fraction - level_from_ > 0 && in_level > 1)
+            own = in_level * (1 - fraction) / (fraction - level_from_);
+        if (own)
+            if (const std::optional<double> w = writes_.seconds(mode_name(mode_), level_size_))
+                *own += *w;
+        return own;
+    }
+
     double remaining_;
     double finished_ = 0;  // the work of the levels finished
     double done_here_ = 0; // the part of it this process did
