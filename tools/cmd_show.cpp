@@ -38,7 +38,8 @@ int cmd_show(const Args& args) {
                       << " for the side to move\n";
             return;
         }
-        std::cout << "legal moves:\n";
+        // A child is written as every position is, side to move first: the opponent's pits.
+        std::cout << "legal moves (each child with the opponent to move: their pits first):\n";
         for (const BasicMove<P>& m : moves)
             std::cout << "  " << int(m.pit) + 1 << ": captures " << int(m.captured) << " -> "
                       << to_string(m.child) << "\n";

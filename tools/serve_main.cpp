@@ -5,6 +5,7 @@
 #include <array>
 #include <iostream>
 #include <string_view>
+#include <vector>
 
 int main(int argc, char** argv) {
     using namespace owaredb::cli;
@@ -19,10 +20,19 @@ int main(int argc, char** argv) {
         std::cout << version_line("owaredb-serve");
         return 0;
     }
-    if (first == "--help" || first == "-h" || first == "help") {
+    // Its one command may be left out: `owaredb-serve --dir D` serves as `owaredb serve
+    // --dir D` does, and with no arguments at all it says how to call it (serve's help).
+    if (first.empty() || first == "--help" || first == "-h" || first == "help") {
         char serve[] = "serve", help[] = "--help";
         char* words[] = {argv[0], serve, help, nullptr};
         return run_subcommand(program, 3, words);
+    }
+    if (first != "serve") {
+        std::vector<char*> words(argv, argv + argc);
+        static char serve[] = "serve";
+        words.insert(words.begin() + 1, serve);
+        words.push_back(nullptr);
+        return run_subcommand(program, argc + 1, words.data());
     }
     return run_subcommand(program, argc, argv);
 }

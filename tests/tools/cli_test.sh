@@ -353,6 +353,7 @@ expect_fail "unknown option" "unrecognised option" "$owaredb" perft --bogus
 # other boards (--pits P): 2P pit counts; from 4 per pit the first two plies are plain
 check "perft --pits 3 counts 3 and 9 moves" bash -c "'$owaredb' perft --pits 3 --depth 2 | tr '\n' ' ' | grep -qx '1 3 2 9 '"
 check "perft --pits 1: a grand slam under abapa is one legal move" bash -c "'$owaredb' perft --pits 1 --position '2 0' --depth 1 | grep -qx '1 1'"
+check "show says the children are written with the opponent to move (#50)" bash -c "'$owaredb' show --rules awari '1 0 0 2 0 0 0 1 0 0 1 0' | grep -qx 'legal moves (each child with the opponent to move: their pits first):'"
 check "show --pits 3: the awari grand slam takes all seven" bash -c "'$owaredb' show --pits 3 --rules awari '0 0 3 1 2 1' | grep -q '3: captures 7 -> 0 0 0 0 0 0'"
 check "perft --pits 7 takes its start position written out (56 seeds)" bash -c "'$owaredb' perft --pits 7 --depth 2 --position '4 4 4 4 4 4 4 4 4 4 4 4 4 4' | tr '\n' ' ' | grep -qx '1 7 2 49 '"
 expect_fail "perft --pits 7: more seeds than the board starts with" "more than 56" "$owaredb" perft --pits 7 --position "5 4 4 4 4 4 4 4 4 4 4 4 4 4"
@@ -624,5 +625,7 @@ for prog in "$owaredb" "$serve" "$omweso"; do
   check "$(basename "$prog") --version prints '$(basename "$prog") $version'" bash -c "out=\$('$prog' --version) && [[ -n '$version' && \$out == '$(basename "$prog") $version' ]]"
 done
 check "owaredb-serve --help prints serve's usage and options" bash -c "'$serve' --help >'$work/servehelp.txt' && head -1 '$work/servehelp.txt' | grep -q '^usage: owaredb serve \[--dir DIR\]' && grep -q -- '--port' '$work/servehelp.txt'"
+check "owaredb-serve with no arguments prints serve's usage, not owaredb's commands (#50)" bash -c "'$serve' >'$work/servebare.txt' 2>&1; head -1 '$work/servebare.txt' | grep -q '^usage: owaredb serve \[--dir DIR\]'"
+check "owaredb-serve takes serve's options without the word serve" bash -c "! '$serve' --dir '$work/nonexistent' --port 0 2>'$work/servedir.txt' && grep -q \"no database directory '$work/nonexistent'\" '$work/servedir.txt'"
 
 finish cli_test
