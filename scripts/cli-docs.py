@@ -92,8 +92,9 @@ def cell(text):
 def command_section(title, help_text):
     synopsis, description, options, rest = split_help(help_text)
     out = [f"## {title}", "", "```text", synopsis, "```", ""]
-    for paragraph in description:
-        out += [" ".join(paragraph.split()), ""]
+    for paragraph in description:  # prose joined; a paragraph laid out in columns kept
+        laid_out = any(line.startswith(" ") for line in paragraph.splitlines())
+        out += ["```text", paragraph, "```", ""] if laid_out else [" ".join(paragraph.split()), ""]
     rows = option_rows(options)
     if rows:
         out += ["| option | meaning |", "|---|---|"]
