@@ -15,7 +15,7 @@ measured, the others projected).
 levels were written at another zstd level than the projected ones will be (the writer's
 tiers, dbformat/writer.hpp).
 
-Memory per mode (README, Design; docs/results.md): in memory, 2 bytes a position of D_n
+Memory per mode (docs/design.md; docs/results.md): in memory, 2 bytes a position of D_n
 plus 1 byte a position of every smaller level; streamed, 1 byte a position of D_n and
 about 56 MB (one process pushes capture exits from the smaller levels: no request
 buffers). Disk: the file at the bits/position of the fit's last level, plus during the level the checkpoint (2 bytes a position in memory,

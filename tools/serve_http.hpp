@@ -3,7 +3,7 @@
 // complete request to one handler, which knows nothing of sockets. The routes are in
 // cmd_serve.cpp.
 //
-// What a client can and cannot make it do (README, The oracle in a browser):
+// What a client can and cannot make it do (docs/guides/serving.md):
 //  - connections are bounded (Limits::max_connections); at the cap the connection idle the
 //    longest is closed to make room, and with none idle a new one is answered 503 at once;
 //  - a connection waiting for a request is closed after Limits::idle; a request's header

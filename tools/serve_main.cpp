@@ -1,5 +1,6 @@
 // owaredb-serve: the web oracle (cmd_serve.cpp), a program of its own so that only it
 // loads the HTTP library; `owaredb serve ARGS` runs `owaredb-serve serve ARGS`.
+#include "command_help.hpp"
 #include "commands.hpp"
 
 #include <array>
@@ -10,7 +11,7 @@
 int main(int argc, char** argv) {
     using namespace owaredb::cli;
     static constexpr std::array<Subcommand, 1> commands = {{
-        {"serve", cmd_serve, "the oracle in a browser: a page and a JSON API (HTTP)"},
+        {"serve", cmd_serve, "the oracle in a browser: a page and a JSON API (HTTP)", help::kServe},
     }};
     // Its messages say "owaredb serve", as when `owaredb serve` starts it; asked about
     // itself, it is owaredb-serve, whose one command is serve: its help is serve's.

@@ -65,7 +65,7 @@ for t in 100000 60000 2147483647 -1; do
   expect "stats --threads $t" 2 "--threads must be" $owaredb stats --dir "$db" --threads $t
   expect "census --threads $t" 2 "--threads must be" $omweso census --seeds 5 --threads $t
 done
-# One rule for cache sizes (README, Probe library): 0 is the library's default, and a size
+# One rule for cache sizes (docs/library.md, Cache): 0 is the library's default, and a size
 # whose bytes do not fit is refused, by probe and serve alike (it wrapped to 0 in serve).
 out=$($owaredb probe --dir "$db" --cache-mb 0 "$start" 2>&1) && [[ "$out" == *"value"* ]] && pass ||
   fail "probe --cache-mb 0 (the default): $out"

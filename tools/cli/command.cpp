@@ -34,7 +34,14 @@ std::string error_prefix(const Program& program, std::string_view command) {
     return s + ": ";
 }
 
+// Set once, before the one command a process runs starts.
+std::string_view running_command_help;
+
 } // namespace
+
+std::string_view current_command_help() {
+    return running_command_help;
+}
 
 #ifndef OWAREDB_VERSION_STRING
 #error "OWAREDB_VERSION_STRING must be defined (the project's version, from CMake)"
@@ -85,6 +92,7 @@ int run_subcommand(const Program& program, int argc, char** argv) {
         return 2;
     }
     const Args args(argv + 2, argv + argc);
+    running_command_help = command->help;
     int status = 1;
     try {
         status = command->run(args);

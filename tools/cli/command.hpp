@@ -31,6 +31,9 @@ struct Subcommand {
     std::string_view name;
     int (*run)(const Args& args);
     std::string_view summary; ///< one line, for the program's usage
+    /// Examples and exit status: what `--help` prints after the options (docs/cli.md is
+    /// made from it, scripts/cli-docs.sh). Empty: nothing after the options.
+    std::string_view help = {};
 };
 
 /// How a program starts its error lines.
@@ -55,6 +58,10 @@ struct Program {
 /// After the command, standard output is flushed; if anything could not be written (a full
 /// disk, /dev/full, a closed pipe) the error is reported and the status is 1 at least.
 int run_subcommand(const Program& program, int argc, char** argv);
+
+/// The help of the subcommand run_subcommand is running (Subcommand::help; empty outside
+/// one), which parse_args prints after the options when asked for --help.
+std::string_view current_command_help();
 
 /// "<program> <version>\n", e.g. "owaredb 0.1.0": what `<program> --version` prints. The
 /// version is the project's, project(owaredb VERSION ...) in CMake, as libowaredb's

@@ -46,6 +46,8 @@ bool parse_args(const Args& args, const std::string& usage, po::options_descript
         po::store(po::command_line_parser(ordered).options(opts).positional(positional).run(), vm);
         if (vm.count("help")) {
             std::cout << usage << "\n" << opts << "\n";
+            if (const std::string_view more = current_command_help(); !more.empty())
+                std::cout << more << (more.ends_with('\n') ? "" : "\n");
             return false;
         }
         po::notify(vm);

@@ -14,8 +14,9 @@ namespace owaredb::cli {
 namespace po = boost::program_options;
 
 /// Adds --help (-h) to `opts` and parses args against them (and the positional names):
-/// returns false after printing `usage`, a blank line and the options to standard output
-/// when --help was given. Throws UsageError with boost's message on bad options.
+/// returns false after printing `usage`, a blank line, the options and the command's
+/// examples and exit status (current_command_help()) to standard output when --help was
+/// given. Throws UsageError with boost's message on bad options.
 /// An argument that starts with '-' and a digit or a space ("-1 2 3 ...") is taken as a
 /// positional argument (a position with a negative pit, which the command then rejects
 /// with its own message), not as an unknown option.
