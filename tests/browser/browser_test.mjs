@@ -541,6 +541,12 @@ try {
   await phone.tap(`#board [data-pit="south-${cli.pv[0].move - 1}"]`);
   s = await settle(phone, nextOf(cli), 'north');
   compare('phone: after a tap', s, probe(s.position));
+  // Long results ("loses by 4 \u00b7 by repetition") still fit the width.
+  await phone.goto(`${server.url}?position=${encodeURIComponent('1 1 2 1 3 1 0 0 0 1 0 2')}&turn=north&south=20&north=16`);
+  await settle(phone, '1 1 2 1 3 1 0 0 0 1 0 2', 'north');
+  const wide = await phone.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth,
+    table: document.getElementById('moves').getBoundingClientRect().right, panel: document.querySelector('.side-panel').getBoundingClientRect().right }));
+  check('phone: the moves with long results fit the width', wide.scroll <= wide.width && wide.table <= wide.panel, JSON.stringify(wide));
   // The opening, its levels missing (#50: the box filled the screen and pushed the moves
   // below the fold): one short line, every move in the first screen.
   await phone.goto(server.url);

@@ -520,19 +520,25 @@
     tr.className = `playable${best ? ' best' : ''}`;
     tr.title = `play ${NAME[n.turn]}'s pit ${m.move}`;
     tr.addEventListener('click', () => playMove(m.move));
-    let result = 'not in the databases';
+    // The result's words kept on one line; what the bound files add may go to the next.
+    const result = [document.createElement('span')];
+    result[0].className = 'words';
+    result[0].textContent = 'not in the databases';
     let colour = RESULT_COLOUR.unknown;
     if (known(m)) {
       const o = outcome(n, m.value);
       tr.dataset.value = m.value;
       tr.dataset.result = o.result;
       colour = RESULT_COLOUR[o.result];
-      result = words(o);
+      result[0].textContent = words(o);
       tr.title += `: ${finalScore(n, o)} with perfect play`;
       const w = written(n, m.gM, m.gN);
       if (w) {
         tr.dataset.written = w;
-        result += w === 'repetition' ? ' \u00b7 by repetition' : ' \u00b7 certain';
+        const how = document.createElement('span');
+        how.className = 'how';
+        how.textContent = w === 'repetition' ? 'by repetition' : 'certain';
+        result.push(' \u00b7 ', how);
       }
     } else {
       tr.dataset.result = 'unknown';
@@ -540,7 +546,8 @@
     const cells = [`${NAME[n.turn][0]}${m.move}`, m.captured || '', known(m) ? signed(m.value) : '?', result];
     cells.forEach((c, i) => {
       const td = document.createElement('td');
-      td.textContent = c;
+      if (i === 3) td.append(...c);
+      else td.textContent = c;
       if (i === 2) td.className = 'v';
       if (i === 3) td.className = 'result';
       if (i >= 2) td.style.color = colour;
