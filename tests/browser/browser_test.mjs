@@ -276,10 +276,23 @@ try {
   }
 
   // 8c. Play from the opening (levels 13..48 missing): playable, and "New game" too.
+  // The page asks GET /api/search for a suggestion there (#50); its answer is made up here
+  // (the search is not this test's): the page must show it apart, named as a search's.
   {
+    const searched = [];
+    await page.route('**/api/search?*', (route) => {
+      searched.push(new URL(route.request().url()).searchParams.get('position'));
+      return route.fulfill({ json: { status: 'not_available', search: { kind: 'estimate', move: 3, value: 2, depth: 7, pv: [3], moves: [] } } });
+    });
     await page.goto(server.url);
     const START = '4 4 4 4 4 4 4 4 4 4 4 4';
     s = await settle(page, START, 'south', 'missing');
+    await page.waitForSelector('#search:not([hidden])', { timeout: 10000 });
+    const hint = await page.evaluate(() => ({ text: document.getElementById('search').textContent, kind: document.getElementById('search').dataset.kind }));
+    check('opening: a search suggestion, named as an estimate', hint.kind === 'estimate' && searched[0] === START &&
+      hint.text === 'Search estimate, not a database value: S3, value +2 for South (depth 7).', JSON.stringify(hint));
+    check('opening: the suggestion is not a database value', (await shown(page)).rows.every((r) => r.value === null));
+    await page.unroute('**/api/search?*');
     check('opening: every move playable, none valued', s.rows.length === 6 && s.rows.every((r) => r.value === null) &&
       Object.values(s.chips).every((c) => c === '?'), JSON.stringify(s.rows));
     check('opening: which levels are missing', /levels 13\u201348/.test(s.message) && /down to 12 seeds/.test(s.message), s.message);

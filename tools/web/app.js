@@ -31,6 +31,7 @@
   const NAME = { south: 'South', north: 'North' };
   const AUTOPLAY_MS = 500;
   const FLIP_KEY = 'owaredb-flip'; // localStorage: '1' when North is drawn at the bottom
+  const SEARCH_BUDGET = '500ms'; // a suggestion's search, where the databases have no value
   let TOTAL = 48; // seeds in a game: on the board plus both stores
   // The largest level a laptop builds in a night (docs/results.md: level 28 in 0.2 h, 6 GiB
   // in memory); a page facing a far larger build suggests this one too.
@@ -54,6 +55,7 @@
     timer: 0, // pending computer move
     flipped: false, // North drawn at the bottom
     missingOpen: false, // the missing levels' details shown
+    search: null, // /api/search's "search" for the current node, where the databases have no value
   };
   const node = () => state.history[state.index];
 
@@ -168,6 +170,7 @@
     state.loading = true;
     state.answer = null;
     state.problem = null;
+    state.search = null;
     render();
     const { answer = null, problem = null } = await ask(n, true);
     if (id !== state.request) return; // a newer position was asked for meanwhile
@@ -176,6 +179,36 @@
     state.problem = problem;
     render();
     scheduleComputer();
+    if (answer && answer.partial && !answer.terminal) suggest(n, id);
+  }
+
+  // A search's suggestion (GET /api/search, its "search" member) for a position whose
+  // levels are missing: shown apart from the database values and named as a search's
+  // answer, proven or an estimate. A server without the endpoint (404) or a search that
+  // fails leaves the page as it was.
+  async function suggest(n, id) {
+    try {
+      const query = new URLSearchParams({ rules: state.rules, position: n.pits.join(' '), budget: SEARCH_BUDGET });
+      const res = await fetch(`/api/search?${query}`);
+      const body = await res.json();
+      if (id !== state.request || !body.search || !Number.isInteger(body.search.move)) return;
+      state.search = body.search;
+      drawSearch();
+    } catch (e) {
+      // no suggestion: the page shows what the databases say
+    }
+  }
+
+  function drawSearch() {
+    const box = $('search');
+    const s = state.search;
+    box.hidden = !s;
+    if (!s) return;
+    const n = node();
+    const proven = s.kind === 'proven';
+    box.dataset.kind = proven ? 'proven' : 'estimate';
+    box.textContent = `${proven ? 'Proven by search' : 'Search estimate, not a database value'}: ` +
+      `${NAME[n.turn][0]}${s.move}, value ${signed(s.value)} for ${NAME[n.turn]} (depth ${s.depth}).`;
   }
 
   // ---- actions -------------------------------------------------------------------------
@@ -605,6 +638,7 @@
     status.append(side, ` to move \u00b7 ${seeds} seeds on the board \u00b7 ${state.rules}`);
 
     drawValue(n, a);
+    drawSearch();
     $('analysis').hidden = !a;
     drawMoves(n, a);
     drawLine(n, a);
