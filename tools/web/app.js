@@ -4,12 +4,15 @@
 // back) and the captured seeds.
 //
 // A position whose levels are missing is still played: the server's error object (README,
-// Errors) lists the legal moves with their captures, valued where a move leads into the
-// levels present, so a game from the opening goes on until it reaches the databases.
+// Errors) lists the legal moves with their captures and children, valued where a move leads
+// into the levels present, so a game from the opening goes on until it reaches the
+// databases; a search's suggestion (GET /api/search), where the server has one, is shown
+// apart from the database values and named as such.
 //
-// Moves are coloured by the result they keep for the side to move (win, draw, loss), given
-// the seeds captured so far and endless play split evenly, as lichess colours moves by
-// result rather than by evaluation; the value (the seed margin still to come) is the text.
+// Moves are listed best first and coloured by the result they keep for the side to move
+// (win, draw, loss), given the seeds captured so far and endless play split evenly, as
+// lichess colours moves by result rather than by evaluation; the result reads as players
+// say it ("wins by 3"), beside the value (the seed margin still to come).
 //
 // Positions are always stored from the side to move's view: pits 0..5 belong to the side to
 // move, and after a move the board turns by six (docs/rules.md, Board and pits). The page
