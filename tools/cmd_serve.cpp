@@ -3,6 +3,8 @@
 //   GET  /api/probe?rules=R&position=P[&pv=1]  the answer of `owaredb probe --json [--pv]`
 //   POST /api/batch?rules=R[&pv=1]             a body of positions, one per line: JSON
 //                                               Lines, as `owaredb probe --batch --json`
+//   (either with &children=1: every move also gives "child", the position after it, so
+//   that the page plays moves without a copy of the rules)
 //   GET  /api/info                              rule sets, the board, levels present, limits
 // One directory holds one board (P pits a side, 6 unless its files say otherwise, or
 // --pits): positions are 2P numbers, and the page draws P pits a side.
@@ -141,8 +143,11 @@ class Oracle {
     // Answers a query that append_answer (tools/probe_format) could not answer with the
     // one error object (append_error_json): 400 for a bad position, 404 for a missing
     // level (with what to generate), 500 for a damaged file.
-    void send_query_error(Response& res, const Tablebase& tb, std::string_view input,
-                          const ProbeError& error) const;
+    void send_query_error(Response& res, const Tablebase& tb, const AnswerOptions& options,
+                          std::string_view input, const ProbeError& error) const;
+    // The options of a query's answer from its parameters pv and children, or nullopt
+    // after answering 400.
+    std::optional<AnswerOptions> answer_options(const Request& req, Response& res) const;
 
     std::string dir_;
     std::string shown_dir_; // what the answers say instead of dir_ (shown_dir)
@@ -168,7 +173,7 @@ std::optional<bool> flag(const Request& req, const char* name, Response& res) {
 // Whether a parameter the API reads is given more than once, after answering 400 naming it:
 // which one counts would be a guess, and a client that sent two meant something.
 bool repeated_parameter(const Request& req, Response& res) {
-    for (const char* name : {"rules", "position", "pv"}) {
+    for (const char* name : {"rules", "position", "pv", "children"}) {
         const auto times = std::count_if(req.params.begin(), req.params.end(),
                                          [name](const auto& p) { return p.first == name; });
         if (times < 2) continue;
@@ -217,22 +222,30 @@ const Tablebase* Oracle::tablebase(const Request& req, Response& res) const {
     return nullptr;
 }
 
-void Oracle::send_query_error(Response& res, const Tablebase& tb, std::string_view input,
-                              const ProbeError& error) const {
+void Oracle::send_query_error(Response& res, const Tablebase& tb, const AnswerOptions& options,
+                              std::string_view input, const ProbeError& error) const {
     const int status = error.status == ProbeStatus::InvalidPosition ? 400
                        : error.status == ProbeStatus::NotAvailable  ? 404
                                                                     : 500;
     std::string body;
-    append_error_json(body, tb, shown_dir_, input, error);
+    append_error_json(body, tb, options, input, error);
     send_json(res, status, std::move(body));
+}
+
+std::optional<AnswerOptions> Oracle::answer_options(const Request& req, Response& res) const {
+    const std::optional<bool> pv = flag(req, "pv", res);
+    if (!pv) return std::nullopt;
+    const std::optional<bool> children = flag(req, "children", res);
+    if (!children) return std::nullopt;
+    return AnswerOptions{AnswerFormat::Json, *pv, std::nullopt, shown_dir_, *children};
 }
 
 void Oracle::probe(const Request& req, Response& res) const {
     if (repeated_parameter(req, res)) return;
     const Tablebase* tb = tablebase(req, res);
     if (!tb) return;
-    const std::optional<bool> pv = flag(req, "pv", res);
-    if (!pv) return;
+    const std::optional<AnswerOptions> options = answer_options(req, res);
+    if (!options) return;
     if (!req.has_param("position"))
         return send_error(res, 400,
                           "missing the position parameter (" + std::to_string(2 * pits_per_side_) +
@@ -242,9 +255,8 @@ void Oracle::probe(const Request& req, Response& res) const {
     // The very function `owaredb probe --json` answers with.
     std::string body;
     ProbeError error;
-    const AnswerOptions options{AnswerFormat::Json, *pv, std::nullopt, shown_dir_};
-    if (!append_answer(*tb, text, options, body, error))
-        return send_query_error(res, *tb, text, error);
+    if (!append_answer(*tb, text, *options, body, error))
+        return send_query_error(res, *tb, *options, text, error);
     send_json(res, 200, std::move(body));
 }
 
@@ -252,8 +264,8 @@ void Oracle::batch(const Request& req, Response& res) const {
     if (repeated_parameter(req, res)) return;
     const Tablebase* tb = tablebase(req, res);
     if (!tb) return;
-    const std::optional<bool> pv = flag(req, "pv", res);
-    if (!pv) return;
+    const std::optional<AnswerOptions> options = answer_options(req, res);
+    if (!options) return;
     // Multipart forms and form encoding are not read as positions: a form's parts would be
     // taken for lines, and `curl -d @file` (form-encoded) drops the file's newlines.
     const std::string type = http::media_type(req.content_type);
@@ -270,7 +282,7 @@ void Oracle::batch(const Request& req, Response& res) const {
         return send_error(res, 400, "the body is not UTF-8 text (one position per line)");
     std::size_t lines = 0;
     for (BatchLines counted(body); counted.next();) ++lines;
-    const std::size_t limit = *pv ? kMaxBatchPvLines : kMaxBatchLines;
+    const std::size_t limit = options->pv ? kMaxBatchPvLines : kMaxBatchLines;
     if (lines > limit)
         return send_error(res, 413,
                           "too many lines: " + std::to_string(lines) + " (at most " +
@@ -278,8 +290,7 @@ void Oracle::batch(const Request& req, Response& res) const {
                               std::to_string(kMaxBatchPvLines) + " with pv)");
     // Answered a line at a time as the client takes the answer (15 MB for 1,000 lines with
     // pv): a connection holds a piece of it, not all of it (serve_http.hpp).
-    const AnswerOptions options{AnswerFormat::Json, *pv, std::nullopt, shown_dir_};
-    res.more = [tb, options, lines = BatchLines(body),
+    res.more = [tb, options = *options, lines = BatchLines(body),
                 number = std::uint64_t{0}](std::string& out) mutable {
         if (const std::optional<std::string_view> line = lines.next())
             append_batch_answer(*tb, *line, ++number, options, out);
@@ -478,6 +489,7 @@ bool parse_serve_options(const Args& args, ServeOptions& o) {
             "  GET  /api/probe?rules=R&position=P[&pv=1]  as owaredb probe --json [--pv]\n"
             "  POST /api/batch?rules=R[&pv=1]             a text/plain body, a position a\n"
             "       line: JSON Lines as owaredb probe --batch --json [--pv]\n"
+            "       (either with &children=1: every move also gives the position after it)\n"
             "  GET  /api/info                             rule sets, the board, levels present,\n"
             "       limits",
             opts, {}, vm))

@@ -104,6 +104,7 @@ template <int P, class A> struct Shown {
     const BasicBoundsInfo<A>* bounds = nullptr;     // the bound files are there
     const Scores* scores = nullptr;                 // --scores (then `bounds` is set)
     std::string pv_error;                           // why the line asked for cannot be given
+    bool children = false;                          // each move's "child" (AnswerOptions)
 };
 
 // append_answer_json for positions of any board (A: their pit counts, Pits or BoardPits),
@@ -126,6 +127,7 @@ void answer_json(std::string& out, std::string_view rules, const Shown<P, A>& a,
         bound += 48 + std::strlen(to_string(pv->end)) + kPitsChars +
                  pv->steps.size() * (48 + kPitsChars + 3 * kIntChars);
     if (bounds) bound += (1 + info.moves.size()) * (16 + 2 * kIntChars) + 16;
+    if (a.children) bound += info.moves.size() * (16 + kPitsChars);
     bound += extra.size();
     char* p = json::reserve(out, bound);
     p = put(p, "{\"rules\":\"");
@@ -148,6 +150,11 @@ void answer_json(std::string& out, std::string_view rules, const Shown<P, A>& a,
         p = put_move_fields(p, m.pit, m.captured, m.value);
         if (bounds && i < bounds->moves.size())
             p = put_bound_fields(p, bounds->moves[i].gM, bounds->moves[i].gN);
+        if (a.children) {
+            p = put(p, ",\"child\":\"");
+            p = put_pits(p, m.child);
+            *p++ = '"';
+        }
         *p++ = '}';
     }
     p = put(p, "],\"best\":[");
@@ -264,7 +271,7 @@ bool append_batch_answer(const Tablebase& tb, std::string_view line, std::uint64
     }
     if (!answered) {
         if (options.format == AnswerFormat::Json)
-            append_error_json(out, tb, options.dir, line, error, &number);
+            append_error_json(out, tb, options, line, error, &number);
         else
             out += "line " + std::to_string(number) +
                    ": error: " + shown_paths(tb, error.message, options.dir);
@@ -290,10 +297,10 @@ namespace {
 
 // The fields of a missing level's error object after "rules" (see append_error_json).
 template <int P>
-void append_missing_fields(std::string& out, const Tablebase& tb, std::string_view dir,
+void append_missing_fields(std::string& out, const Tablebase& tb, const AnswerOptions& options,
                            const BasicPosition<P>& position) {
     const int seeds = position.seeds();
-    const MissingLevels missing = tb.missing_levels(seeds, dir);
+    const MissingLevels missing = tb.missing_levels(seeds, options.dir);
     out += ",\"seeds\":" + std::to_string(seeds) + ",\"missing_levels\":[";
     for (std::size_t i = 0; i < missing.levels.size(); ++i)
         out += (i ? "," : "") + std::to_string(missing.levels[i]);
@@ -313,6 +320,7 @@ void append_missing_fields(std::string& out, const Tablebase& tb, std::string_vi
             first = false;
             out += "{\"move\":" + std::to_string(m.pit + 1) +
                    ",\"captured\":" + std::to_string(m.captured);
+            if (options.children) out += ",\"child\":\"" + to_string(m.child) + '"';
             // A stored child of a missing level is not asked for: each failed read costs
             // the library a look at the whole directory, which made a batch of missing
             // positions 40 times slower. A child outside the databases may still be valued
@@ -353,8 +361,8 @@ template <int P> BasicParseResult<P> parse_on_board(std::string_view text) {
 }
 
 template <int P>
-void error_json(std::string& out, const Tablebase& tb, std::string_view dir, std::string_view input,
-                const ProbeError& error, const std::uint64_t* line) {
+void error_json(std::string& out, const Tablebase& tb, const AnswerOptions& options,
+                std::string_view input, const ProbeError& error, const std::uint64_t* line) {
     out += '{';
     if (line) {
         out += "\"line\":";
@@ -369,7 +377,7 @@ void error_json(std::string& out, const Tablebase& tb, std::string_view dir, std
     out += "\"status\":\"";
     out += status_code(error.status);
     out += "\",\"error\":\"";
-    json::append_escaped(out, shown_paths(tb, error.message, dir));
+    json::append_escaped(out, shown_paths(tb, error.message, options.dir));
     out += "\",\"position\":";
     // A line too long is not read, so not parsed either.
     const bool read = input.size() <= kMaxBatchLine;
@@ -382,7 +390,7 @@ void error_json(std::string& out, const Tablebase& tb, std::string_view dir, std
     json::append_escaped(out, tb.rules());
     out += '"';
     if (error.status == ProbeStatus::NotAvailable && read && parsed.ok)
-        append_missing_fields(out, tb, dir, parsed.position);
+        append_missing_fields(out, tb, options, parsed.position);
     out += '}';
 }
 
@@ -394,10 +402,10 @@ template <class F> decltype(auto) on_board(const Tablebase& tb, F&& f) {
 
 } // namespace
 
-void append_error_json(std::string& out, const Tablebase& tb, std::string_view dir,
+void append_error_json(std::string& out, const Tablebase& tb, const AnswerOptions& options,
                        std::string_view input, const ProbeError& error, const std::uint64_t* line) {
     on_board(tb, [&](auto board) {
-        error_json<decltype(board)::value>(out, tb, dir, input, error, line);
+        error_json<decltype(board)::value>(out, tb, options, input, error, line);
     });
 }
 
@@ -532,7 +540,8 @@ bool answer(const Tablebase& tb, std::string_view position, const AnswerOptions&
                       line && *line ? &line->value() : nullptr,
                       bounds ? &bounds.value() : nullptr,
                       scores,
-                      {}};
+                      {},
+                      options.children};
     if (line && !*line)
         shown.pv_error = shown_paths(tb, query_error(line->error()).message, options.dir);
     append_shown(out, tb, options.format, shown);

@@ -38,6 +38,9 @@ struct AnswerOptions {
     bool pv = false;              ///< also the line of perfect play (principal_variation)
     std::optional<Scores> scores; ///< `owaredb probe --scores`: see append_answer
     std::string_view dir;         ///< how answers name the directory (shown_paths); empty: as given
+    /// JSON: every move also gives "child", the position after it (the opponent to move),
+    /// so that a front end need not know the rules
+    bool children = false;
 };
 
 /// Answers one query: parses `position` (2P pit counts of the Tablebase's board), analyses
@@ -46,7 +49,8 @@ struct AnswerOptions {
 /// each move's (JSON keys "gM", "gN", "exact", and "gM", "gN" in every move); without them
 /// it is exactly as before. With `options.scores` the bound files are required (the value
 /// files are then optional) and the answer ends with the scores and the verdict. A line that
-/// cannot be given is said after the rest (JSON "pv_error"). On failure appends nothing,
+/// cannot be given is said after the rest (JSON "pv_error"). With `options.children`, every
+/// JSON move also gives "child" (after its other fields). On failure appends nothing,
 /// sets `error` (its status, and a message that starts with the status's name: "invalid
 /// position: ...", "not available: ...") and returns false.
 bool append_answer(const Tablebase& tb, std::string_view position, const AnswerOptions& options,
@@ -92,19 +96,20 @@ std::string shown_paths(const Tablebase& tb, std::string_view text, std::string_
 
 /// Appends the one error object of a query that failed (no newline), the same for
 /// `owaredb probe --json`, each error record of a batch, the HTTP API and (as exception
-/// attributes) Python; README, "Errors":
+/// attributes) Python, answered with `options` (its dir and children); README, "Errors":
 ///   {["line":N,"input":"<the line, its first 100 bytes>",]
 ///    "status":"not_available","error":"<message>","position":"<pits>"|null,"rules":"abapa"
 ///    [,"seeds":S,"missing_levels":[...],"generate":"owaredb generate ...",
-///     "positions":P,"moves":[{"move":1,"captured":0[,"value":V]},...]]}
+///     "positions":P,"moves":[{"move":1,"captured":0[,"child":"<pits>"][,"value":V]},...]]}
 /// "line" and "input" in batch records only (`line` not null). "position" is the parsed
 /// position, null when the input is not one. The fields in brackets only when a level is
 /// missing: every level 0..S that is not there (a query may need any of them: captures
-/// lead to lower levels), the command that builds them into `dir` (empty: the directory as
-/// given), how many positions the largest of them (level S) holds, and the legal moves with
-/// their captures and, where the child's levels are there, their values: what a front end
-/// can show and play without the missing levels.
-void append_error_json(std::string& out, const Tablebase& tb, std::string_view dir,
+/// lead to lower levels), the command that builds them into `options.dir` (empty: the
+/// directory as given), how many positions the largest of them (level S) holds, and the
+/// legal moves with their captures, their children with `options.children` and, where the
+/// child's levels are there, their values: what a front end can show and play without the
+/// missing levels.
+void append_error_json(std::string& out, const Tablebase& tb, const AnswerOptions& options,
                        std::string_view input, const ProbeError& error,
                        const std::uint64_t* line = nullptr);
 

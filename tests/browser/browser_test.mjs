@@ -24,6 +24,8 @@ if (!bin || !work) {
 const P0 = '2 1 1 1 1 1 1 0 2 1 0 1'; // 12 seeds, worth +6, 48 plies of perfect play
 const other = (side) => (side === 'south' ? 'north' : 'south');
 const half = (x) => (Number.isInteger(x) ? String(x) : `${Math.floor(x)}\u00bd`);
+// A final margin (the mover's seeds minus the opponent's) as players say it (#50).
+const words = (margin) => (margin > 0 ? `wins by ${margin}` : margin < 0 ? `loses by ${-margin}` : 'draw');
 const signed = (v) => (v > 0 ? `+${v}` : v < 0 ? `\u2212${-v}` : '0');
 
 // Everything the page shows that the checks compare.
@@ -41,6 +43,7 @@ function shown(page) {
       result: tr.dataset.result,
       written: tr.dataset.written ?? null,
       text: tr.querySelector('td.result').textContent,
+      title: tr.title,
     }));
     const chipClass = {};
     for (const g of document.querySelectorAll('#board [data-pit]')) {
@@ -74,6 +77,8 @@ function shown(page) {
       night: document.getElementById('generate-night')?.textContent ?? '',
       note: document.getElementById('note').hidden ? '' : document.getElementById('note').textContent,
       value: document.getElementById('value').textContent,
+      valueWords: document.querySelector('#value strong')?.textContent ?? '',
+      flipped: d.flipped === '1',
       results,
       chipClass,
       record: document.getElementById('record').value,
@@ -95,12 +100,17 @@ async function settle(page, position, turn, state = 'ready') {
   return shown(page);
 }
 
+// Moves as the page lists them (#50): best first, by value; those without one after, in pit
+// order; equal values in pit order.
+const ranked = (rows) => rows.slice().sort((x, y) => (x.value === null) - (y.value === null) ||
+  (x.value === null ? 0 : y.value - x.value) || x.move - y.move);
+
 // The page against `owaredb probe --json` of the position it shows, on a board of P pits a
 // side (6 unless said).
 function compare(what, s, cli, P = 6) {
   check(`${what}: the position`, s.position === cli.position, `${s.position} vs ${cli.position}`);
-  const want = cli.moves.map((m) => ({ move: m.move, captured: m.captured, value: m.value, best: cli.best.includes(m.move) }));
-  check(`${what}: every move's value and the best moves equal owaredb probe --json`, JSON.stringify(s.rows) === JSON.stringify(want),
+  const want = ranked(cli.moves.map((m) => ({ move: m.move, captured: m.captured, value: m.value, best: cli.best.includes(m.move) })));
+  check(`${what}: every move's value and the best moves equal owaredb probe --json, best first`, JSON.stringify(s.rows) === JSON.stringify(want),
     `\n page ${JSON.stringify(s.rows)}\n  cli ${JSON.stringify(want)}`);
   const chips = {};
   for (const m of cli.moves) chips[`${s.turn}-${m.move - 1}`] = (cli.best.includes(m.move) ? '\u2605' : '') + signed(m.value);
@@ -256,8 +266,8 @@ try {
     s = await settle(page, P, 'south', 'missing');
     const child = probe('0 0 3 3 2 0 1 0 0 0 0 0');
     const v6 = 4 - child.value;
-    check('partly valued: move 1 unknown, move 6 valued', JSON.stringify(s.rows) === JSON.stringify([
-      { move: 1, captured: 0, value: null, best: false }, { move: 6, captured: 4, value: v6, best: false }]), JSON.stringify(s.rows));
+    check('partly valued: move 6 valued and listed first, move 1 unknown', JSON.stringify(s.rows) === JSON.stringify([
+      { move: 6, captured: 4, value: v6, best: false }, { move: 1, captured: 0, value: null, best: false }]), JSON.stringify(s.rows));
     check('partly valued: the message counts the valued move', /1 valued/.test(s.message), s.message);
     await page.click('#board [data-pit="south-5"]');
     s = await settle(page, child.position, 'north');
@@ -266,10 +276,23 @@ try {
   }
 
   // 8c. Play from the opening (levels 13..48 missing): playable, and "New game" too.
+  // The page asks GET /api/search for a suggestion there (#50); its answer is made up here
+  // (the search is not this test's): the page must show it apart, named as a search's.
   {
+    const searched = [];
+    await page.route('**/api/search?*', (route) => {
+      searched.push(new URL(route.request().url()).searchParams.get('position'));
+      return route.fulfill({ json: { status: 'not_available', search: { kind: 'estimate', move: 3, value: 2, depth: 7, pv: [3], moves: [] } } });
+    });
     await page.goto(server.url);
     const START = '4 4 4 4 4 4 4 4 4 4 4 4';
     s = await settle(page, START, 'south', 'missing');
+    await page.waitForSelector('#search:not([hidden])', { timeout: 10000 });
+    const hint = await page.evaluate(() => ({ text: document.getElementById('search').textContent, kind: document.getElementById('search').dataset.kind }));
+    check('opening: a search suggestion, named as an estimate', hint.kind === 'estimate' && searched[0] === START &&
+      hint.text === 'Search estimate, not a database value: S3, value +2 for South (depth 7).', JSON.stringify(hint));
+    check('opening: the suggestion is not a database value', (await shown(page)).rows.every((r) => r.value === null));
+    await page.unroute('**/api/search?*');
     check('opening: every move playable, none valued', s.rows.length === 6 && s.rows.every((r) => r.value === null) &&
       Object.values(s.chips).every((c) => c === '?'), JSON.stringify(s.rows));
     check('opening: which levels are missing', /levels 13\u201348/.test(s.message) && /down to 12 seeds/.test(s.message), s.message);
@@ -331,12 +354,13 @@ try {
       const theirs = 21 + (12 - m.value) / 2;
       const result = mine > theirs ? 'win' : mine < theirs ? 'loss' : 'draw';
       const row = s.results.find((r) => r.move === m.move);
-      ok &&= row.result === result && s.chipClass[`south-${m.move - 1}`] === result && row.text.startsWith(`${result} ${half(mine)}\u2013${half(theirs)}`);
+      ok &&= row.result === result && s.chipClass[`south-${m.move - 1}`] === result && row.text.startsWith(words(mine - theirs)) &&
+        row.title.includes(`final score South ${half(mine)}, North ${half(theirs)}`);
     }
     check('each move coloured by its result under the score', ok, JSON.stringify(s.results));
     const six = s.results.find((r) => r.move === 6);
     check('the +6 move is a draw (was green)', six.result === 'draw' && s.chipClass['south-5'] === 'draw' && s.chips['south-5'] === '\u2605+6', JSON.stringify(six));
-    check('the value line names the result', /South 24, North 24: South draws/.test(s.value), s.value);
+    check('the value line names the result', s.valueWords === 'Draw' && /final score South 24, North 24/.test(s.value), s.value);
     // Bound files (generate --bounds): whether the rules as written make it certain.
     const b = JSON.parse(owaredb(bin, ['probe', '--dir', dir, '--json', '--scores', '15', '21', P0]));
     check('bounds: the CLI says the position is a certain draw', b.verdict === 'draw', JSON.stringify(b));
@@ -351,6 +375,86 @@ try {
     check('bounds: every move certain or decided by repetition as gM and gN say', agree, JSON.stringify(s.results));
     check('bounds: some move is decided by repetition', s.results.some((r) => r.written === 'repetition' && /by repetition/.test(r.text)), JSON.stringify(s.results));
     check('bounds: the value line says the draw is certain', /that draw is certain/.test(s.value), s.value);
+  }
+
+  // 12b. Results in words from the mover's seat (#50: "South 22\u00bd, North 25\u00bd" was shown
+  // where players expect "loses by 3"); the exact counts, halves and all, in the tooltip.
+  // North to move, North 16, South 20: N5 is worth -1, 21\u00bd against 26\u00bd.
+  {
+    const PH = '1 1 2 1 3 1 0 0 0 1 0 2';
+    await page.goto(`${server.url}?position=${encodeURIComponent(PH)}&turn=north&south=20&north=16`);
+    s = await settle(page, PH, 'north');
+    const want = probe(PH, false);
+    const margin = (v) => 16 + (12 + v) / 2 - (20 + (12 - v) / 2);
+    const texts = s.results.map((r) => r.text.split(' \u00b7 ')[0]);
+    check('words: each move\'s result as North sees it', JSON.stringify(texts) ===
+      JSON.stringify(s.rows.map((r) => words(margin(want.moves.find((m) => m.move === r.move).value)))), JSON.stringify(s.results));
+    check('words: no halves in the results or the value line', !s.results.some((r) => r.text.includes('\u00bd')) &&
+      !s.valueWords.includes('\u00bd'), JSON.stringify(s.results));
+    check('words: the position', s.valueWords === `North ${words(margin(want.value))}`, s.valueWords);
+    const n5 = s.results.find((r) => r.move === 5);
+    check('words: the exact counts kept in the tooltip', n5.text.startsWith('loses by 5') && n5.title.includes('final score North 21\u00bd, South 26\u00bd'), JSON.stringify(n5));
+  }
+
+  // 12c. The position after a move is the server's (children=1), not the page's own sowing
+  // (#50: app.js held a second copy of the rules). The answer for P0 is altered on its way:
+  // the first move's child turned round; the page must go where the server says.
+  {
+    const first = probe(P0, false).moves[0];
+    let real = null;
+    let fake = null;
+    await page.route('**/api/probe?*', async (route) => {
+      const url = new URL(route.request().url());
+      url.searchParams.set('children', '1');
+      const res = await route.fetch({ url: url.href });
+      const body = await res.json();
+      if (url.searchParams.get('position') === P0) {
+        for (const m of body.moves ?? []) {
+          if (m.move !== first.move || !m.child) continue;
+          real = m.child;
+          fake = m.child.split(' ').reverse().join(' ');
+          m.child = fake;
+        }
+      }
+      await route.fulfill({ response: res, json: body });
+    });
+    await page.goto(`${server.url}?position=${encodeURIComponent(P0)}&south=18&north=18`);
+    await settle(page, P0, 'south');
+    await page.click(`#board [data-pit="south-${first.move - 1}"]`);
+    await page.waitForFunction(() => document.body.dataset.ply === '1' && document.body.dataset.state !== 'loading', null, { timeout: 20000 });
+    s = await shown(page);
+    await page.unroute('**/api/probe?*');
+    check('children: the server gave one for the move', typeof real === 'string' && real !== fake, `${real} / ${fake}`);
+    check('children: the page plays to the position the server gives', s.position === fake && s.turn === 'north', `${s.position} (server ${fake}, rules ${real})`);
+  }
+
+  // 12d. Board flip (#50): North at the bottom, from North's seat; remembered.
+  {
+    await page.goto(`${server.url}?position=${encodeURIComponent(P0)}&south=18&north=18`);
+    s = await settle(page, P0, 'south');
+    const geometry = () => page.evaluate(() => {
+      const pit = (id) => document.querySelector(`#board [data-pit="${id}"] circle.hole`).getBoundingClientRect();
+      const store = (id) => document.querySelector(`#board [data-store="${id}"] rect`).getBoundingClientRect().x;
+      const [s0, s5, n0, n5] = ['south-0', 'south-5', 'north-0', 'north-5'].map(pit);
+      return { south: s0.y, north: n0.y, southLeftToRight: s0.x < s5.x, northLeftToRight: n0.x < n5.x, southStore: store('south'), northStore: store('north') };
+    });
+    const upright = (g) => g.south > g.north && g.southLeftToRight && !g.northLeftToRight && g.southStore > g.northStore;
+    const turned = (g) => g.north > g.south && g.northLeftToRight && !g.southLeftToRight && g.northStore > g.southStore;
+    let g = await geometry();
+    check('flip: South at the bottom to start with', !s.flipped && upright(g), JSON.stringify(g));
+    await page.click('#flip');
+    g = await geometry();
+    check('flip: North at the bottom, each side in its sowing order, stores on their owners\' right', (await shown(page)).flipped && turned(g), JSON.stringify(g));
+    await page.reload();
+    s = await settle(page, P0, 'south');
+    g = await geometry();
+    check('flip: remembered after a reload', s.flipped && turned(g), JSON.stringify(g));
+    const m = probe(P0).pv[0];
+    await page.click(`#board [data-pit="south-${m.move - 1}"]`);
+    s = await settle(page, nextOf(probe(P0)), 'north');
+    check('flip: a flipped pit plays its move', s.ply === 1 && s.flipped, JSON.stringify(s.rows));
+    await page.click('#flip');
+    check('flip: back upright', upright(await geometry()) && !(await shown(page)).flipped);
   }
 
   // 13. A click on the principal variation plays up to it; the game record replays.
@@ -450,6 +554,28 @@ try {
   await phone.tap(`#board [data-pit="south-${cli.pv[0].move - 1}"]`);
   s = await settle(phone, nextOf(cli), 'north');
   compare('phone: after a tap', s, probe(s.position));
+  // Long results ("loses by 4 \u00b7 by repetition") still fit the width.
+  await phone.goto(`${server.url}?position=${encodeURIComponent('1 1 2 1 3 1 0 0 0 1 0 2')}&turn=north&south=20&north=16`);
+  await settle(phone, '1 1 2 1 3 1 0 0 0 1 0 2', 'north');
+  const wide = await phone.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth,
+    table: document.getElementById('moves').getBoundingClientRect().right, panel: document.querySelector('.side-panel').getBoundingClientRect().right }));
+  check('phone: the moves with long results fit the width', wide.scroll <= wide.width && wide.table <= wide.panel, JSON.stringify(wide));
+  // The opening, its levels missing (#50: the box filled the screen and pushed the moves
+  // below the fold): one short line, every move in the first screen.
+  await phone.goto(server.url);
+  s = await settle(phone, '4 4 4 4 4 4 4 4 4 4 4 4', 'south', 'missing');
+  const fold = () => phone.evaluate(() => {
+    const rows = [...document.querySelectorAll('#moves tbody tr')].map((r) => r.getBoundingClientRect());
+    const code = document.getElementById('generate').getBoundingClientRect();
+    return { screen: innerHeight, scrolled: scrollY, rows: rows.length, bottom: Math.max(...rows.map((r) => r.bottom)),
+      box: document.getElementById('message').getBoundingClientRect().height, command: code.height };
+  });
+  let f = await fold();
+  check('phone, the opening: the missing-levels box is short', f.box <= 80, JSON.stringify(f));
+  check('phone, the opening: all six moves in the first screen', f.rows === 6 && f.scrolled === 0 && f.bottom <= f.screen, JSON.stringify(f));
+  await phone.tap('#missing summary');
+  f = await fold();
+  check('phone, the opening: a tap unfolds the levels and the command', f.command > 0 && f.box > 80, JSON.stringify(f));
   await phone.screenshot({ path: join(work, 'browser-test-phone.png'), fullPage: true });
 
   check('no script errors', errors.length === 0, errors.join('\n'));

@@ -145,6 +145,25 @@ try {
     const aw = JSON.parse((await get(base, '/api/probe?rules=awari&position=4+4+4+0+0+0+0+0+0+0+0+0')).body);
     check('awari: the missing levels are 11 and 12', JSON.stringify(aw.missing_levels) === '[11,12]', JSON.stringify(aw));
   }
+  // --- children=1: each move's position after it (the page plays moves with them, #50) ---
+  {
+    const p = '3 0 0 0 0 4 0 1 1 0 2 1';
+    const plain = JSON.parse(owaredb(bin, ['probe', '--dir', dir, '--rules', 'abapa', '--json', '--pv', p]));
+    const got = JSON.parse((await get(base, `/api/probe?position=${encodeURIComponent(p)}&pv=1&children=1`)).body);
+    const strip = (a) => ({ ...a, moves: a.moves.map(({ child, ...m }) => m) });
+    check('children: otherwise the answer of owaredb probe --json', JSON.stringify(strip(got)) === JSON.stringify(plain), JSON.stringify(got));
+    const first = got.moves.find((m) => m.move === got.pv[0].move);
+    check('children: the line\'s first move leads to its second position', first.child === (got.pv[1] ?? { position: got.final_position }).position, JSON.stringify(got));
+    check('children: each child holds the seeds left and values the move', got.moves.every((m) => {
+      const c = probeJson(bin, dir, 'abapa', m.child);
+      return c.seeds === got.seeds - m.captured && m.value === m.captured - c.value;
+    }), JSON.stringify(got.moves));
+    const missing = JSON.parse((await get(base, '/api/probe?position=1+0+0+0+0+2+1+1+3+3+2+0&children=1')).body);
+    check('children: a missing level\'s moves too', JSON.stringify(missing.moves.map((m) => m.child)) ===
+      '["1 1 3 3 2 0 0 1 0 0 0 2","0 0 3 3 2 0 1 0 0 0 0 0"]', JSON.stringify(missing.moves));
+    const bad = await get(base, '/api/probe?position=1+1+1+1+1+1+1+1+1+1+1+1&children=yes');
+    check('children=yes is 400', bad.status === 400 && /parameter children/.test(bad.body), bad.body);
+  }
   {
     const info = JSON.parse((await get(base, '/api/info')).body);
     check('info lists both rule sets and their levels', JSON.stringify(info.rules) === '["abapa","awari"]' &&

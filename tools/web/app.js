@@ -1,20 +1,25 @@
 // owaredb serve's page: draws the board, asks /api/probe for the values of the position and
-// its moves, plays moves, keeps the game's history (undo/redo, a game record that can be
-// pasted back) and the captured seeds.
+// its moves and for the position after each move (children=1: the page holds no copy of the
+// rules), plays moves, keeps the game's history (undo/redo, a game record that can be pasted
+// back) and the captured seeds.
 //
 // A position whose levels are missing is still played: the server's error object (README,
-// Errors) lists the legal moves with their captures, valued where a move leads into the
-// levels present, so a game from the opening goes on until it reaches the databases.
+// Errors) lists the legal moves with their captures and children, valued where a move leads
+// into the levels present, so a game from the opening goes on until it reaches the
+// databases; a search's suggestion (GET /api/search), where the server has one, is shown
+// apart from the database values and named as such.
 //
-// Moves are coloured by the result they keep for the side to move (win, draw, loss), given
-// the seeds captured so far and endless play split evenly, as lichess colours moves by
-// result rather than by evaluation; the value (the seed margin still to come) is the text.
+// Moves are listed best first and coloured by the result they keep for the side to move
+// (win, draw, loss), given the seeds captured so far and endless play split evenly, as
+// lichess colours moves by result rather than by evaluation; the result reads as players
+// say it ("wins by 3"), beside the value (the seed margin still to come).
 //
 // Positions are always stored from the side to move's view: pits 0..5 belong to the side to
 // move, and after a move the board turns by six (docs/rules.md, Board and pits). The page
 // keeps track of which physical side, South (bottom row) or North (top row), is to move, and
 // draws each side's six pits in its own sowing order: South's from left to right, North's
-// from right to left, as the players see them from their seats.
+// from right to left, as the players see them from their seats. "Flip" (remembered in
+// localStorage) puts North at the bottom, as North's player sees it.
 //
 // On a board of P pits a side (the server's directory is of one board, /api/info's
 // pits_per_side), read six as P and twelve as 2P: positions are 2P counts, moves 1..P, and
@@ -28,6 +33,8 @@
   let START = [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4];
   const NAME = { south: 'South', north: 'North' };
   const AUTOPLAY_MS = 500;
+  const FLIP_KEY = 'owaredb-flip'; // localStorage: '1' when North is drawn at the bottom
+  const SEARCH_BUDGET = '500ms'; // a suggestion's search, where the databases have no value
   let TOTAL = 48; // seeds in a game: on the board plus both stores
   // The largest level a laptop builds in a night (docs/results.md: level 28 in 0.2 h, 6 GiB
   // in memory); a page facing a far larger build suggests this one too.
@@ -49,6 +56,9 @@
     loading: false,
     request: 0, // number of the latest probe request: older answers are dropped
     timer: 0, // pending computer move
+    flipped: false, // North drawn at the bottom
+    missingOpen: false, // the missing levels' details shown
+    search: null, // /api/search's "search" for the current node, where the databases have no value
   };
   const node = () => state.history[state.index];
 
@@ -120,33 +130,18 @@
     return n.turn === 'south' ? { south: mover, north: opponent } : { south: opponent, north: mover };
   }
 
-  // The node after the mover plays pit `move` (1..6) capturing `captured` seeds (the server's
-  // figure, which knows the rule set's grand slam): sow, capture, turn the board by six.
-  function play(n, move, captured) {
-    const p = n.pits.slice();
-    const from = move - 1;
-    let seeds = p[from];
-    let at = from;
-    p[from] = 0;
-    while (seeds > 0) {
-      at = (at + 1) % (2 * P);
-      if (at === from) continue; // 12 (2P) or more seeds skip the pit they came from
-      p[at] += 1;
-      seeds -= 1;
-    }
-    let took = 0;
-    if (captured > 0) {
-      for (let q = at; q >= P && (p[q] === 2 || p[q] === 3); --q) {
-        took += p[q];
-        p[q] = 0;
-      }
-    }
-    if (took !== captured) throw new Error(`move ${move}: the capture is ${took}, the server says ${captured}`);
+  // The node after the mover of `n` plays `m`, a move of the server's answer: its pit, its
+  // capture and its child (the position after it, the opponent to move). The rules are the
+  // server's alone: the page never sows the seeds itself.
+  function play(n, m) {
+    const pits = String(m.child || '').split(' ').map(Number);
+    if (pits.length !== 2 * P || pits.some((x) => !Number.isInteger(x)))
+      throw new Error(`move ${m.move}: the server gave no position after it`);
     return {
-      pits: p.slice(P).concat(p.slice(0, P)),
+      pits,
       turn: other(n.turn),
-      captured: { ...n.captured, [n.turn]: n.captured[n.turn] + captured },
-      last: { side: n.turn, move, captured },
+      captured: { ...n.captured, [n.turn]: n.captured[n.turn] + m.captured },
+      last: { side: n.turn, move: m.move, captured: m.captured },
     };
   }
 
@@ -159,7 +154,7 @@
   // otherwise.
   async function ask(n, pv) {
     try {
-      const query = new URLSearchParams({ rules: state.rules, position: n.pits.join(' ') });
+      const query = new URLSearchParams({ rules: state.rules, position: n.pits.join(' '), children: '1' });
       if (pv) query.set('pv', '1');
       const res = await fetch(`/api/probe?${query}`);
       const body = await res.json();
@@ -178,6 +173,7 @@
     state.loading = true;
     state.answer = null;
     state.problem = null;
+    state.search = null;
     render();
     const { answer = null, problem = null } = await ask(n, true);
     if (id !== state.request) return; // a newer position was asked for meanwhile
@@ -186,6 +182,36 @@
     state.problem = problem;
     render();
     scheduleComputer();
+    if (answer && answer.partial && !answer.terminal) suggest(n, id);
+  }
+
+  // A search's suggestion (GET /api/search, its "search" member) for a position whose
+  // levels are missing: shown apart from the database values and named as a search's
+  // answer, proven or an estimate. A server without the endpoint (404) or a search that
+  // fails leaves the page as it was.
+  async function suggest(n, id) {
+    try {
+      const query = new URLSearchParams({ rules: state.rules, position: n.pits.join(' '), budget: SEARCH_BUDGET });
+      const res = await fetch(`/api/search?${query}`);
+      const body = await res.json();
+      if (id !== state.request || !body.search || !Number.isInteger(body.search.move)) return;
+      state.search = body.search;
+      drawSearch();
+    } catch (e) {
+      // no suggestion: the page shows what the databases say
+    }
+  }
+
+  function drawSearch() {
+    const box = $('search');
+    const s = state.search;
+    box.hidden = !s;
+    if (!s) return;
+    const n = node();
+    const proven = s.kind === 'proven';
+    box.dataset.kind = proven ? 'proven' : 'estimate';
+    box.textContent = `${proven ? 'Proven by search' : 'Search estimate, not a database value'}: ` +
+      `${NAME[n.turn][0]}${s.move}, value ${signed(s.value)} for ${NAME[n.turn]} (depth ${s.depth}).`;
   }
 
   // ---- actions -------------------------------------------------------------------------
@@ -204,7 +230,7 @@
     const m = a.moves.find((x) => x.move === move);
     if (!m) return;
     try {
-      go(play(node(), move, m.captured));
+      go(play(node(), m));
     } catch (e) {
       showProblem({ kind: 'error', data: { error: e.message } });
     }
@@ -217,10 +243,11 @@
     const nodes = [];
     let n = node();
     try {
-      for (const s of a.pv.slice(0, upto + 1)) {
-        n = play(n, s.move, s.captured);
+      // Each step's child is the next step's position (the last one's, the line's end).
+      a.pv.slice(0, upto + 1).forEach((s, i) => {
+        n = play(n, { ...s, child: i + 1 < a.pv.length ? a.pv[i + 1].position : a.final_position });
         nodes.push(n);
-      }
+      });
     } catch (e) {
       showProblem({ kind: 'error', data: { error: e.message } });
       return;
@@ -272,7 +299,7 @@
         break;
       }
       try {
-        n = play(n, move, m.captured);
+        n = play(n, m);
       } catch (e) {
         error = `${what}: ${e.message}`;
         break;
@@ -372,6 +399,22 @@
     return { mine, theirs, result: mine > theirs ? 'win' : mine < theirs ? 'loss' : 'draw' };
   }
 
+  // A result as players say it, from the side to move's seat: "draw", "wins by 3", "loses
+  // by 3" (the final margin: a whole number even when each side's count ends in a half).
+  function words(o) {
+    const margin = o.mine - o.theirs;
+    return margin > 0 ? `wins by ${margin}` : margin < 0 ? `loses by ${-margin}` : 'draw';
+  }
+
+  // The exact final counts behind words(o), for a tooltip or small print.
+  const finalScore = (n, o) => `final score ${NAME[n.turn]} ${half(o.mine)}, ${NAME[other(n.turn)]} ${half(o.theirs)}`;
+
+  // The moves best first: known values from the highest, then those not in the databases;
+  // equal values in pit order.
+  function ranked(moves) {
+    return moves.slice().sort((x, y) => known(y) - known(x) || (known(x) ? y.value - x.value : 0) || x.move - y.move);
+  }
+
   // Under the rules as written (docs/values.md, Convention-free bounds), from the bound
   // files' gM and gN (what the mover and the opponent can force by play that ends): 'win',
   // 'loss' or 'draw' when that is certain whatever the rule for endless play, 'repetition'
@@ -400,31 +443,33 @@
     const bySide = sides(n);
     const moves = new Map((a ? a.moves : []).map((m) => [m.move, m]));
     const best = new Set(a ? a.best : []);
+    // The side drawn at the top: its store on the left, its pits from right to left.
+    const top = state.flipped ? 'south' : 'north';
 
     // A row of P pits is 110 P wide (660 for six); the picture grows or shrinks with it.
     const wide = 110 * P - 660;
     svg.setAttribute('viewBox', `0 0 ${860 + wide} 400`);
     el('rect', { x: 3, y: 3, width: 854 + wide, height: 394, rx: 48, class: 'wood', fill: '#9a6332', stroke: '#6b4020', 'stroke-width': 4 }, svg);
     // The row of the side to move is lit.
-    el('rect', { x: 100, y: n.turn === 'north' ? 8 : 202, width: 660 + wide, height: 190, rx: 30, fill: '#ffd98a', 'fill-opacity': 0.28 }, svg);
+    el('rect', { x: 100, y: n.turn === top ? 8 : 202, width: 660 + wide, height: 190, rx: 30, fill: '#ffd98a', 'fill-opacity': 0.28 }, svg);
 
-    // Stores: each on its owner's right, North's on the left of the picture.
+    // Stores: each on its owner's right, the top side's on the left of the picture.
     for (const side of ['north', 'south']) {
-      const x = side === 'north' ? 14 : 770 + wide;
+      const x = side === top ? 14 : 770 + wide;
       const g = el('g', { 'data-store': side }, svg);
       el('rect', { x, y: 36, width: 76, height: 328, rx: 38, fill: '#5a3516', stroke: '#3f240e', 'stroke-width': 3 }, g);
       el('text', { x: x + 38, y: 80, 'text-anchor': 'middle', 'font-size': 21, fill: '#f3dcb7', 'font-weight': 600 }, g, NAME[side]);
       el('text', { x: x + 38, y: 214, 'text-anchor': 'middle', 'font-size': 50, 'font-weight': 700, fill: '#fff', class: 'store-count' }, g, n.captured[side]);
       el('text', { x: x + 38, y: 244, 'text-anchor': 'middle', 'font-size': 16, fill: '#f3dcb7' }, g, 'captured');
-      if (n.turn === side) el('circle', { cx: x + 38, cy: side === 'north' ? 120 : 320, r: 11, fill: '#ffd27a' }, g);
+      if (n.turn === side) el('circle', { cx: x + 38, cy: side === top ? 120 : 320, r: 11, fill: '#ffd27a' }, g);
     }
 
     for (const side of ['north', 'south']) {
       const mover = side === n.turn;
       bySide[side].forEach((count, i) => {
-        const column = side === 'south' ? i : P - 1 - i;
+        const column = side === top ? P - 1 - i : i;
         const cx = 155 + 110 * column;
-        const cy = side === 'north' ? 106 : 294;
+        const cy = side === top ? 106 : 294;
         const m = mover ? moves.get(i + 1) : undefined;
         const g = el('g', { class: 'pit', 'data-pit': `${side}-${i}` }, svg);
         if (m) {
@@ -432,7 +477,7 @@
           g.setAttribute('tabindex', '0');
           g.setAttribute('role', 'button');
           g.setAttribute('aria-label', `${NAME[side]} move ${i + 1}: ` +
-            (known(m) ? `value ${signed(m.value)}, ${outcome(n, m.value).result}` : 'not in the databases'));
+            (known(m) ? `value ${signed(m.value)}, ${words(outcome(n, m.value))}` : 'not in the databases'));
           g.addEventListener('click', () => playMove(i + 1));
           g.addEventListener('keydown', (e) => {
             if (e.key === 'Enter' || e.key === ' ') {
@@ -456,9 +501,9 @@
         el('text', { x: cx, y: cy + 12, 'text-anchor': 'middle', 'font-size': 34, 'font-weight': 700, fill: '#fff', class: 'count' }, g, count);
         if (mover) {
           // The move number on the inside of the row, the value on the outside.
-          el('text', { x: cx, y: side === 'north' ? 179 : 235, 'text-anchor': 'middle', 'font-size': 20, 'font-weight': 600, fill: '#f3dcb7' }, g, i + 1);
+          el('text', { x: cx, y: side === top ? 179 : 235, 'text-anchor': 'middle', 'font-size': 20, 'font-weight': 600, fill: '#f3dcb7' }, g, i + 1);
           if (m) {
-            const y = side === 'north' ? 12 : 346;
+            const y = side === top ? 12 : 346;
             const isBest = best.has(i + 1);
             const result = known(m) ? outcome(n, m.value).result : 'unknown';
             el('rect', { x: cx - 50, y, width: 100, height: 42, rx: 21, fill: RESULT_COLOUR[result], stroke: isBest ? '#ffd27a' : '#fff', 'stroke-width': isBest ? 5 : 1.5, class: `chip ${result}` }, g);
@@ -478,80 +523,87 @@
     return `Under the rules as written that ${w === 'draw' ? 'draw' : w} is certain, whatever the rule for endless play.`;
   }
 
-  function drawPanel() {
-    const n = node();
-    const a = state.answer;
-    const seeds = sum(n.pits);
-    const status = $('status');
-    status.textContent = '';
-    const side = document.createElement('span');
-    side.className = 'side';
-    side.textContent = NAME[n.turn];
-    status.append(side, ` to move \u00b7 ${seeds} seeds on the board \u00b7 ${state.rules}`);
-
+  // The position's result in words from the mover's seat, the exact numbers in small print.
+  function drawValue(n, a) {
     const value = $('value');
     value.replaceChildren();
-    const RESULT_TEXT = { win: 'wins', draw: 'draws', loss: 'loses' };
     if (a && !a.partial) {
       // Values are for the side to move; the final counts follow: the mover still captures
       // (seeds + value) / 2 of the seeds on the board, the opponent the rest.
       const o = outcome(n, a.value);
       const strong = document.createElement('strong');
-      strong.textContent = signed(a.value);
+      strong.textContent = o.result === 'draw' ? 'Draw' : `${NAME[n.turn]} ${words(o)}`;
       strong.style.color = RESULT_COLOUR[o.result];
-      value.append(
-        'Value ', strong, ` for ${NAME[n.turn]}. With perfect play: `,
-        `${NAME[n.turn]} ${half(o.mine)}, ${NAME[other(n.turn)]} ${half(o.theirs)}: ${NAME[n.turn]} ${RESULT_TEXT[o.result]}.`,
-      );
+      const exact = document.createElement('small');
+      exact.className = 'exact';
+      exact.textContent = `Value ${signed(a.value)} for ${NAME[n.turn]} (the seeds it still captures minus ` +
+        `${NAME[other(n.turn)]}'s); ${finalScore(n, o)}.`;
+      value.append(strong, ' with perfect play.', exact);
       const w = written(n, a.gM, a.gN);
-      if (w) value.append(' ', certainty(w, o.result));
+      if (w) exact.append(' ', certainty(w, o.result));
       value.dataset.result = o.result;
     } else if (a) {
-      value.textContent = `${NAME[n.turn]} to move; this position is not in the databases, so its value is not known.`;
+      value.textContent = 'Not in the databases: its value is not known.';
       value.dataset.result = 'unknown';
     }
+  }
 
-    $('analysis').hidden = !a;
+  // The row of move `m` of node `n`: its result in words, the exact counts in its tooltip.
+  function moveRow(n, m, best) {
+    const tr = document.createElement('tr');
+    tr.dataset.move = m.move;
+    tr.dataset.captured = m.captured;
+    tr.className = `playable${best ? ' best' : ''}`;
+    tr.title = `play ${NAME[n.turn]}'s pit ${m.move}`;
+    tr.addEventListener('click', () => playMove(m.move));
+    // The result's words kept on one line; what the bound files add may go to the next.
+    const result = [document.createElement('span')];
+    result[0].className = 'words';
+    result[0].textContent = 'not in the databases';
+    let colour = RESULT_COLOUR.unknown;
+    if (known(m)) {
+      const o = outcome(n, m.value);
+      tr.dataset.value = m.value;
+      tr.dataset.result = o.result;
+      colour = RESULT_COLOUR[o.result];
+      result[0].textContent = words(o);
+      tr.title += `: ${finalScore(n, o)} with perfect play`;
+      const w = written(n, m.gM, m.gN);
+      if (w) {
+        tr.dataset.written = w;
+        const how = document.createElement('span');
+        how.className = 'how';
+        how.textContent = w === 'repetition' ? 'by repetition' : 'certain';
+        result.push(' \u00b7 ', how);
+      }
+    } else {
+      tr.dataset.result = 'unknown';
+    }
+    const cells = [`${NAME[n.turn][0]}${m.move}`, m.captured || '', known(m) ? signed(m.value) : '?', result];
+    cells.forEach((c, i) => {
+      const td = document.createElement('td');
+      if (i === 3) td.append(...c);
+      else td.textContent = c;
+      if (i === 2) td.className = 'v';
+      if (i === 3) td.className = 'result';
+      if (i >= 2) td.style.color = colour;
+      tr.appendChild(td);
+    });
+    return tr;
+  }
+
+  // The moves, best first.
+  function drawMoves(n, a) {
+    $('result-head').textContent = `result for ${NAME[n.turn]}`;
     const tbody = $('moves').tBodies[0];
     tbody.replaceChildren();
-    if (a) {
-      const best = new Set(a.best);
-      for (const m of a.moves) {
-        const tr = document.createElement('tr');
-        tr.dataset.move = m.move;
-        tr.dataset.captured = m.captured;
-        tr.className = `playable${best.has(m.move) ? ' best' : ''}`;
-        tr.title = `play ${NAME[n.turn]}'s pit ${m.move}`;
-        tr.addEventListener('click', () => playMove(m.move));
-        let result = 'not in the databases';
-        let colour = RESULT_COLOUR.unknown;
-        if (known(m)) {
-          const o = outcome(n, m.value);
-          tr.dataset.value = m.value;
-          tr.dataset.result = o.result;
-          colour = RESULT_COLOUR[o.result];
-          result = `${o.result} ${half(o.mine)}\u2013${half(o.theirs)}`;
-          const w = written(n, m.gM, m.gN);
-          if (w) {
-            tr.dataset.written = w;
-            result += w === 'repetition' ? ' \u00b7 by repetition' : ' \u00b7 certain';
-          }
-        } else {
-          tr.dataset.result = 'unknown';
-        }
-        const cells = [`${NAME[n.turn][0]}${m.move}`, m.captured || '', known(m) ? signed(m.value) : '?', result];
-        cells.forEach((c, i) => {
-          const td = document.createElement('td');
-          td.textContent = c;
-          if (i === 2) td.className = 'v';
-          if (i === 3) td.className = 'result';
-          if (i >= 2) td.style.color = colour;
-          tr.appendChild(td);
-        });
-        tbody.appendChild(tr);
-      }
-    }
+    if (!a) return;
+    const best = new Set(a.best);
+    for (const m of ranked(a.moves)) tbody.appendChild(moveRow(n, m, best.has(m.move)));
+  }
 
+  // The line of perfect play, each step a button that plays up to it.
+  function drawLine(n, a) {
     const pv = $('pv');
     pv.replaceChildren();
     if (a && a.pv) {
@@ -575,6 +627,24 @@
       pv.textContent = 'not known: the position is not in the databases';
     }
     $('pv-title').hidden = false;
+  }
+
+  function drawPanel() {
+    const n = node();
+    const a = state.answer;
+    const seeds = sum(n.pits);
+    const status = $('status');
+    status.textContent = '';
+    const side = document.createElement('span');
+    side.className = 'side';
+    side.textContent = NAME[n.turn];
+    status.append(side, ` to move \u00b7 ${seeds} seeds on the board \u00b7 ${state.rules}`);
+
+    drawValue(n, a);
+    drawSearch();
+    $('analysis').hidden = !a;
+    drawMoves(n, a);
+    drawLine(n, a);
 
     // The form follows the position unless it is being edited.
     const form = $('setup');
@@ -625,17 +695,33 @@
     return out.join(', ');
   }
 
-  // A position whose levels are missing: which levels would cover it, when values come
-  // back, and the commands that build them, the position's own and, for a build of days,
-  // one of a night.
+  // A position whose levels are missing: one line saying so, and folded under it (so that
+  // on a phone the moves stay in view) which levels would cover it, when values come back,
+  // and the commands that build them, the position's own and, for a build of days, one of
+  // a night. Unfolded, it stays so for the positions that follow.
   function drawMissing(box, d) {
     const missing = d.missing_levels;
-    const p = document.createElement('p');
     const plural = missing.length > 1;
+    const details = document.createElement('details');
+    details.id = 'missing';
+    details.open = state.missingOpen;
+    details.addEventListener('toggle', () => {
+      state.missingOpen = details.open;
+    });
+    const summary = document.createElement('summary');
+    summary.textContent = `Not in the databases: ${plural ? 'levels' : 'level'} ${ranges(missing)} missing`;
+    const more = document.createElement('span');
+    more.className = 'more';
+    more.textContent = ' (how to build them)';
+    summary.appendChild(more);
+    details.appendChild(summary);
+    box.appendChild(details);
+    box = details;
+    const p = document.createElement('p');
     const upto = missing[0] - 1; // every level 0..upto is there
     const valued = d.moves.filter(known).length;
     p.textContent =
-      `Not in the databases: this ${d.seeds}-seed position needs the ${d.rules} ${plural ? 'levels' : 'level'} ` +
+      `This ${d.seeds}-seed position needs the ${d.rules} ${plural ? 'levels' : 'level'} ` +
       `${ranges(missing)}, which ${plural ? 'are' : 'is'} missing. Its moves are playable` +
       (valued ? ` (${valued === d.moves.length ? 'all' : valued} valued: ${valued === d.moves.length ? 'they capture' : 'the captures'} into the levels present)` : '') +
       `; values come back once the game is down to ${upto >= 0 ? `${upto} seeds` : 'the levels built'}` +
@@ -698,10 +784,12 @@
         const final = { ...n.captured };
         final[n.turn] += mover;
         final[other(n.turn)] += rest;
+        const margin = final.south - final.north;
         line(
           `Game over: ${NAME[n.turn]} has no move. ` +
             (seeds ? `${NAME[n.turn]} takes ${mover}, ${NAME[other(n.turn)]} ${rest} of the seeds left. ` : '') +
-            `Final: South ${final.south}, North ${final.north}.`,
+            `Final: South ${final.south}, North ${final.north}: ` +
+            (margin ? `${margin > 0 ? 'South' : 'North'} wins by ${Math.abs(margin)}.` : 'a draw.'),
         );
       }
     }
@@ -737,6 +825,8 @@
     document.body.dataset.position = n.pits.join(' ');
     document.body.dataset.turn = n.turn;
     document.body.dataset.ply = state.index;
+    document.body.dataset.flipped = state.flipped ? '1' : '0';
+    $('flip').setAttribute('aria-pressed', String(state.flipped));
     drawBoard();
     drawPanel();
     drawMessage();
@@ -752,37 +842,9 @@
 
   // ---- start ---------------------------------------------------------------------------
 
-  async function start() {
-    try {
-      const res = await fetch('/api/info');
-      state.info = await res.json();
-    } catch (e) {
-      state.info = null;
-    }
+  // The buttons, the forms and the rules menu.
+  function listen() {
     const select = $('rules');
-    // The rule sets and what each is, from the server's list (without it, the default).
-    const names = state.info ? state.info.rules : [state.rules];
-    const about = (state.info && state.info.rules_descriptions) || {};
-    for (const r of names) {
-      const o = document.createElement('option');
-      o.value = r;
-      o.textContent = about[r] ? `${r}: ${about[r]}` : r;
-      select.appendChild(o);
-    }
-    const q = new URLSearchParams(location.search);
-    state.rules = names.includes(q.get('rules')) ? q.get('rules') : state.info ? state.info.default : 'abapa';
-    if (state.info && state.info.pits_per_side && state.info.pits_per_side !== 6) {
-      // Another board: its pits, its first position, the form's words.
-      P = state.info.pits_per_side;
-      START = new Array(2 * P).fill(state.info.seeds_per_pit);
-      TOTAL = sum(START);
-      const label = $('position').parentElement;
-      label.firstChild.textContent = `Pits 0..${2 * P - 1}, side to move first (${P} a side)`;
-      $('position').placeholder = START.join(' ');
-      for (const id of ['cap-south', 'cap-north']) $(id).max = TOTAL;
-    }
-    drawLevels();
-
     select.addEventListener('change', () => {
       state.rules = select.value;
       state.notice = null;
@@ -818,6 +880,60 @@
       document.activeElement.blur();
       loadRecord($('record').value);
     });
+  }
+
+  // The board's way round is the viewer's, not the position's: kept in the browser, not in
+  // links.
+  function setUpFlip() {
+    try {
+      state.flipped = localStorage.getItem(FLIP_KEY) === '1';
+    } catch (e) {
+      state.flipped = false; // storage refused (a private window): not remembered
+    }
+    $('flip').addEventListener('click', () => {
+      state.flipped = !state.flipped;
+      try {
+        localStorage.setItem(FLIP_KEY, state.flipped ? '1' : '0');
+      } catch (e) {
+        // not remembered, still flipped
+      }
+      render();
+    });
+  }
+
+  async function start() {
+    try {
+      const res = await fetch('/api/info');
+      state.info = await res.json();
+    } catch (e) {
+      state.info = null;
+    }
+    const select = $('rules');
+    // The rule sets and what each is, from the server's list (without it, the default).
+    const names = state.info ? state.info.rules : [state.rules];
+    const about = (state.info && state.info.rules_descriptions) || {};
+    for (const r of names) {
+      const o = document.createElement('option');
+      o.value = r;
+      o.textContent = about[r] ? `${r}: ${about[r]}` : r;
+      select.appendChild(o);
+    }
+    const q = new URLSearchParams(location.search);
+    state.rules = names.includes(q.get('rules')) ? q.get('rules') : state.info ? state.info.default : 'abapa';
+    if (state.info && state.info.pits_per_side && state.info.pits_per_side !== 6) {
+      // Another board: its pits, its first position, the form's words.
+      P = state.info.pits_per_side;
+      START = new Array(2 * P).fill(state.info.seeds_per_pit);
+      TOTAL = sum(START);
+      const label = $('position').parentElement;
+      label.firstChild.textContent = `Pits 0..${2 * P - 1}, side to move first (${P} a side)`;
+      $('position').placeholder = START.join(' ');
+      for (const id of ['cap-south', 'cap-north']) $(id).max = TOTAL;
+    }
+    drawLevels();
+
+    listen();
+    setUpFlip();
 
     // The link: a position (checked, never clamped), the captured seeds (checked against
     // the board), then a game record to play from it.
