@@ -636,7 +636,7 @@ std::string repr_position(const PyPosition& p) {
     return "owaredb.Position('" + position_text(p.pits()) + "', '" + p.rules() + "')";
 }
 
-void bind_position(py::module_& m) {
+void bind_game_move(py::module_& m) {
     py::class_<GameMove>(m, "GameMove", "A legal move of a Position and what it captures.")
         .def_readonly("pit", &GameMove::pit, "1..P, from the mover's left")
         .def_readonly("captured", &GameMove::captured, "seeds this move captures")
@@ -648,13 +648,17 @@ void bind_position(py::module_& m) {
                    ", captured=" + std::to_string(mv.captured) + ", child=" + pits_repr(mv.child) +
                    ")";
         });
+}
+
+void bind_position(py::module_& m) {
     py::class_<PyPosition>(m, "Position", R"(A position under a rule set, with no database.
 
 Position(position, rules="abapa"): position is 2P pit counts (a sequence, a Position, or
 the text "4 4 4 4 4 4 4 4 4 4 4 4"), pits 0..P-1 the side to move's, on a board of P = 1..8
 pits a side. Position.start(seeds_per_pit=4, pits_per_side=6, rules="abapa") is a game's
 start. The rules are the library's (owaredb/game.hpp, the databases' own), never a copy in
-Python. A Position is immutable and hashable, and a Tablebase takes it as a position.)")
+Python. A Position is immutable and hashable; a Tablebase takes it as a position (its pit
+counts, valued under the Tablebase's own rule set).)")
         .def(py::init(&make_position), py::arg("position"), py::arg("rules") = "abapa")
         .def_static("start", &start_position, py::arg("seeds_per_pit") = 4,
                     py::arg("pits_per_side") = 6, py::arg("rules") = "abapa",
@@ -880,6 +884,7 @@ A move that is not legal raises owaredb.IllegalMove, a ValueError.)";
                       "A move that is not legal in the position (Position.play, Game.play), "
                       "or any move once the game is over. A ValueError, not a query error.",
                       value_error.ptr());
+    bind_game_move(m);
     bind_position(m);
     bind_game(m);
     py::handle(error).attr("code") = py::none();
