@@ -1,6 +1,7 @@
 #include "database_options.hpp"
 
 #include "oware/position.hpp"
+#include "owaredb/probe.hpp"
 #include "tablebase/database_dir.hpp"
 
 #include <filesystem>
@@ -87,25 +88,16 @@ void require_standard_board(const DatabaseOptions& db, const std::string& comman
 
 Rules resolve_rules(const DatabaseOptions& db) {
     if (!db.rules.empty()) return rules_from_name(db.rules);
-    const std::vector<std::string> found = rule_sets_in(db.dir);
-    if (found.size() > 1) {
+    const DirectoryRules found = directory_rules(db.dir);
+    if (found.found.size() > 1) {
         std::string names;
-        for (const std::string& r : found) names += (names.empty() ? "" : " and ") + r;
+        for (const std::string& r : found.found) names += (names.empty() ? "" : " and ") + r;
         throw UsageError("directory '" + db.dir + "' holds level files of " + names +
                          ": choose one with --rules");
     }
-    if (found.size() == 1) {
-        if (std::optional<Rules> r = Rules::by_name(found[0])) return *r;
-        throw UsageError("directory '" + db.dir + "' holds level files of an unknown rule set '" +
-                         found[0] + "' (expected " + Rules::preset_choices() + ")");
-    }
-    // A format limited to one rule set (Romein & Bal's files: awari) gives it.
-    if (db::Result<std::unique_ptr<LevelStore>> store =
-            open_level_store(db.dir, Rules::abapa(), 6, 1);
-        store.ok())
-        if (const std::optional<std::string> only = (*store)->only_rules())
-            return rules_from_name(*only);
-    return Rules::abapa();
+    if (std::optional<Rules> r = Rules::by_name(found.rules)) return *r;
+    throw UsageError("directory '" + db.dir + "' holds level files of an unknown rule set '" +
+                     found.rules + "' (expected " + Rules::preset_choices() + ")");
 }
 
 namespace {
@@ -134,16 +126,9 @@ std::unique_ptr<LevelStore> open_store(const DatabaseOptions& db, int threads, i
 }
 
 void require_directory(const std::string& dir, const std::string& hint) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::file_status st = fs::status(dir, ec);
-    if (ec && ec != std::errc::no_such_file_or_directory)
-        throw UsageError("cannot use '" + dir + "' as the database directory: " + ec.message());
-    if (!fs::exists(st))
-        throw UsageError("no database directory '" + dir + "'" + (hint.empty() ? "" : " " + hint));
-    if (!fs::is_directory(st)) throw UsageError("'" + dir + "' is not a directory");
-    fs::directory_iterator it(dir, ec);
-    if (ec) throw UsageError("cannot read the directory '" + dir + "': " + ec.message());
+    // The probe library's words, which Python's Tablebase says too.
+    if (std::string problem = directory_problem(dir, hint); !problem.empty())
+        throw UsageError(problem);
 }
 
 } // namespace owaredb::cli

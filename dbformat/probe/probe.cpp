@@ -7,7 +7,9 @@
 
 #include "oware/position.hpp"
 #include "tablebase/database_dir.hpp"
+#include "tablebase/level_store.hpp"
 
+#include <system_error>
 #include <type_traits>
 
 // Set by dbformat/probe/CMakeLists.txt from project(owaredb VERSION ...).
@@ -158,6 +160,45 @@ struct Tablebase::Impl {
     }
 };
 
+namespace {
+
+// The directory's rule set, for a Tablebase made without one, into `rules`: the commands'
+// choice (directory_rules); none to choose is an error of every query, as a board that is
+// none.
+std::optional<ProbeError> choose_rules(const std::filesystem::path& dir, std::string& rules) {
+    const DirectoryRules d = directory_rules(dir);
+    rules = d.rules;
+    if (d.found.size() > 1) {
+        std::string names;
+        for (const std::string& r : d.found) names += (names.empty() ? "" : " and ") + r;
+        return ProbeError{ProbeStatus::InvalidRules, "'" + dir.string() +
+                                                         "' holds level files of " + names +
+                                                         ": name the rule set to read (rules)"};
+    }
+    if (Rules::by_name(rules)) return std::nullopt;
+    return ProbeError{ProbeStatus::InvalidRules,
+                      "'" + dir.string() + "' holds level files of an unknown rule set '" + rules +
+                          "' (expected " + Rules::preset_choices() + ")"};
+}
+
+} // namespace
+
+std::string directory_problem(const std::filesystem::path& dir, std::string_view missing_hint) {
+    namespace fs = std::filesystem;
+    const std::string d = dir.string();
+    std::error_code ec;
+    const fs::file_status st = fs::status(dir, ec);
+    if (ec && ec != std::errc::no_such_file_or_directory)
+        return "cannot use '" + d + "' as the database directory: " + ec.message();
+    if (!fs::exists(st))
+        return "no database directory '" + d + "'" +
+               (missing_hint.empty() ? "" : " " + std::string(missing_hint));
+    if (!fs::is_directory(st)) return "'" + d + "' is not a directory";
+    fs::directory_iterator it(dir, ec);
+    if (ec) return "cannot read the directory '" + d + "': " + ec.message();
+    return {};
+}
+
 Tablebase::Tablebase(std::filesystem::path dir, std::string rules, TablebaseOptions options)
     : Tablebase(std::move(dir), std::move(rules), 6, options) {}
 
@@ -166,6 +207,7 @@ Tablebase::Tablebase(std::filesystem::path dir, std::string rules, int pits_per_
     : impl_(std::make_unique<Impl>()) {
     impl_->dir = std::move(dir);
     impl_->rules_name = std::move(rules);
+    if (impl_->rules_name.empty()) impl_->board_error = choose_rules(impl_->dir, impl_->rules_name);
     if (pits_per_side == 0) {
         // The directory's board: the one the level files there are of (Romein & Bal's
         // published files are of the standard board).

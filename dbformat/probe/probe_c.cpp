@@ -1,6 +1,7 @@
 // The C API (owaredb/probe.h) over the C++ Tablebase.
 #include "owaredb/probe.h"
 
+#include "oware/position.hpp"
 #include "oware/rules.hpp"
 #include "owaredb/probe.hpp"
 
@@ -24,6 +25,12 @@ static_assert(int(ProbeStatus::InvalidPosition) == OWAREDB_INVALID_POSITION);
 static_assert(int(ProbeStatus::InvalidRules) == OWAREDB_INVALID_RULES);
 static_assert(int(ProbeStatus::Corrupt) == OWAREDB_CORRUPT);
 static_assert(int(ProbeStatus::IoError) == OWAREDB_IO_ERROR);
+// The C endings are the C++ ones, value for value.
+using owaredb::PvEnd;
+static_assert(int(PvEnd::GameOver) == OWAREDB_PV_GAME_OVER);
+static_assert(int(PvEnd::EndlessPlay) == OWAREDB_PV_ENDLESS_PLAY);
+static_assert(int(PvEnd::PlyLimit) == OWAREDB_PV_PLY_LIMIT);
+static_assert(int(PvEnd::Repetition) == OWAREDB_PV_REPETITION);
 
 owaredb_status to_c(owaredb::ProbeStatus s) {
     return static_cast<owaredb_status>(s);
@@ -167,6 +174,34 @@ owaredb_status owaredb_bounds(const owaredb_tablebase* tb, const uint8_t pits[12
     *gm = r->gM;
     *gn = r->gN;
     *exact = r->exact ? 1 : 0;
+    return OWAREDB_OK;
+}
+
+owaredb_status owaredb_principal_variation(const owaredb_tablebase* tb, const uint8_t pits[12],
+                                           owaredb_pv* pv, char* message, size_t message_size) {
+    if (!tb || !pits || !pv || pv->max_plies < 0 || (!pv->steps && pv->max_plies > 0))
+        return OWAREDB_INVALID_POSITION;
+    // The pit-count API on every board, the standard one included: one path.
+    const auto r = tb->tb.principal_variation(board_pits(tb, pits), pv->max_plies);
+    if (!r) {
+        copy_message(r.message(), message, message_size);
+        return to_c(r.status());
+    }
+    static_assert(sizeof pv->final_position >= 2 * owaredb::kMaxPitsPerSide);
+    pv->count = static_cast<int>(r->steps.size());
+    for (size_t i = 0; i < r->steps.size(); ++i) {
+        const owaredb::BoardPvStep& s = r->steps[i];
+        owaredb_pv_step& out = pv->steps[i];
+        std::memset(out.position, 0, sizeof out.position);
+        std::copy(s.position.begin(), s.position.end(), out.position);
+        out.pit = s.pit;
+        out.captured = s.captured;
+        out.value = s.value;
+    }
+    pv->end = static_cast<owaredb_pv_end>(r->end);
+    std::memset(pv->final_position, 0, sizeof pv->final_position);
+    std::copy(r->final_position.begin(), r->final_position.end(), pv->final_position);
+    pv->final_value = r->final_value;
     return OWAREDB_OK;
 }
 

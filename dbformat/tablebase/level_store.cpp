@@ -1,6 +1,7 @@
 #include "tablebase/level_store.hpp"
 
 #include "oware/ranking.hpp"
+#include "tablebase/database_dir.hpp"
 #include "tablebase/level_store_formats.hpp"
 
 #include <array>
@@ -89,6 +90,19 @@ open_level_store(const std::filesystem::path& dir, const Rules& rules, int pits,
     }
     if (!format) format = kFormats.back();
     return format->open(dir, rules, pits, threads);
+}
+
+DirectoryRules directory_rules(const std::filesystem::path& dir) {
+    DirectoryRules out{rule_sets_in(dir), ""};
+    if (out.found.size() == 1) out.rules = out.found[0];
+    if (!out.found.empty()) return out;
+    // A format limited to one rule set (Romein & Bal's files: awari) gives it.
+    const Rules fallback = Rules::presets().front();
+    out.rules = fallback.name;
+    if (db::Result<std::unique_ptr<LevelStore>> store = open_level_store(dir, fallback, 6, 1);
+        store.ok())
+        if (const std::optional<std::string> only = (*store)->only_rules()) out.rules = *only;
+    return out;
 }
 
 } // namespace owaredb

@@ -174,6 +174,18 @@ class LevelStore {
 db::Result<std::unique_ptr<LevelStore>> open_level_store(const std::filesystem::path& dir,
                                                          const Rules& rules, int pits, int threads);
 
+/// The rule set a reader not told one reads in `dir`: `found` lists the rule sets whose
+/// level files lie there (rule_sets_in, sorted), and `rules` is the only one of them; with
+/// none, the one rule set of a format limited to one (Romein & Bal's files: "awari"), else
+/// "abapa" (the first preset); empty when `found` holds several (the caller must choose).
+/// `rules` may be no preset's name (a file named so): the caller says so. The one choice of
+/// the commands' default --rules and of a probe Tablebase made without a rule set.
+struct DirectoryRules {
+    std::vector<std::string> found;
+    std::string rules;
+};
+DirectoryRules directory_rules(const std::filesystem::path& dir);
+
 /// The formats whose files `dir` holds, by name ("published", "owaredb"), in the order of
 /// open_level_store's list; empty for a directory with no level files (or none readable).
 std::vector<std::string_view> formats_in(const std::filesystem::path& dir);

@@ -1,4 +1,5 @@
-/* The same query through the installed C API, and its version against the package's. */
+/* The same query through the installed C API (value, principal variation), and its version
+ * against the package's. */
 #include <owaredb/probe.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,18 @@ int main(int argc, char** argv) {
         return 1;
     }
     printf("value %d\n", value);
+    /* The principal variation, each ply's pit and how the line ends, as `probe --pv` says. */
+    owaredb_pv_step steps[200];
+    owaredb_pv pv = {steps, 200, 0, OWAREDB_PV_PLY_LIMIT, {0}, 0};
+    if (owaredb_principal_variation(tb, pits, &pv, message, sizeof message) != OWAREDB_OK) {
+        fprintf(stderr, "%s\n", message);
+        return 1;
+    }
+    printf("pv");
+    for (int i = 0; i < pv.count; ++i) printf(" %d", steps[i].pit);
+    printf(" end %d final", (int)pv.end);
+    for (int i = 0; i < 12; ++i) printf(" %d", pv.final_position[i]);
+    printf("\n");
     owaredb_close(tb);
     return 0;
 }

@@ -18,9 +18,15 @@ cmake --build "$work/build" >/dev/null
 "$work/prefix/bin/owaredb" generate --rules abapa --max-seeds 6 --dir "$work/db" >/dev/null
 expected=$("$work/prefix/bin/owaredb" probe --dir "$work/db" --json "1 0 0 1 0 1 0 1 0 0 1 0" |
   python3 -c 'import json,sys; d=json.load(sys.stdin); print("value %d best %s" % (d["value"], " ".join(map(str, d["best"]))))')
+# The C consumer's principal variation: the pits played, the ending (owaredb_pv_end: 0 game
+# over, 1 endless play) and the final position.
+expected_pv=$("$work/prefix/bin/owaredb" probe --dir "$work/db" --json --pv "1 0 0 1 0 1 0 1 0 0 1 0" |
+  python3 -c 'import json,sys; d=json.load(sys.stdin); ends=["game over","endless play","ply limit","repetition"]
+print("pv %s end %d final %s" % (" ".join(str(s["move"]) for s in d["pv"]), ends.index(d["pv_end"]), d["final_position"]))')
 got=$(LD_LIBRARY_PATH="$work/prefix/lib" "$work/build/consumer" "$work/db" abapa)
 got_c=$(LD_LIBRARY_PATH="$work/prefix/lib" "$work/build/consumer_c" "$work/db" abapa)
 echo "owaredb probe: $expected"
 echo "C++ consumer:  $got"
 echo "C consumer:    $got_c"
-[[ "$got" == "$expected" && "$got_c" == "${expected%% best*}" ]]
+echo "owaredb probe --pv: $expected_pv"
+[[ "$got" == "$expected" && "$got_c" == "${expected%% best*}"$'\n'"$expected_pv" ]]

@@ -22,7 +22,8 @@ if [[ -n "$internal" ]]; then
 fi
 for api in owaredb_open owaredb_value owaredb_values owaredb_version owaredb_open_board \
   'owaredb::Tablebase::value(' 'owaredb::Tablebase::pits_per_side()' 'owaredb::version()' \
-  'owaredb::generate_command' 'owaredb::position_text' 'owaredb::Tablebase::missing_levels('; do
+  'owaredb::generate_command' 'owaredb::position_text' 'owaredb::Tablebase::missing_levels(' \
+  'owaredb::game_state(' 'owaredb::directory_problem(' owaredb_principal_variation; do
   grep -qF "$api" <<<"$symbols" || { echo "missing API symbol: $api"; exit 1; }
 done
 if [[ -n "$header" ]]; then

@@ -2,6 +2,7 @@
 // positions outside the databases by one ply, missing and damaged files, threads, C API.
 #include "dbformat/writer.hpp"
 #include "oware/oware_game.hpp"
+#include "owaredb/game.hpp"
 #include "owaredb/probe.h"
 #include "owaredb/probe.hpp"
 #include "retro/bellman.hpp"
@@ -391,6 +392,117 @@ TEST_CASE("the C API answers like the C++ API") {
     owaredb_tablebase* bad = nullptr;
     CHECK(owaredb_open(f.dir.c_str(), "chess", 0, &bad) == OWAREDB_INVALID_RULES);
     owaredb_close(tb);
+}
+
+TEST_CASE("the C API's principal variation is the C++ one, cut at max_plies") {
+    const Fixture& f = fixture();
+    owaredb_tablebase* tb = nullptr;
+    REQUIRE(owaredb_open(f.dir.c_str(), "awari", 0, &tb) == OWAREDB_OK);
+    Tablebase cpp(f.dir, "awari");
+    const Position p = unrank<6>(10, 12345);
+    const ProbeResult<PrincipalVariation> want = cpp.principal_variation(p.pits);
+    REQUIRE(want.ok());
+    REQUIRE(want->steps.size() > 1);
+    std::vector<owaredb_pv_step> steps(300);
+    owaredb_pv pv{steps.data(), 300, -1, OWAREDB_PV_PLY_LIMIT, {}, 99};
+    REQUIRE(owaredb_principal_variation(tb, p.pits.data(), &pv, nullptr, 0) == OWAREDB_OK);
+    REQUIRE(pv.count == int(want->steps.size()));
+    for (int i = 0; i < pv.count; ++i) {
+        const PvStep& s = want->steps[i];
+        CHECK(std::equal(s.position.begin(), s.position.end(), steps[i].position));
+        CHECK(steps[i].pit == s.pit);
+        CHECK(steps[i].captured == s.captured);
+        CHECK(steps[i].value == s.value);
+    }
+    CHECK(int(pv.end) == int(want->end));
+    CHECK(std::equal(want->final_position.begin(), want->final_position.end(), pv.final_position));
+    CHECK(pv.final_value == want->final_value);
+    // Cut after one ply: the position its next move would be played from.
+    pv.max_plies = 1;
+    REQUIRE(owaredb_principal_variation(tb, p.pits.data(), &pv, nullptr, 0) == OWAREDB_OK);
+    CHECK(pv.count == 1);
+    CHECK(pv.end == OWAREDB_PV_PLY_LIMIT);
+    CHECK(std::equal(want->steps[1].position.begin(), want->steps[1].position.end(),
+                     pv.final_position));
+    // Errors: a bad buffer, and a missing level with its message.
+    pv.max_plies = -1;
+    CHECK(owaredb_principal_variation(tb, p.pits.data(), &pv, nullptr, 0) ==
+          OWAREDB_INVALID_POSITION);
+    owaredb_pv no_room{nullptr, 5, 0, OWAREDB_PV_PLY_LIMIT, {}, 0};
+    CHECK(owaredb_principal_variation(tb, p.pits.data(), &no_room, nullptr, 0) ==
+          OWAREDB_INVALID_POSITION);
+    CHECK(owaredb_principal_variation(tb, p.pits.data(), nullptr, nullptr, 0) ==
+          OWAREDB_INVALID_POSITION);
+    const uint8_t start[12] = {4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+    char msg[256] = "";
+    pv.max_plies = 300;
+    CHECK(owaredb_principal_variation(tb, start, &pv, msg, sizeof msg) == OWAREDB_NOT_AVAILABLE);
+    CHECK(std::string(msg).find("awari-") != std::string::npos);
+    owaredb_close(tb);
+}
+
+namespace {
+
+// game_state against the rules it is made of, on random positions of a board of P pits.
+template <int P> void check_game_state(const Rules& rules, std::mt19937_64& rng) {
+    for (int k = 0; k < 500; ++k) {
+        const int n = static_cast<int>(rng() % 13);
+        const BasicPosition<P> p = unrank<P>(n, rng() % level_size<P>(n));
+        const ProbeResult<GameState> s = game_state(rules.name, p.pits);
+        REQUIRE(s.ok());
+        const BasicMoveList<P> moves = legal_moves(rules, p);
+        REQUIRE(s->moves.size() == std::size_t(moves.size()));
+        CHECK(s->seeds == n);
+        for (int i = 0; i < moves.size(); ++i) {
+            CHECK(s->moves[i].pit == moves[i].pit + 1);
+            CHECK(s->moves[i].captured == moves[i].captured);
+            CHECK(std::equal(moves[i].child.pits.begin(), moves[i].child.pits.end(),
+                             s->moves[i].child.begin(), s->moves[i].child.end()));
+        }
+        CHECK((s->end == GameEnd::None) == !moves.empty());
+        CHECK(s->final_value == (moves.empty() ? terminal_value(p) : 0));
+        if (moves.empty()) CHECK((s->end == GameEnd::MoverHasNoSeeds) == (p.mover_seeds() == 0));
+    }
+}
+
+} // namespace
+
+TEST_CASE("game_state: the rules' moves, captures and endings, with no database") {
+    std::mt19937_64 rng(50);
+    for (const Rules& rules : Rules::presets()) {
+        check_game_state<6>(rules, rng);
+        check_game_state<3>(rules, rng);
+        check_game_state<8>(rules, rng);
+    }
+    const std::vector<uint8_t> start8(16, 4); // 64 seeds: the start of its own game
+    CHECK(game_state("abapa", start8)->moves.size() == 8);
+    CHECK(game_state("chess", start8).status() == ProbeStatus::InvalidRules);
+    CHECK(game_state("abapa", std::vector<uint8_t>(13, 0)).status() ==
+          ProbeStatus::InvalidPosition);
+    CHECK(game_state("abapa", std::vector<uint8_t>(12, 5)).status() ==
+          ProbeStatus::InvalidPosition);
+    CHECK(std::string(to_string(GameEnd::NoMoveFeeds)) == "no move feeds the opponent");
+}
+
+TEST_CASE("a Tablebase without a rule set reads the directory's, as the commands choose it") {
+    const Fixture& f = fixture(); // awari's levels
+    Tablebase tb(f.dir, "");
+    CHECK(tb.rules() == "awari");
+    CHECK(tb.value(unrank<6>(10, 12345).pits).value() == f.levels[10][12345]);
+    const fs::path empty = fs::temp_directory_path() / "owaredb-probe-no-levels";
+    fs::create_directories(empty);
+    CHECK(Tablebase(empty, "").rules() == "abapa");
+    fs::copy_file(f.dir / "awari-01.owdb", empty / "abapa-01.owdb",
+                  fs::copy_options::overwrite_existing);
+    fs::copy_file(f.dir / "awari-01.owdb", empty / "awari-01.owdb",
+                  fs::copy_options::overwrite_existing);
+    const ProbeResult<int> several = Tablebase(empty, "").value(Pits{1});
+    CHECK(several.status() == ProbeStatus::InvalidRules);
+    CHECK(several.message().find("abapa and awari") != std::string::npos);
+    fs::remove_all(empty);
+    CHECK(directory_problem(empty, "(hint)") ==
+          "no database directory '" + empty.string() + "' (hint)");
+    CHECK(directory_problem(f.dir).empty());
 }
 
 namespace {

@@ -840,5 +840,165 @@ class Installed(unittest.TestCase):
         self.assertTrue(os.path.realpath(out[2]).startswith(real_prefix), out[2])
 
 
+class GameModel(unittest.TestCase):
+    """Issue #50: the game without a database (owaredb.Position, owaredb.Game), on the
+    library's rules: the moves, captures and children a Tablebase gives, for both rule sets
+    and other boards."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tb = owaredb.Tablebase(DB, "abapa")
+
+    def test_moves_are_the_tablebases(self):
+        rng = np.random.default_rng(50)
+        for pits in random_positions(rng, 300):
+            position = owaredb.Position(pits)
+            a = self.tb.analyse(pits)
+            self.assertEqual([(m.pit, m.captured, m.child) for m in position.moves],
+                             [(m.pit, m.captured, m.child) for m in a.moves])
+            self.assertEqual(position.legal_moves, [m.pit for m in a.moves])
+            self.assertEqual(position.is_game_over(), a.terminal)
+            if a.terminal:
+                self.assertEqual(position.final_value, a.value)
+            for m in a.moves:
+                self.assertEqual(position.captures(m.pit), m.captured)
+                self.assertEqual(position.play(m.pit).pits, m.child)
+            # A Position is a position for the Tablebase.
+            self.assertEqual(self.tb.value(position), a.value)
+
+    def test_start_text_and_errors(self):
+        start = owaredb.Position.start()
+        self.assertEqual(start, owaredb.Position("4 4 4 4 4 4 4 4 4 4 4 4"))
+        self.assertEqual(str(start), "4 4 4 4 4 4 4 4 4 4 4 4")
+        self.assertEqual((start.seeds, start.pits_per_side, start.rules), (48, 6, "abapa"))
+        self.assertEqual(start.play(1).pits, (4, 4, 4, 4, 4, 4, 0, 5, 5, 5, 5, 4))
+        self.assertEqual(len({start, owaredb.Position([4] * 12)}), 1)
+        self.assertEqual(owaredb.Position.start(3, pits_per_side=4).pits, (3,) * 8)
+        # A capture: the last seed makes 2 in the opponent's first pit.
+        p = owaredb.Position("0 0 0 0 0 1 1 1 0 0 0 0")
+        self.assertEqual(p.captures(6), 2)
+        self.assertEqual(p.play(6).pits, (0, 1) + (0,) * 10)
+        with self.assertRaises(owaredb.IllegalMove) as cm:
+            p.play(1)
+        self.assertIn("legal: 6", str(cm.exception))
+        self.assertIsInstance(cm.exception, ValueError)
+        with self.assertRaises(owaredb.InvalidRules):
+            owaredb.Position(start, "chess")
+        with self.assertRaises(owaredb.InvalidPosition):
+            owaredb.Position([1] * 13)
+
+    def test_game_over_by_the_rule_set(self):
+        empty = owaredb.Position([0] * 6 + [1] * 6)
+        self.assertEqual(empty.game_over, "the side to move has no seeds")
+        self.assertEqual(empty.final_value, -6)
+        # North is empty and no move reaches it: abapa ends the game, the mover takes all;
+        # awari lets the move be played, which leaves North unable to move.
+        cannot_feed = [1, 0, 0, 0, 0, 0] + [0] * 6
+        self.assertEqual(owaredb.Position(cannot_feed).game_over, "no move feeds the opponent")
+        self.assertEqual(owaredb.Position(cannot_feed).final_value, 1)
+        awari = owaredb.Position(cannot_feed, "awari")
+        self.assertIsNone(awari.game_over)
+        self.assertEqual(awari.play(1).game_over, "the side to move has no seeds")
+        # Grand slam: abapa captures nothing, awari everything.
+        slam = [0, 0, 0, 0, 0, 2] + [1, 1, 0, 0, 0, 0]
+        self.assertEqual(owaredb.Position(slam).captures(6), 0)
+        self.assertEqual(owaredb.Position(slam, "awari").captures(6), 4)
+
+    def test_game_history_score_and_repetition(self):
+        g = owaredb.Game(seeds_per_pit=1, pits_per_side=2)
+        self.assertEqual((g.position.pits, g.turn, g.stores), ((1, 1, 1, 1), 0, (0, 0)))
+        with self.assertRaises(owaredb.IllegalMove):
+            g.play(3)
+        self.assertEqual(g.play(2), 2)      # 1 seed into North's 1: 2, captured
+        self.assertEqual((g.stores, g.turn), ((2, 0), 1))
+        self.assertEqual(g.position.pits, (0, 1, 1, 0))
+        self.assertEqual(g.undo(), 2)
+        self.assertEqual((g.stores, g.moves, g.turn), ((0, 0), [], 0))
+        # Two seeds on a board of one pit a side go round for ever: the game ends at the
+        # first repetition, the seeds left split evenly (as a Tablebase's value 0 counts it).
+        g = owaredb.Game([1, 1], pits_per_side=1)
+        while not g.is_game_over():
+            self.assertFalse(g.is_repetition())
+            g.play(g.position.legal_moves[0])
+        self.assertTrue(g.is_repetition())
+        self.assertEqual(g.game_over, "repetition")
+        self.assertEqual(g.final_score(), (1.0, 1.0))
+        self.assertEqual(g.positions[-1], g.positions[-3])
+        with self.assertRaises(owaredb.IllegalMove):
+            g.play(1)
+        # A game played to its end: stores plus the seeds left add up to the seeds.
+        g = owaredb.Game(seeds_per_pit=2, pits_per_side=3)
+        while not g.is_game_over():
+            g.play(g.position.legal_moves[-1])
+        self.assertEqual(sum(g.final_score()), 12)
+        self.assertEqual(len(g.positions), len(g.moves) + 1)
+
+
+class MissingAnswers(unittest.TestCase):
+    """Issue #50: value(default=...), the moves of a position outside the databases, the
+    rule set and the directory as the CLI finds them."""
+
+    def cli(self, *args):
+        return subprocess.run([CLI, "probe"] + list(args), capture_output=True, text=True)
+
+    def test_value_default(self):
+        tb = owaredb.Tablebase(DB, "abapa")
+        self.assertIsNone(tb.value([4] * 12, default=None))
+        self.assertEqual(tb.value([4] * 12, default=-99), -99)
+        self.assertEqual(tb.value([1] * 6 + [0] * 6, default=None), tb.value([1] * 6 + [0] * 6))
+        with self.assertRaises(owaredb.NotAvailable):
+            tb.value([4] * 12)
+        with self.assertRaises(owaredb.InvalidPosition):  # only a missing level gives default
+            tb.value([9] * 12, default=None)
+
+    def test_analyse_outside_carries_the_clis_moves(self):
+        tb = owaredb.Tablebase(DB, "abapa")
+        # 11 seeds: the capture of 2 from pit 6 reaches level 9, which is there.
+        for text in ("4 4 4 4 4 4 4 4 4 4 4 4", "0 0 0 0 1 1 1 0 0 0 0 8"):
+            with self.subTest(position=text):
+                want = json.loads(self.cli("--json", "--dir", DB, "--rules", "abapa", text).stdout)
+                with self.assertRaises(owaredb.NotAvailable) as cm:
+                    tb.analyse(text)
+                self.assertEqual(cm.exception.moves, want["moves"])
+                self.assertEqual([m["move"] for m in cm.exception.moves],
+                                 owaredb.Position(text).legal_moves)
+                moves = cm.exception.moves
+        self.assertEqual(moves, [{"move": 5, "captured": 0},
+                                 {"move": 6, "captured": 2, "value": 11}])
+
+    def test_rules_found_as_the_cli_finds_them(self):
+        awari = os.path.join(tmp, "awari4")
+        subprocess.run([CLI, "generate", "--rules", "awari", "--max-seeds", "4", "--dir", awari],
+                       capture_output=True, check=True)
+        for d, rules in ((awari, "awari"), (DB, "abapa")):
+            want = json.loads(self.cli("--json", "--dir", d, "1 0 0 0 0 0 0 0 0 0 0 0").stdout)
+            self.assertEqual(want["rules"], rules)
+            tb = owaredb.Tablebase(d)
+            self.assertEqual(tb.rules, rules)
+            self.assertEqual(tb.value([1] + [0] * 11), want["value"])
+        both = os.path.join(tmp, "both")
+        shutil.copytree(awari, both)
+        shutil.copy(os.path.join(DB, "abapa-01.owdb"), both)
+        self.assertNotEqual(self.cli("--dir", both, "1 0 0 0 0 0 0 0 0 0 0 0").returncode, 0)
+        with self.assertRaises(owaredb.InvalidRules) as cm:
+            owaredb.Tablebase(both)
+        self.assertIn("abapa and awari", str(cm.exception))
+        self.assertEqual(owaredb.Tablebase(both, "awari").rules, "awari")
+
+    def test_no_directory_as_the_cli_says(self):
+        missing = os.path.join(tmp, "nonexistent")
+        run = self.cli("--dir", missing, "--rules", "abapa", "1 0 0 0 0 0 0 0 0 0 0 0")
+        self.assertEqual(run.returncode, 2)
+        with self.assertRaises(owaredb.NotAvailable) as cm:
+            owaredb.Tablebase(missing, "abapa")
+        self.assertEqual(str(cm.exception), "no database directory '%s' (see owaredb generate)"
+                         % missing)
+        self.assertIn(str(cm.exception), run.stderr)
+        a_file = os.path.join(DB, "abapa-01.owdb")
+        with self.assertRaises(owaredb.IoError) as cm:
+            owaredb.Tablebase(a_file, "abapa")
+        self.assertIn(str(cm.exception), self.cli("--dir", a_file, "1 0 0 0 0 0 0 0 0 0 0 0").stderr)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -6,6 +6,7 @@
 // message is the library's; the attributes are the fields of the error object that the CLI
 // and the HTTP API print (README, Errors). Tablebase.values() raises for the first failing position
 // (lowest index) by default, or with errors="status" returns a status array next to the values.
+#include "owaredb/game.hpp"
 #include "owaredb/probe.hpp"
 
 #include <pybind11/numpy.h>
@@ -15,11 +16,13 @@
 #include <algorithm>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -59,11 +62,35 @@ struct ProbeFailure : std::exception {
     std::string rules;
     std::optional<std::vector<int>> missing_levels; ///< a missing level: every one 0..seeds
     std::string generate;                           ///< the command that builds them
+    /// A missing level: the legal moves as the CLI's error object has them ("moves"):
+    /// pit, captured, and the value when the child's levels are there.
+    std::vector<std::tuple<int, int, std::optional<int>>> moves;
     ProbeFailure(ProbeStatus s, std::string m, std::optional<Counts> p = {},
                  std::optional<std::size_t> i = {})
         : status(s), message(std::move(m)), position(p), index(i) {}
     const char* what() const noexcept override { return message.c_str(); }
 };
+
+// The legal moves of a position a query could not answer, each valued when its child's
+// level is there (a capture may lead to one): what the CLI's error object lists, so that a
+// program can still show them and play on. Every child is stored (its origin pit is
+// empty), so a missing level is not asked for (a failed read looks at the directory).
+std::vector<std::tuple<int, int, std::optional<int>>> valued_moves(const Tablebase& tb,
+                                                                   const Counts& pits) {
+    std::vector<std::tuple<int, int, std::optional<int>>> out;
+    const ProbeResult<GameState> state = game_state(tb.rules(), pits);
+    if (!state) return out;
+    for (const GameMove& m : state->moves) {
+        int seeds = 0;
+        for (uint8_t c : m.child) seeds += c;
+        std::optional<int> value;
+        if (tb.level_available(seeds))
+            if (const ProbeResult<int> child = tb.value(std::span<const uint8_t>(m.child)); child)
+                value = m.captured - *child;
+        out.emplace_back(m.pit, m.captured, value);
+    }
+    return out;
+}
 
 // `f` with what the error objects of the other front ends say besides the message: the
 // rules, and for a missing level what the library's Tablebase::missing_levels says (every
@@ -81,6 +108,8 @@ ProbeFailure with_context(const Tablebase& tb, ProbeFailure f) {
     }
     f.missing_levels = std::move(missing.levels);
     f.generate = std::move(missing.generate);
+    py::gil_scoped_release release;
+    f.moves = valued_moves(tb, *f.position);
     return f;
 }
 
@@ -110,6 +139,45 @@ template <class A> py::tuple pits_tuple(const A& p) {
     throw py::error_already_set();
 }
 
+// A position under a rule set (owaredb.Position): its pit counts and the library's answer
+// for them (owaredb/game.hpp), asked once.
+class PyPosition {
+  public:
+    PyPosition(Counts pits, std::string rules);
+    const Counts& pits() const { return pits_; }
+    const std::string& rules() const { return rules_; }
+    int pits_per_side() const { return int(pits_.size() / 2); }
+    const GameState& state() const { return state_; }
+    /// The legal move from `pit` (1..P); raises IllegalMove if there is none.
+    const GameMove& move(int pit) const;
+
+  private:
+    Counts pits_;
+    std::string rules_;
+    GameState state_;
+};
+
+// What Tablebase.value's `default` is when not given: raise (created at import, kept for
+// the life of the process).
+PyObject* g_raise = nullptr;
+
+// NotAvailable (missing) or IoError unless `path` is a directory that can be listed, with
+// the library's words, as the CLI says them.
+void refuse_directory(const std::string& path) {
+    const std::string problem = directory_problem(path, "(see owaredb generate)");
+    if (problem.empty()) return;
+    const bool missing = problem.starts_with("no database directory");
+    throw ProbeFailure(missing ? ProbeStatus::NotAvailable : ProbeStatus::IoError, problem);
+}
+
+// owaredb.IllegalMove, created at import.
+PyObject* g_illegal_move = nullptr;
+
+[[noreturn]] void illegal_move(const std::string& message) {
+    PyErr_SetString(g_illegal_move, message.c_str());
+    throw py::error_already_set();
+}
+
 // The CLI's text form, "4 4 4 4 4 4 4 4 4 4 4 4", as a list: decimal integers as ints, any
 // other word kept as it is, for to_pits to name.
 py::list words_of(py::handle text) {
@@ -129,6 +197,8 @@ py::list words_of(py::handle text) {
 // command line takes it.
 Counts to_pits(py::handle obj, int board) {
     if (PyUnicode_Check(obj.ptr())) return to_pits(words_of(obj), board);
+    if (py::isinstance<PyPosition>(obj))
+        return to_pits(pits_tuple(obj.cast<const PyPosition&>().pits()), board);
     PyObject* o = obj.ptr();
     const std::string count = std::to_string(2 * board);
     if (PyBytes_Check(o) || PyByteArray_Check(o) || !PySequence_Check(o))
@@ -449,12 +519,276 @@ std::string repr_move(const BoardMoveInfo& mv) {
            ", value=" + std::to_string(mv.value) + ", child=" + pits_repr(mv.child) + ")";
 }
 
+// ---- the game model: owaredb/game.hpp, with no database ----
+
+// The board of a position as Python gives it, before its counts are read: half the number
+// of its items (a string's words), so that to_pits names a count that is no board's.
+int board_of(py::handle obj) {
+    if (py::isinstance<PyPosition>(obj)) return obj.cast<const PyPosition&>().pits_per_side();
+    if (PyUnicode_Check(obj.ptr())) return int(words_of(obj).size() + 1) / 2;
+    const Py_ssize_t n = PySequence_Check(obj.ptr()) ? PySequence_Size(obj.ptr()) : 0;
+    if (n < 0) throw py::error_already_set();
+    return int(std::clamp<Py_ssize_t>((n + 1) / 2, 1, 8));
+}
+
+// The library's answer for a position, or its error raised.
+GameState state_of(const std::string& rules, const Counts& pits) {
+    ProbeResult<GameState> r = game_state(rules, pits);
+    if (!r) throw ProbeFailure(r.status(), r.message(), pits);
+    return *r;
+}
+
+PyPosition::PyPosition(Counts pits, std::string rules)
+    : pits_(std::move(pits)), rules_(std::move(rules)), state_(state_of(rules_, pits_)) {}
+
+const GameMove& PyPosition::move(int pit) const {
+    for (const GameMove& m : state_.moves)
+        if (m.pit == pit) return m;
+    std::string legal;
+    for (const GameMove& m : state_.moves)
+        legal += (legal.empty() ? "" : ", ") + std::to_string(m.pit);
+    const std::string why = state_.moves.empty()
+                                ? std::string("the game is over (") + to_string(state_.end) + ")"
+                                : "legal: " + legal;
+    illegal_move("pit " + std::to_string(pit) + " is not a legal move in " + position_text(pits_) +
+                 ": " + why);
+}
+
+// A game's history: the positions from its start, the moves and their captures, for its
+// score and its repetitions.
+class PyGame {
+  public:
+    explicit PyGame(PyPosition start) : positions_{std::move(start)} {}
+    const PyPosition& position() const { return positions_.back(); }
+    int turn() const { return int(moves_.size() % 2); }
+    int play(int pit) {
+        if (repetition()) illegal_move("the game is over (repetition)");
+        const GameMove& m = position().move(pit);
+        const int captured = m.captured;
+        PyPosition child(m.child, position().rules());
+        stores_[turn()] += captured;
+        captures_.push_back(captured);
+        moves_.push_back(pit);
+        positions_.push_back(std::move(child));
+        return captured;
+    }
+    int undo() {
+        if (moves_.empty()) throw py::index_error("undo() at the start of the game");
+        positions_.pop_back();
+        const int pit = moves_.back();
+        moves_.pop_back();
+        stores_[turn()] -= captures_.back();
+        captures_.pop_back();
+        return pit;
+    }
+    /// Whether the position to move from was seen before with the same side to move: play
+    /// goes round, which ends the game (docs/rules.md, Endless play).
+    bool repetition() const {
+        for (std::size_t i = positions_.size() - 1; i >= 2; i -= 2)
+            if (positions_[i - 2].pits() == position().pits()) return true;
+        return false;
+    }
+    std::optional<std::string> game_over() const {
+        if (repetition()) return std::string("repetition");
+        if (position().state().moves.empty()) return std::string(to_string(position().state().end));
+        return std::nullopt;
+    }
+    /// The seeds each side ends with, South (the first to move) first: the stores, and the
+    /// seeds left as the ending gives them; an even split of them after a repetition.
+    py::tuple final_score() const {
+        if (!game_over()) throw py::value_error("final_score(): the game is not over");
+        const int left = position().state().seeds;
+        const int mover_extra = repetition() ? 0 : position().state().final_value;
+        double share[2];
+        share[turn()] = stores_[turn()] + (left + mover_extra) / 2.0;
+        share[1 - turn()] = stores_[1 - turn()] + (left - mover_extra) / 2.0;
+        return py::make_tuple(share[0], share[1]);
+    }
+    const std::vector<PyPosition>& positions() const { return positions_; }
+    const std::vector<int>& moves() const { return moves_; }
+    py::tuple stores() const { return py::make_tuple(stores_[0], stores_[1]); }
+
+  private:
+    std::vector<PyPosition> positions_;
+    std::vector<int> moves_, captures_;
+    int stores_[2] = {0, 0};
+};
+
+// A Position from Python's arguments: a position (Position, sequence, text) and a rule set.
+PyPosition make_position(py::object position, const std::string& rules) {
+    if (py::isinstance<PyPosition>(position))
+        return PyPosition(position.cast<const PyPosition&>().pits(), rules);
+    return PyPosition(to_pits(position, board_of(position)), rules);
+}
+
+PyPosition start_position(py::object seeds_per_pit, py::object pits_per_side,
+                          const std::string& rules) {
+    const int k = count_argument(seeds_per_pit, "seeds_per_pit");
+    const int p = count_argument(pits_per_side, "pits_per_side");
+    if (k < 0 || k > 48)
+        throw py::value_error("seeds_per_pit must be 0..48, not " + std::to_string(k));
+    if (p < 1 || p > 8)
+        throw py::value_error("pits_per_side must be 1..8, not " + std::to_string(p));
+    return PyPosition(Counts(2 * p, uint8_t(k)), rules);
+}
+
+std::string repr_position(const PyPosition& p) {
+    return "owaredb.Position('" + position_text(p.pits()) + "', '" + p.rules() + "')";
+}
+
+void bind_game_move(py::module_& m) {
+    py::class_<GameMove>(m, "GameMove", "A legal move of a Position and what it captures.")
+        .def_readonly("pit", &GameMove::pit, "1..P, from the mover's left")
+        .def_readonly("captured", &GameMove::captured, "seeds this move captures")
+        .def_property_readonly(
+            "child", [](const GameMove& mv) { return pits_tuple(mv.child); },
+            "the position after the move, opponent to move (rotated)")
+        .def("__repr__", [](const GameMove& mv) {
+            return "GameMove(pit=" + std::to_string(mv.pit) +
+                   ", captured=" + std::to_string(mv.captured) + ", child=" + pits_repr(mv.child) +
+                   ")";
+        });
+}
+
+void bind_position(py::module_& m) {
+    py::class_<PyPosition>(m, "Position", R"(A position under a rule set, with no database.
+
+Position(position, rules="abapa"): position is 2P pit counts (a sequence, a Position, or
+the text "4 4 4 4 4 4 4 4 4 4 4 4"), pits 0..P-1 the side to move's, on a board of P = 1..8
+pits a side. Position.start(seeds_per_pit=4, pits_per_side=6, rules="abapa") is a game's
+start. The rules are the library's (owaredb/game.hpp, the databases' own), never a copy in
+Python. A Position is immutable and hashable; a Tablebase takes it as a position (its pit
+counts, valued under the Tablebase's own rule set).)")
+        .def(py::init(&make_position), py::arg("position"), py::arg("rules") = "abapa")
+        .def_static("start", &start_position, py::arg("seeds_per_pit") = 4,
+                    py::arg("pits_per_side") = 6, py::arg("rules") = "abapa",
+                    "The start position: seeds_per_pit seeds in every pit.")
+        .def_property_readonly("pits", [](const PyPosition& p) { return pits_tuple(p.pits()); })
+        .def_property_readonly("rules", &PyPosition::rules)
+        .def_property_readonly("pits_per_side", &PyPosition::pits_per_side)
+        .def_property_readonly("seeds", [](const PyPosition& p) { return p.state().seeds; })
+        .def_property_readonly(
+            "moves", [](const PyPosition& p) { return p.state().moves; },
+            "every legal move (GameMove), in pit order; empty when the game is over")
+        .def_property_readonly(
+            "legal_moves",
+            [](const PyPosition& p) {
+                std::vector<int> pits;
+                for (const GameMove& mv : p.state().moves) pits.push_back(mv.pit);
+                return pits;
+            },
+            "the pits (1..P) of the legal moves")
+        .def(
+            "captures", [](const PyPosition& p, int pit) { return p.move(pit).captured; },
+            py::arg("pit"), "Seeds the move from pit (1..P) captures; IllegalMove if none.")
+        .def(
+            "play",
+            [](const PyPosition& p, int pit) { return PyPosition(p.move(pit).child, p.rules()); },
+            py::arg("pit"),
+            "The position after the move from pit (1..P), opponent to move; IllegalMove if it "
+            "is not legal.")
+        .def("is_game_over", [](const PyPosition& p) { return p.state().moves.empty(); })
+        .def_property_readonly(
+            "game_over",
+            [](const PyPosition& p) -> std::optional<std::string> {
+                if (!p.state().moves.empty()) return std::nullopt;
+                return std::string(to_string(p.state().end));
+            },
+            "None while a move is legal, else why not: 'the side to move has no seeds' (the "
+            "opponent takes the seeds left) or 'no move feeds the opponent' (the mover does)")
+        .def_property_readonly(
+            "final_value",
+            [](const PyPosition& p) -> std::optional<int> {
+                if (!p.state().moves.empty()) return std::nullopt;
+                return p.state().final_value;
+            },
+            "when the game is over, what the mover gets of the seeds left minus what the "
+            "opponent gets (+seeds or -seeds, the Tablebase's value); else None")
+        .def("__len__", [](const PyPosition& p) { return p.pits().size(); })
+        .def("__getitem__",
+             [](const PyPosition& p, py::ssize_t i) {
+                 const py::ssize_t n = py::ssize_t(p.pits().size());
+                 if (i < 0) i += n;
+                 if (i < 0 || i >= n) throw py::index_error("pit index out of range");
+                 return int(p.pits()[std::size_t(i)]);
+             })
+        .def("__eq__",
+             [](const PyPosition& a, py::object b) {
+                 return py::isinstance<PyPosition>(b) &&
+                        a.pits() == b.cast<const PyPosition&>().pits() &&
+                        a.rules() == b.cast<const PyPosition&>().rules();
+             })
+        .def("__hash__",
+             [](const PyPosition& p) {
+                 return py::hash(py::make_tuple(pits_tuple(p.pits()), p.rules()));
+             })
+        .def("__str__", [](const PyPosition& p) { return position_text(p.pits()); })
+        .def("__repr__", repr_position);
+}
+
+void bind_game(py::module_& m) {
+    py::class_<PyGame>(m, "Game", R"(A game from its start: the moves, the seeds each side has
+captured (its store), and the repetition that ends it.
+
+Game(position=None, rules="abapa", seeds_per_pit=4, pits_per_side=6): from position (South,
+the first player, to move), or by default from the start of seeds_per_pit a pit. The game is
+over when the side to move has no legal move, or at the first repetition: a position seen
+before with the same side to move. Both rule sets count play that goes round for ever as an
+even split of the seeds left (docs/rules.md, Endless play; a Tablebase's value 0, and where
+its principal variations stop), so final_score() then gives each side half of them.)")
+        .def(py::init([](py::object position, const std::string& rules, py::object seeds_per_pit,
+                         py::object pits_per_side) {
+                 return PyGame(position.is_none()
+                                   ? start_position(seeds_per_pit, pits_per_side, rules)
+                                   : make_position(position, rules));
+             }),
+             py::arg("position") = py::none(), py::arg("rules") = "abapa",
+             py::arg("seeds_per_pit") = 4, py::arg("pits_per_side") = 6)
+        .def_property_readonly("position", &PyGame::position, "the Position to move from")
+        .def_property_readonly("turn", &PyGame::turn,
+                               "who is to move: 0 South (who moved first), 1 North")
+        .def_property_readonly("stores", &PyGame::stores,
+                               "the seeds captured so far, (South, North)")
+        .def_property_readonly("moves", &PyGame::moves, "the pits played, 1..P")
+        .def_property_readonly("positions", &PyGame::positions,
+                               "every Position of the game, the start first")
+        .def("play", &PyGame::play, py::arg("pit"),
+             "Plays the move from pit (1..P) and returns what it captured; IllegalMove if it "
+             "is not legal or the game is over.")
+        .def("undo", &PyGame::undo, "Takes the last move back and returns its pit.")
+        .def("is_repetition", &PyGame::repetition,
+             "Whether the position to move from was seen before with the same side to move.")
+        .def("is_game_over", [](const PyGame& g) { return g.game_over().has_value(); })
+        .def_property_readonly("game_over", &PyGame::game_over,
+                               "None while the game goes on, else why it ended: 'repetition' "
+                               "or the Position's game_over")
+        .def("final_score", &PyGame::final_score,
+             "When the game is over: the seeds each side ends with, (South, North), as floats "
+             "(a repetition splits the seeds left evenly; halves are possible).")
+        .def("__repr__", [](const PyGame& g) {
+            std::string moves;
+            for (int pit : g.moves()) moves += (moves.empty() ? "" : ", ") + std::to_string(pit);
+            return "owaredb.Game(moves=[" + moves + "], position=" + repr_position(g.position()) +
+                   ")";
+        });
+}
+
 } // namespace
 
 PYBIND11_MODULE(owaredb, m) {
-    m.doc() = R"(Perfect-play values of Oware/Awari positions from owaredb databases.
+    m.doc() = R"(Perfect-play values of Oware/Awari positions from owaredb databases, and the
+game itself without them.
 
-    tb = owaredb.Tablebase("owaredb-data", "abapa")
+    pos = owaredb.Position.start()      # or Position("4 4 ...", "awari"): no database needed
+    pos.legal_moves, pos.moves          # pits 1..6; GameMove(pit, captured, child)
+    pos.captures(3), pos.play(3)        # what a move captures; the position after it
+    pos.game_over, pos.final_value      # None, or why no move is legal and the final split
+    game = owaredb.Game()               # a game's history: game.play(3) -> seeds captured,
+    game.stores, game.is_repetition()   # the score so far, a position seen before,
+    game.game_over, game.final_score()  # 'repetition' or the position's ending; the result
+
+    tb = owaredb.Tablebase("owaredb-data")  # the rule set of the files there, as the CLI
+    tb.value(pos, default=None)         # None where the databases do not hold it
     tb.value([0, 0, 1, 0, 2, 0, 1, 1, 0, 0, 0, 0])   # value for the side to move
     tb.value("0 0 1 0 2 0 1 1 0 0 0 0")             # the same, as the command line writes it
     tb.available_levels()               # the seed counts whose level files open
@@ -473,10 +807,17 @@ default the board of the directory's files). Values are
 Errors raise subclasses of owaredb.Error (NotAvailable, Corrupt, IoError, InvalidPosition,
 InvalidRules); InvalidPosition and InvalidRules are also ValueErrors. An error carries the
 fields of the CLI's and the HTTP API's error object: .code ("not_available", ...), .position,
-.rules, and for NotAvailable .missing_levels and .generate (the command that builds them).)";
+.rules, and for NotAvailable .missing_levels, .generate (the command that builds them) and
+.moves (the legal moves with their captures, valued where a capture reaches a built level).
+A move that is not legal raises owaredb.IllegalMove, a ValueError.)";
     // The version of the libowaredb.so loaded (owaredb::version()); the module is built in
     // the same tree as the library, so it is the module's version too.
     m.attr("__version__") = owaredb::version();
+    // Tablebase.value's `default` when none is given; shown as "<raise>" in help().
+    struct Raise {};
+    py::class_<Raise>(m, "_Raise").def("__repr__", [](const Raise&) { return "<raise>"; });
+    g_raise = py::cast(Raise{}).release().ptr();
+    m.attr("_RAISE") = py::handle(g_raise);
 
     // Status: the library's ProbeStatus as an IntEnum (the codes of values(errors="status")).
     py::module_ enum_module = py::module_::import("enum");
@@ -502,8 +843,10 @@ fields of the CLI's and the HTTP API's error object: .code ("not_available", ...
                                     "`status` is its owaredb.Status, `code` its word "
                                     "('not_available', ...), `position` the position (a tuple), "
                                     "`rules`, `index` the row of a values() batch, when known; "
-                                    "for NotAvailable `missing_levels` and `generate`, the "
-                                    "command that builds them.",
+                                    "for NotAvailable `missing_levels`, `generate`, the "
+                                    "command that builds them, and `moves`, the legal moves "
+                                    "as dicts {'move', 'captured', 'value'}, 'value' only "
+                                    "where the child's level is there.",
                                     exception_base.ptr());
     g_exceptions[0] = error;
     auto sub = [&](ProbeStatus s, const char* name, const char* doc, PyObject* extra) {
@@ -530,10 +873,20 @@ fields of the CLI's and the HTTP API's error object: .code ("not_available", ...
         "The operating system refused to read a level file. Also an OSError.", PyExc_OSError);
     py::handle(error).attr("status") = py::none();
     for (PyObject* cls : g_exceptions)
-        for (const char* name : {"position", "index", "rules", "missing_levels", "generate"})
+        for (const char* name :
+             {"position", "index", "rules", "missing_levels", "generate", "moves"})
             py::handle(cls).attr(name) = py::none();
     for (int k = 1; k < kStatusCount; ++k)
         py::handle(g_exceptions[k]).attr("code") = status_code(static_cast<ProbeStatus>(k));
+    py::tuple value_error = py::make_tuple(py::handle(PyExc_ValueError));
+    g_illegal_move =
+        new_exception(m, "IllegalMove",
+                      "A move that is not legal in the position (Position.play, Game.play), "
+                      "or any move once the game is over. A ValueError, not a query error.",
+                      value_error.ptr());
+    bind_game_move(m);
+    bind_position(m);
+    bind_game(m);
     py::handle(error).attr("code") = py::none();
 
     py::register_exception_translator([](std::exception_ptr p) {
@@ -550,6 +903,15 @@ fields of the CLI's and the HTTP API's error object: .code ("not_available", ...
             if (f.missing_levels) {
                 e.attr("missing_levels") = py::cast(*f.missing_levels);
                 e.attr("generate") = f.generate;
+                py::list moves;
+                for (const auto& [pit, captured, value] : f.moves) {
+                    py::dict mv;
+                    mv["move"] = pit;
+                    mv["captured"] = captured;
+                    if (value) mv["value"] = *value;
+                    moves.append(mv);
+                }
+                e.attr("moves") = moves;
             }
             PyErr_SetObject(cls, e.ptr());
         }
@@ -687,26 +1049,35 @@ fields of the CLI's and the HTTP API's error object: .code ("not_available", ...
         };
     };
 
-    py::class_<PyTablebase>(m, "Tablebase", R"(The databases of one rule set in one directory.
+    py::class_<PyTablebase>(m, "Tablebase", R"doc(The databases of one rule set in one directory.
 
-Tablebase(dir, rules="abapa", cache_bytes=256 MiB, pits_per_side=0), cache_bytes=0 meaning
-the default (as in the C and C++ APIs). pits_per_side is the board, 1..8 pits a side; 0, the
-default, takes the board of the level files in dir (6 when it holds none): positions are
-then 2P pit counts. Level files are opened on first use;
-an unknown rules name raises InvalidRules here, a board that is none InvalidPosition. Thread-safe: every query releases the GIL,
-so threads can probe one Tablebase in parallel. close() (or the end of a `with` block) lets
-go of its files and cache; a query after it raises ValueError.)")
-        .def(py::init([](py::object dir, const std::string& rules, std::size_t cache_bytes,
+Tablebase(dir, rules=None, cache_bytes=256 MiB, pits_per_side=0), cache_bytes=0 meaning
+the default (as in the C and C++ APIs). rules None, the default, takes the rule set as
+`owaredb probe` does without --rules: the one whose level files lie in dir, else awari for
+Romein & Bal's published files, else abapa (InvalidRules for files of several). A dir that
+is no directory raises here with the CLI's message: NotAvailable ("no database directory
+'D' (see owaredb generate)") when it does not exist, IoError otherwise. pits_per_side is the
+board, 1..8 pits a side; 0, the default, takes the board of the level files in dir (6 when
+it holds none): positions are then 2P pit counts. Level files are opened on first use; an
+unknown rules name raises InvalidRules here, a board that is none InvalidPosition.
+Thread-safe: every query releases the GIL, so threads can probe one Tablebase in parallel.
+close() (or the end of a `with` block) lets go of its files and cache; a query after it
+raises ValueError.)doc")
+        .def(py::init([](py::object dir, py::object rules, std::size_t cache_bytes,
                          py::object pits_per_side) {
                  const std::string path =
                      py::module_::import("os").attr("fsdecode")(dir).cast<std::string>();
                  // As open() does: a path cut at its first NUL would name another directory.
                  if (path.find('\0') != std::string::npos)
                      throw py::value_error("embedded null character in path");
+                 refuse_directory(path);
                  TablebaseOptions options;
                  options.cache_bytes = cache_bytes;
+                 // None: the directory's rule set, as the commands choose it (the library's
+                 // choice for an empty name).
                  auto tb = std::make_shared<Tablebase>(
-                     path, rules, count_argument(pits_per_side, "pits_per_side"), options);
+                     path, rules.is_none() ? std::string() : rules.cast<std::string>(),
+                     count_argument(pits_per_side, "pits_per_side"), options);
                  // The library reports unknown rules, and a board that is none, at the first
                  // query; 49 seeds make a query that needs no I/O.
                  ProbeResult<int> r = tb->value(too_many_seeds(std::max(tb->pits_per_side(), 1)));
@@ -716,17 +1087,36 @@ go of its files and cache; a query after it raises ValueError.)")
                      throw ProbeFailure(ProbeStatus::InvalidPosition, r.message());
                  return PyTablebase(std::move(tb));
              }),
-             py::arg("dir"), py::arg("rules") = "abapa",
+             py::arg("dir"), py::arg("rules") = py::none(),
              py::arg("cache_bytes") = TablebaseOptions::kDefaultCacheBytes,
              py::arg("pits_per_side") = 0)
-        .def("value", query([](const Tablebase& tb, std::span<const uint8_t> pits) {
-                 return tb.value(pits);
-             }),
-             py::arg("position"), "Value of the position for the side to move (an int).")
+        .def(
+            "value",
+            [query](const PyTablebase& self, py::object position,
+                    py::object fallback) -> py::object {
+                try {
+                    return py::int_(query([](const Tablebase& tb, std::span<const uint8_t> pits) {
+                        return tb.value(pits);
+                    })(self, position));
+                } catch (const ProbeFailure& f) {
+                    if (f.status != ProbeStatus::NotAvailable || fallback.is(py::handle(g_raise)))
+                        throw;
+                    return fallback;
+                }
+            },
+            py::arg("position"), py::arg("default") = py::handle(g_raise),
+            R"(Value of the position for the side to move (an int).
+
+With default given (tb.value(pos, default=None)), a position the databases do not hold (a
+missing level: NotAvailable) gives default instead of raising; every other error raises.)")
         .def("analyse", query([](const Tablebase& tb, std::span<const uint8_t> pits) {
                  return tb.analyse(pits);
              }),
-             py::arg("position"), "Value, every legal move with its value, and the best moves.")
+             py::arg("position"),
+             "Value, every legal move with its value, and the best moves. A position outside the "
+             "databases raises NotAvailable, whose .moves lists the legal moves with their "
+             "captures and, where the child's level is there, their values, as the CLI's "
+             "error object does (Position.moves has them without any database).")
         .def(
             "pv",
             [](const PyTablebase& self, py::object position, int max_plies) {

@@ -91,6 +91,44 @@ OWAREDB_API owaredb_status owaredb_bounds(const owaredb_tablebase* tb, const uin
                                           int* gm, int* gn, int* exact, char* message,
                                           size_t message_size);
 
+/* How a principal variation ends (owaredb::PvEnd in probe.hpp). */
+typedef enum owaredb_pv_end {
+    OWAREDB_PV_GAME_OVER = 0,    /* no legal move: final_value is the final split */
+    OWAREDB_PV_ENDLESS_PLAY = 1, /* a position of value 0 repeated: play goes round (0) */
+    OWAREDB_PV_PLY_LIMIT = 2,    /* max_plies written before the end */
+    OWAREDB_PV_REPETITION = 3    /* the search for a forcing line ran out of its budget */
+} owaredb_pv_end;
+
+/* One ply of a principal variation. */
+typedef struct owaredb_pv_step {
+    uint8_t position[16]; /* before the move, side to move first: 12 (2P) pit counts used */
+    int pit;              /* 1..6 (1..P) */
+    int captured;         /* seeds the move captures */
+    int value;            /* value of `position` for its mover */
+} owaredb_pv_step;
+
+/* A principal variation: the caller's buffer in, the line out (as ZSTD_outBuffer). */
+typedef struct owaredb_pv {
+    owaredb_pv_step* steps;     /* in: room for max_plies steps (null allowed when 0) */
+    int max_plies;              /* in: the most plies written, >= 0 */
+    int count;                  /* out: plies written to steps[], 0..max_plies */
+    owaredb_pv_end end;         /* out: how the line ends */
+    uint8_t final_position[16]; /* out: the position after the last ply (2P counts used) */
+    int final_value;            /* out: its terminal value for its mover (game over), else 0 */
+} owaredb_pv;
+
+/* A line of perfect play from `pits` until the game ends or provably goes on forever, cut
+ * after pv->max_plies plies (then pv->end is OWAREDB_PV_PLY_LIMIT and final_position the
+ * position the next ply would be played from): Tablebase::principal_variation in
+ * probe.hpp, which says how the line is chosen. The captures along it (signed for the side
+ * making them) plus the seeds taken at the end add up to the position's value. Writes
+ * pv->count steps, pv->end, pv->final_position and pv->final_value; nothing on error.
+ * OWAREDB_INVALID_POSITION for a null pointer, max_plies < 0, or steps null with
+ * max_plies > 0. Thread-safe as every call; allocates only inside the library. */
+OWAREDB_API owaredb_status owaredb_principal_variation(const owaredb_tablebase* tb,
+                                                       const uint8_t pits[12], owaredb_pv* pv,
+                                                       char* message, size_t message_size);
+
 /* A static description of a status, e.g. "not available". */
 OWAREDB_API const char* owaredb_status_string(owaredb_status status);
 

@@ -107,6 +107,16 @@ OWAREDB_API std::string position_text(std::span<const uint8_t> pits);
 OWAREDB_API std::string generate_command(std::string_view rules, int pits_per_side, int max_seeds,
                                          std::string_view dir);
 
+/// Why `dir` cannot be read as a database directory, in the words of `owaredb probe`:
+/// "no database directory 'D'" followed by " " and `missing_hint` when that is not empty
+/// (the CLI's "(see owaredb generate)"), "'D' is not a directory", "cannot use 'D' as the
+/// database directory: REASON" or "cannot read the directory 'D': REASON"; empty when it is
+/// a directory that can be listed. A Tablebase does not ask (its files, even its directory,
+/// may come later); the commands and Python's Tablebase refuse such a directory at the
+/// start with this message.
+OWAREDB_API std::string directory_problem(const std::filesystem::path& dir,
+                                          std::string_view missing_hint = {});
+
 /// What the error object (README, Errors) adds for a query that failed NotAvailable: the
 /// levels the position may need that are not there, and the command that builds them.
 /// What `owaredb probe --json`, the HTTP API and Python's exceptions say.
@@ -284,7 +294,11 @@ class OWAREDB_API Tablebase {
   public:
     /// A tablebase over `dir` for rule set `rules` ("abapa" or "awari") on the standard
     /// board (6 pits a side). No I/O happens here; an unknown rules name makes every query
-    /// return InvalidRules.
+    /// return InvalidRules. An empty `rules` reads the directory's rule set, chosen here as
+    /// the commands choose it without --rules (listing `dir` once): the one rule set whose
+    /// level files lie there, else awari for Romein & Bal's published files, else abapa;
+    /// files of several rule sets (or of an unknown one) make every query return
+    /// InvalidRules saying so, as a board that is none does below.
     Tablebase(std::filesystem::path dir, std::string rules, TablebaseOptions options = {});
     /// The same for a board of `pits_per_side` pits a side, 1..8 (files
     /// "<rules>-pP-NN.owdb"; 6: the standard board, "<rules>-NN.owdb", as above), or 0 for
@@ -298,7 +312,7 @@ class OWAREDB_API Tablebase {
     Tablebase& operator=(Tablebase&&) noexcept;
 
     /// The board: pits a side, 1..8 (6 for the standard board; 0 when the constructor's
-    /// number was not a board's).
+    /// number was not a board's, or no rule set could be chosen).
     [[nodiscard]] int pits_per_side() const;
 
     /// Value of the position for the side to move.
@@ -365,6 +379,7 @@ class OWAREDB_API Tablebase {
     [[nodiscard]] MissingLevels missing_levels(int seeds, std::string_view dir = {}) const;
 
     const std::filesystem::path& directory() const;
+    /// The rule set read: the constructor's, or the directory's when it was given none.
     const std::string& rules() const;
 
   private:
