@@ -79,14 +79,8 @@ constexpr int kExitLevel = 1;     // its fastest usual level: the file lives whi
     throw std::runtime_error(path.string() + ": " + what + ": " + std::strerror(errno));
 }
 
-bool pread_exact(int fd, uint8_t* bytes, std::size_t size, uint64_t at) {
-    for (std::size_t done = 0; done < size;) {
-        const ssize_t got = ::pread(fd, bytes + done, size - done, off_t(at + done));
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return false;
-        done += std::size_t(got);
-    }
-    return true;
+bool read_at(int fd, uint8_t* bytes, std::size_t size, uint64_t at) {
+    return db::detail::pread_exact(fd, at, {bytes, size}).ok();
 }
 
 std::shared_ptr<const db::detail::BlockCodec> exit_codec(bool for_compression) {
@@ -175,7 +169,7 @@ bool ExitFile::load(uint64_t size, uint64_t checksum) {
     // Reads every chunk of the `size` exits the checkpoint was saved with, checking each
     // and their sum; the hash state then goes on from there.
     char magic[sizeof kExitMagic];
-    if (!pread_exact(fd_, reinterpret_cast<uint8_t*>(magic), sizeof magic, 0) ||
+    if (!read_at(fd_, reinterpret_cast<uint8_t*>(magic), sizeof magic, 0) ||
         !std::equal(magic, magic + sizeof magic, kExitMagic))
         return false;
     chunks_.clear();
@@ -188,7 +182,7 @@ bool ExitFile::load(uint64_t size, uint64_t checksum) {
     uint64_t at = sizeof kExitMagic, positions = 0;
     while (positions < size) {
         uint8_t record[kRecordBytes];
-        if (!pread_exact(fd_, record, sizeof record, at)) return false;
+        if (!read_at(fd_, record, sizeof record, at)) return false;
         Chunk c{positions, at + kRecordBytes, uint32_t(db::detail::get_le(record, 4)),
                 uint32_t(db::detail::get_le(record + 4, 4)), db::detail::get_le(record + 8, 8)};
         if (c.positions == 0 || c.positions > kChunkPositions || positions + c.positions > size ||
@@ -276,7 +270,7 @@ void ExitFile::decode(const Chunk& c, std::span<int8_t> out) const {
             path_.string() + ": the chunk of positions " + std::to_string(c.first) + ".." +
             std::to_string(c.first + c.positions - 1) + " of the exit file " + what);
     };
-    if (!pread_exact(fd_, packed.data(), packed.size(), c.offset))
+    if (!read_at(fd_, packed.data(), packed.size(), c.offset))
         refuse("cannot be read (the file is cut short)");
     if (!decoder->decompress(packed, raw).ok() || db::detail::checksum(raw) != c.checksum)
         refuse("is damaged");

@@ -65,13 +65,10 @@ std::vector<char> file_bytes(const std::filesystem::path& path) {
 }
 
 void flip_byte(const std::filesystem::path& path, uint64_t at) {
-    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekg(std::streamoff(at));
-    char c = 0;
-    f.read(&c, 1);
-    c ^= 0x10;
-    f.seekp(std::streamoff(at));
-    f.write(&c, 1);
+    std::vector<char> bytes = file_bytes(path);
+    bytes.at(at) ^= 0x10;
+    std::ofstream(path, std::ios::binary | std::ios::trunc)
+        .write(bytes.data(), std::streamsize(bytes.size()));
 }
 
 std::vector<int8_t> read_all(const ExitFile& file, uint64_t size) {
