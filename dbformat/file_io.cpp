@@ -95,6 +95,19 @@ void AtomicFileSink::commit() {
     if (rc != 0 && err != EINVAL) fail("fsync directory", dir, err);
 }
 
+Status pread_exact(int fd, uint64_t offset, std::span<uint8_t> out) {
+    for (std::size_t done = 0; done < out.size();) {
+        const ssize_t n = ::pread(fd, out.data() + done, out.size() - done, off_t(offset + done));
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return Status(ErrorCode::Io, std::string("read error: ") + std::strerror(errno));
+        }
+        if (n == 0) return Status(ErrorCode::Corrupt, "file shorter than when opened");
+        done += std::size_t(n);
+    }
+    return {};
+}
+
 namespace {
 
 class FileSource final : public Source {
@@ -103,17 +116,7 @@ class FileSource final : public Source {
     ~FileSource() override { ::close(fd_); }
     uint64_t size() const override { return size_; }
     Status read(uint64_t offset, std::span<uint8_t> out) const override {
-        std::size_t done = 0;
-        while (done < out.size()) {
-            ssize_t n = ::pread(fd_, out.data() + done, out.size() - done, off_t(offset + done));
-            if (n < 0) {
-                if (errno == EINTR) continue;
-                return Status(ErrorCode::Io, std::string("read error: ") + std::strerror(errno));
-            }
-            if (n == 0) return Status(ErrorCode::Corrupt, "file shorter than when opened");
-            done += std::size_t(n);
-        }
-        return {};
+        return pread_exact(fd_, offset, out);
     }
 
   private:

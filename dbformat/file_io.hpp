@@ -95,6 +95,10 @@ Result<OpenFile> open_regular_file(const std::filesystem::path& path, int flags,
 // say why), else Io naming it as open_regular_file does. Opens nothing.
 Status regular_or_missing(const std::filesystem::path& path);
 
+// Reads exactly out.size() bytes of `fd` at `offset` (pread, again after EINTR): an Io
+// status with the system's reason, or Corrupt when the file ends first; no file name.
+Status pread_exact(int fd, uint64_t offset, std::span<uint8_t> out);
+
 // Opens a regular file (open_regular_file) as a Source.
 Result<std::unique_ptr<Source>> open_file_source(const std::filesystem::path& path);
 

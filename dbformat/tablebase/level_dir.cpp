@@ -106,6 +106,10 @@ uint64_t estimated_file_bytes(uint64_t entries) {
     return entries * 6 / 8 + entries / 32 + (uint64_t(64) << 10);
 }
 
+uint64_t estimated_exit_file_bytes(uint64_t positions) {
+    return positions * 3 / 8 + (uint64_t(64) << 10);
+}
+
 db::Status LevelDir::read_level(int n, ValueArray& values, db::LevelInfo& info, int threads) const {
     db::ReaderOptions options;
     options.expect = expectation(n);

@@ -103,6 +103,12 @@ class LevelDir {
 /// fixed 16 MiB a level refused levels 0..8, 27 KB of files, on a 3 MB disk).
 uint64_t estimated_file_bytes(uint64_t entries);
 
+/// A generous estimate of the size of the streamed engine's exit file of a level of
+/// `positions` positions (tablebase/streamed_files.hpp), for free-space checks: 3 bits a
+/// position, about 1.3 times the 2.24 measured at awari level 22 (docs/results.md), and
+/// 64 KiB.
+uint64_t estimated_exit_file_bytes(uint64_t positions);
+
 /// The smallest i in [begin, end) with differs(i), or `none` when there is none.
 /// Parallel over `threads`; the answer does not depend on them.
 template <class Differs>

@@ -26,22 +26,25 @@ TEST_CASE("disk_need: streamed level 36 takes the exit file and two checkpoints 
     REQUIRE(level_size(6, 36) == kLevel36);
     const DiskNeed need = disk_need(36, 1, true, LevelMode::Streamed, 6);
     CHECK(need.file == estimated_file_bytes(kLevel36));
-    CHECK(need.exits == kLevel36);
+    // The exit file compressed: 3 bits a position and 64 KiB.
+    const uint64_t exits = estimated_exit_file_bytes(kLevel36);
+    CHECK(exits == kLevel36 * 3 / 8 + 65536);
+    CHECK(need.exits == exits);
     CHECK(need.checkpoint == kLevel36); // 1 byte a position streamed
     CHECK(need.on_disk == 0);
     // The file (at most 6.3 bits a position) is smaller than a checkpoint: the peak is a
     // save, the old checkpoint and the new one beside the exit file.
     CHECK(need.file < need.checkpoint);
-    CHECK(need.peak() == 3 * kLevel36);
-    CHECK(need.still_needed() == 3 * kLevel36);
+    CHECK(need.peak() == 2 * kLevel36 + exits);
+    CHECK(need.still_needed() == 2 * kLevel36 + exits);
 
     // Resumed: the checkpoint a killed run left is one of the two.
     DiskNeed resumed = need;
     resumed.on_disk = kLevel36 + 124; // its header too
-    CHECK(resumed.still_needed() == 2 * kLevel36 - 124);
+    CHECK(resumed.still_needed() == kLevel36 + exits - 124);
     // ... and with the exit file too, only the second checkpoint is missing (what is there
     // counts up to the level's own parts: the header past them counts for nothing).
-    resumed.on_disk = 2 * kLevel36 + 124;
+    resumed.on_disk = kLevel36 + exits + 124;
     CHECK(resumed.still_needed() == kLevel36);
     // Never more than the level's own parts count as there (other files, a foreign size).
     resumed.on_disk = 10 * kLevel36;
@@ -63,10 +66,11 @@ TEST_CASE("disk_need: in memory, without checkpoints, bounds") {
     CHECK(in_memory.peak() == 4 * size);
     const DiskNeed plain = disk_need(20, 1, false, LevelMode::Streamed, 6);
     CHECK(plain.checkpoint == 0);
-    CHECK(plain.peak() == size + estimated_file_bytes(size)); // the exit file and the file
+    CHECK(plain.peak() == estimated_exit_file_bytes(size) + estimated_file_bytes(size));
     const DiskNeed bounds = disk_need(20, 2, false, LevelMode::InMemory, 6);
     CHECK(bounds.peak() == estimated_file_bytes(2 * size));
-    CHECK(disk_need(10, 1, true, LevelMode::Streamed, 4).exits == level_size(4, 10));
+    CHECK(disk_need(10, 1, true, LevelMode::Streamed, 4).exits ==
+          estimated_exit_file_bytes(level_size(4, 10)));
 }
 
 TEST_CASE("check_disk: passes what fits, and names the parts of what does not") {

@@ -95,9 +95,10 @@ DiskNeed disk_need(int n, int entries_per_position, bool checkpoints, LevelMode 
                                                             : size;
     DiskNeed need;
     need.file = estimated_file_bytes(size * uint64_t(entries_per_position));
-    // The nibble engine's scan files: the generation read, the one written and the one a
-    // checkpoint pinned, each compressed like the level's file.
-    need.exits = mode == LevelMode::Streamed ? size
+    // The streamed engine's exit file, compressed; the nibble engine's scan files: the
+    // generation read, the one written and the one a checkpoint pinned, each compressed
+    // like the level's file.
+    need.exits = mode == LevelMode::Streamed ? estimated_exit_file_bytes(size)
                  : mode == LevelMode::Nibble ? 3 * estimated_file_bytes(size)
                                              : 0;
     need.checkpoint = checkpoints ? word_bytes : 0;

@@ -51,7 +51,7 @@ void check_memory(int n, uint64_t needed, const std::string& how, const MemoryBu
 /// replaces).
 struct DiskNeed {
     uint64_t file = 0;       ///< the level file (tablebase's generous estimate)
-    uint64_t exits = 0;      ///< streamed: the exit file (1 byte a position) or the scan files
+    uint64_t exits = 0;      ///< streamed: the exit file (compressed) or the scan files
     uint64_t checkpoint = 0; ///< one checkpoint (the working words); 0 with checkpoints off
     uint64_t on_disk = 0;    ///< the level's checkpoint and exit file already there
 
