@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace owaredb {
@@ -57,6 +58,9 @@ template <int P> class LevelPartition {
 
     /// The position of this level at `index` in the partition's order.
     State position(uint64_t index) const;
+    /// The position after s (not the level's last) in the partition's order: position(index(s)
+    /// + 1), in a few steps inside a run.
+    State next(const State& s) const;
 
     /// A run of a window of the level's own order: positions [first, first + count) of it
     /// are positions local, local + stride, ... of rank `rank`'s slice.
@@ -70,14 +74,29 @@ template <int P> class LevelPartition {
     template <class F> void for_each_run(uint64_t begin, uint64_t end, F&& f) const;
 
   private:
-    // Positions of a row of `parts` pits holding s seeds: all of them, and those with an
-    // empty pit (the side that just moved).
-    static uint64_t rows(int s, int parts) { return binomial(s + parts - 1, parts - 1); }
-    static uint64_t open_rows(int s) { return rows(s, P) - (s >= P ? rows(s - P, P) : 0); }
+    // Rows of `parts` pits holding s seeds; with z false, only those with an empty pit (as
+    // the row of the side that just moved must have).
+    static uint64_t rows(int s, int parts, bool z = true) {
+        if (s < 0) return 0;
+        if (parts == 0) return s == 0 && z ? 1 : 0;
+        const uint64_t all = binomial(s + parts - 1, parts - 1);
+        return z ? all : all - (s >= parts ? binomial(s - 1, parts - 1) : 0);
+    }
     bool mover_major(int a) const { return 2 * a <= n_; }
-    // The rank of a row among the rows of its seeds in lexicographic order.
-    static uint64_t row_rank(const uint8_t* pits);
-    static void row_unrank(int s, uint64_t r, uint8_t* pits);
+    // The rows (any: every row; else those with an empty pit, z saying one was placed)
+    // whose pits before i are a given row's and whose pit i holds fewer than v of the s
+    // seeds left: a row's rank among the rows of its seeds, in lexicographic order, is the
+    // sum of its pits' terms.
+    uint64_t before(bool any, int i, int s, bool z, int v) const {
+        const size_t kind = any ? 2 : z ? 1 : 0;
+        return before_[((kind * P + size_t(i)) * size_t(n_ + 1) + size_t(s)) * size_t(n_ + 2) +
+                       size_t(v)];
+    }
+    uint64_t row_rank(const uint8_t* pits, int s, bool any) const;
+    void row_unrank(int s, uint64_t r, uint8_t* pits, bool any) const;
+    // The row after `pits` among the rows of its seeds (any: every row; else those with an
+    // empty pit), in lexicographic order; false, and the row unchanged, if it is the last.
+    static bool row_next(uint8_t* pits, bool any);
     // A position's class a and its place w in the class's order.
     std::pair<int, uint64_t> class_place(const State& s) const;
     State from_class_place(int a, uint64_t w) const;
@@ -89,6 +108,8 @@ template <int P> class LevelPartition {
     std::vector<int> slot_;                     ///< [a]: where class a is in order_
     std::vector<std::vector<uint64_t>> cuts_;   ///< [a][r]: rank r's run of class a begins
     std::vector<std::vector<uint64_t>> starts_; ///< [r][j]: class order_[j]'s run in rank r
+    std::vector<uint64_t> movers_, opens_;      ///< [a]: mover's rows, opponent's rows
+    std::vector<uint64_t> before_;              ///< before()'s terms
 };
 
 /// Oware with a level's indices in the order of a LevelPartition, for a distributed solve
@@ -109,7 +130,7 @@ template <int P> class PartitionedOwareGame {
     uint64_t level_size(int n) const { return game_.level_size(n); }
     State unrank(int, uint64_t index) const { return partition_.position(index); }
     uint64_t rank(const State& s) const { return partition_.index(s); }
-    State next(const State& s) const { return partition_.position(partition_.index(s) + 1); }
+    State next(const State& s) const { return partition_.next(s); }
     /// The index of s in its level's file (any level).
     uint64_t file_rank(const State& s) const { return game_.rank(s); }
 
@@ -138,8 +159,19 @@ LevelPartition<P>::LevelPartition(int n, std::vector<uint64_t> bounds)
     : n_(n), bounds_(std::move(bounds)), size_(size_t(n) + 1), slot_(size_t(n) + 1),
       cuts_(size_t(n) + 1) {
     const size_t k = bounds_.size() - 1;
+    before_.assign(3 * P * size_t(n + 1) * size_t(n + 2), 0);
+    for (size_t kind = 0; kind < 3; ++kind)
+        for (int i = 0; i < P; ++i)
+            for (int s = 0; s <= n; ++s) {
+                uint64_t* terms =
+                    &before_[((kind * P + size_t(i)) * size_t(n + 1) + size_t(s)) * size_t(n + 2)];
+                for (int v = 0; v <= s; ++v)
+                    terms[v + 1] = terms[v] + rows(s - v, P - 1 - i, kind != 0 || v == 0);
+            }
     for (int a = 0; a <= n; ++a) {
-        size_[size_t(a)] = rows(a, P) * open_rows(n - a);
+        movers_.push_back(rows(a, P));
+        opens_.push_back(rows(n - a, P, false));
+        size_[size_t(a)] = movers_.back() * opens_.back();
         order_.push_back(a);
     }
     std::stable_sort(order_.begin(), order_.end(),
@@ -176,51 +208,89 @@ LevelPartition<P>::LevelPartition(int n, std::vector<uint64_t> bounds)
             throw std::logic_error("level partition: a rank's runs do not add up to its slice");
 }
 
-template <int P> uint64_t LevelPartition<P>::row_rank(const uint8_t* pits) {
-    int s = 0;
-    for (int i = 0; i < P; ++i) s += pits[i];
+template <int P> uint64_t LevelPartition<P>::row_rank(const uint8_t* pits, int s, bool any) const {
     uint64_t r = 0;
-    for (int i = 0; i + 1 < P; ++i) {
-        for (int u = 0; u < pits[i]; ++u) r += rows(s - u, P - 1 - i);
+    bool z = false;
+    for (int i = 0; i < P; ++i) {
+        r += before(any, i, s, z, pits[i]);
         s -= pits[i];
+        z = z || pits[i] == 0;
     }
     return r;
 }
 
-template <int P> void LevelPartition<P>::row_unrank(int s, uint64_t r, uint8_t* pits) {
-    for (int i = 0; i + 1 < P; ++i) {
-        int v = 0;
-        while (r >= rows(s - v, P - 1 - i)) r -= rows(s - v++, P - 1 - i);
+template <int P>
+void LevelPartition<P>::row_unrank(int s, uint64_t r, uint8_t* pits, bool any) const {
+    bool z = false;
+    for (int i = 0; i < P; ++i) {
+        int v = 0; // the most seeds in pit i whose rows before it are at most r
+        while (v < s && before(any, i, s, z, v + 1) <= r) ++v;
+        r -= before(any, i, s, z, v);
         pits[i] = uint8_t(v);
         s -= v;
+        z = z || v == 0;
     }
-    pits[P - 1] = uint8_t(s);
 }
 
 template <int P> std::pair<int, uint64_t> LevelPartition<P>::class_place(const State& s) const {
     int a = 0;
     for (int i = 0; i < P; ++i) a += s.pits[i];
-    // The opponent's row's place among the rows with an empty pit: the position's rank
-    // less that of its block's first position (the same mover's row, the opponent's row
-    // lexicographically first: every seed in its last pit).
-    State first = s;
-    std::fill(first.pits.begin() + P, first.pits.end(), uint8_t(0));
-    first.pits[2 * P - 1] = uint8_t(n_ - a);
-    const uint64_t opponent = owaredb::rank(s) - owaredb::rank(first);
-    const uint64_t mover = row_rank(s.pits.data());
-    const uint64_t w =
-        mover_major(a) ? mover * open_rows(n_ - a) + opponent : opponent * rows(a, P) + mover;
+    const uint64_t mover = row_rank(s.pits.data(), a, true);
+    const uint64_t opponent = row_rank(s.pits.data() + P, n_ - a, false);
+    const uint64_t w = mover_major(a) ? mover * opens_[size_t(a)] + opponent
+                                      : opponent * movers_[size_t(a)] + mover;
     return {a, w};
 }
 
 template <int P> BasicPosition<P> LevelPartition<P>::from_class_place(int a, uint64_t w) const {
-    const uint64_t opens = open_rows(n_ - a), movers = rows(a, P);
+    const uint64_t opens = opens_[size_t(a)], movers = movers_[size_t(a)];
     const uint64_t mover = mover_major(a) ? w / opens : w % movers;
     const uint64_t opponent = mover_major(a) ? w % opens : w / movers;
-    State first{};
-    row_unrank(a, mover, first.pits.data());
-    first.pits[2 * P - 1] = uint8_t(n_ - a);
-    return owaredb::unrank<P>(n_, owaredb::rank(first) + opponent);
+    State p{};
+    row_unrank(a, mover, p.pits.data(), true);
+    row_unrank(n_ - a, opponent, p.pits.data() + P, false);
+    return p;
+}
+
+template <int P> bool LevelPartition<P>::row_next(uint8_t* pits, bool any) {
+    // The smallest row after a prefix puts every seed left in the last pit: raise the
+    // rightmost pit k with seeds after it, and move those seeds, less one, into the last pit.
+    int k = P - 2;
+    if (pits[P - 1] == 0) {
+        int j = P - 1;
+        while (j > 0 && pits[j] == 0) --j;
+        if (j == 0) return false; // every seed in pit 0: the last row
+        k = j - 1;
+    }
+    int rest = -1;
+    for (int i = k + 1; i < P; ++i) rest += std::exchange(pits[i], uint8_t(0));
+    ++pits[k];
+    pits[P - 1] = uint8_t(rest);
+    // No empty pit: pits k..P-1 are then non-empty, and the next row with an empty pit
+    // and the same pits before P-2 moves the last pit's seeds into pit P-2.
+    if (!any && std::find(pits, pits + P, uint8_t(0)) == pits + P) {
+        pits[P - 2] = uint8_t(pits[P - 2] + pits[P - 1]);
+        pits[P - 1] = 0;
+    }
+    return true;
+}
+
+template <int P> BasicPosition<P> LevelPartition<P>::next(const State& s) const {
+    const auto [a, w] = class_place(s);
+    const auto& cut = cuts_[size_t(a)];
+    const size_t r = size_t(std::upper_bound(cut.begin(), cut.end(), w) - cut.begin()) - 1;
+    if (w + 1 == cut[r + 1]) return position(index(s) + 1); // the run's end
+    // Inside a run: the minor row's next, or the major row's next and the minor row's first.
+    State p = s;
+    uint8_t* mover = p.pits.data();
+    uint8_t* opponent = p.pits.data() + P;
+    const bool by_mover = mover_major(a);
+    uint8_t* minor = by_mover ? opponent : mover;
+    if (row_next(minor, !by_mover)) return p;
+    std::fill(minor, minor + P, uint8_t(0));
+    minor[P - 1] = uint8_t(by_mover ? n_ - a : a);
+    row_next(by_mover ? mover : opponent, by_mover);
+    return p;
 }
 
 template <int P> BasicPosition<P> LevelPartition<P>::position(uint64_t index) const {
@@ -242,8 +312,8 @@ void LevelPartition<P>::for_each_run(uint64_t begin, uint64_t end, F&& f) const 
     // share of it is one run either way.
     for (uint64_t i = begin; i < end;) {
         const auto [a, w] = class_place(owaredb::unrank<P>(n_, i));
-        const uint64_t opens = open_rows(n_ - a);
-        const uint64_t stride = mover_major(a) ? 1 : rows(a, P);
+        const uint64_t opens = opens_[size_t(a)];
+        const uint64_t stride = mover_major(a) ? 1 : movers_[size_t(a)];
         const uint64_t left = std::min(end - i, opens - (mover_major(a) ? w % opens : w / stride));
         const auto& cut = cuts_[size_t(a)];
         for (uint64_t done = 0; done < left;) {

@@ -31,6 +31,12 @@ TEST_CASE("a level partition is a bijection whose runs give every position's ran
                 wrong += index[i] >= size || seen[index[i]] || partition.position(index[i]) != p;
                 if (index[i] < size) seen[index[i]] = 1;
             }
+            // next() walks the partition's order.
+            Position p = partition.position(0);
+            for (uint64_t i = 0; i + 1 < size; ++i) {
+                p = partition.next(p);
+                wrong += partition.index(p) != i + 1;
+            }
             REQUIRE(wrong == 0);
             // The runs of a window that starts and ends mid-block say the same.
             const uint64_t begin = size / 3, end = size - size / 5;
