@@ -11,12 +11,36 @@ replaces ours.
     scripts/cluster-cost-model.py --nodes 1 4 --cores 32 --memory-gb 128
 """
 import argparse
-from math import comb
+from math import comb, log2
 
 
 def level_size(n):
     """|D_n|: positions with n seeds where the side that just moved has an empty pit."""
     return comb(n + 11, 11) - comb(n + 5, 11)
+
+
+# The share of un-move parents on another rank, by ranks (sampled over awari levels 14..20,
+# K = 16..256 on level 20; docs/distributed.md, "How a level is split"); between and past
+# the measured K, linear in log2 K.
+CROSSING = {
+    "imbalance": {1: 0.0, 2: 0.13, 4: 0.24, 8: 0.33, 16: 0.42, 64: 0.53, 256: 0.62},
+    "ranges": None,  # (K-1)/K
+}
+
+
+def crossing(partition, nodes):
+    table = CROSSING[partition]
+    if table is None:
+        return (nodes - 1) / nodes
+    ks = sorted(table)
+    if nodes in table:
+        return table[nodes]
+    lo = max([k for k in ks if k < nodes], default=ks[0])
+    hi = min([k for k in ks if k > nodes], default=ks[-1])
+    if hi == lo:  # past the last measured K: the last step per doubling
+        lo, hi = ks[-2], ks[-1]
+    step = (table[hi] - table[lo]) / (log2(hi) - log2(lo))
+    return min(1.0, table[lo] + step * (log2(nodes) - log2(lo)))
 
 
 def main():
@@ -30,9 +54,13 @@ def main():
                    help="cost per position grows by this factor per level (levels 20 -> 26: "
                         "1.30 -> 1.53 core-us, 1.028 a level)")
     p.add_argument("--messages", type=float, default=3.2,
-                   help="propagation messages per position when almost every parent lies on "
-                        "another rank (abapa 18..22: 1.52-1.71 at K = 2, 2.15-2.44 at K = 4, "
-                        "i.e. (K-1)/K of 3.0-3.4)")
+                   help="propagation messages per position when every parent lies on another "
+                        "rank (abapa 18..22 by index ranges: 1.52-1.71 at K = 2, 2.15-2.44 at "
+                        "K = 4, i.e. (K-1)/K of 3.0-3.4)")
+    p.add_argument("--partition", choices=sorted(CROSSING), default="imbalance",
+                   help="how a level is split between the ranks: the level partition by row "
+                        "imbalance (oware/partition.hpp) or index ranges (before it); sets the "
+                        "share of parents on another rank (docs/distributed.md)")
     p.add_argument("--message-us", type=float, default=0.05,
                    help="core-microseconds of extra work per message (sending, delivering; "
                         "measured 0.016-0.026 on one machine: K = 2 and 4 took 4 %% more CPU "
@@ -65,11 +93,12 @@ def main():
 
     def level(n, nodes):
         size = level_size(n)
-        remote = (nodes - 1) / nodes  # share of parents on another rank
+        remote = crossing(a.partition, nodes)  # share of parents on another rank
         messages = size * a.messages * remote
         cpu = size * core_us(n) + messages * a.message_us  # core-us
         solve = cpu * 1e-6 / (nodes * a.cores * a.efficiency)
-        net = messages * 8 + 2 * size * remote  # propagation + the writer's two reads
+        # propagation + the writer's two reads of the other ranks' values
+        net = messages * 8 + 2 * size * (nodes - 1) / nodes
         net_s = net / (nodes * a.network_gbs * GB)
         write = size * a.write_us * 1e-6 / (a.cores * a.efficiency)
         ram = size / nodes + (1 << 30) + (120 << 20)  # slice, request buffer, margin
@@ -82,7 +111,8 @@ def main():
 
     print(f"Model: {a.cores} cores and {a.memory_gb:g} GB a node, {a.network_gbs:g} GB/s, "
           f"efficiency {a.efficiency:g}; {a.core_us} core-us/position at level "
-          f"{a.ref_level}, x{a.growth} a level; {a.messages} messages/position x (N-1)/N, "
+          f"{a.ref_level}, x{a.growth} a level; {a.messages} messages/position x the share "
+          f"of parents on another rank ({a.partition}), "
           f"{a.message_us} core-us each; {a.bits} bits/position on disk; exit files read at "
           f"{a.disk_gbs:g} GB/s when the page cache cannot hold them\n")
     header = f"{'n':>3} {'positions':>16} {'file GB':>9} {'exits GB':>9}"

@@ -159,35 +159,32 @@ RankLink& MpiJob::link() {
 
 namespace {
 constexpr int kFetchTag = 11, kValuesTag = 12;
-constexpr uint64_t kPiece = uint64_t(1) << 30; // bytes per message (MPI counts are ints)
 } // namespace
 
-void MpiJob::fetch(int owner, uint64_t offset, std::span<int8_t> out) {
-    for (uint64_t at = 0; at < out.size(); at += kPiece) {
-        const uint64_t count = std::min<uint64_t>(kPiece, out.size() - at);
-        uint64_t request[2] = {offset + at, count};
-        check(MPI_Send(request, 2, MPI_UINT64_T, owner, kFetchTag, MPI_COMM_WORLD), "MPI_Send");
-        check(MPI_Recv(out.data() + at, int(count), MPI_BYTE, owner, kValuesTag, MPI_COMM_WORLD,
-                       MPI_STATUS_IGNORE),
-              "MPI_Recv");
-    }
+void MpiJob::fetch(int owner, uint64_t begin, uint64_t length, std::span<int8_t> out) {
+    uint64_t request[3] = {begin, length, out.size()};
+    check(MPI_Send(request, 3, MPI_UINT64_T, owner, kFetchTag, MPI_COMM_WORLD), "MPI_Send");
+    check(MPI_Recv(out.data(), as_count(out.size(), "a fetch"), MPI_BYTE, owner, kValuesTag,
+                   MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+          "MPI_Recv");
 }
 
 void MpiJob::stop_serving() {
-    uint64_t stop[2] = {0, 0};
+    uint64_t stop[3] = {0, 0, 0};
     for (int r = 1; r < ranks_; ++r)
-        check(MPI_Send(stop, 2, MPI_UINT64_T, r, kFetchTag, MPI_COMM_WORLD), "MPI_Send");
+        check(MPI_Send(stop, 3, MPI_UINT64_T, r, kFetchTag, MPI_COMM_WORLD), "MPI_Send");
 }
 
-void MpiJob::serve(std::span<const int8_t> slice) {
+void MpiJob::serve(const Values& values) {
+    std::vector<int8_t> out;
     for (;;) {
-        uint64_t request[2];
-        check(MPI_Recv(request, 2, MPI_UINT64_T, 0, kFetchTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+        uint64_t request[3];
+        check(MPI_Recv(request, 3, MPI_UINT64_T, 0, kFetchTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
               "MPI_Recv");
         if (request[1] == 0) return;
-        if (request[0] + request[1] > slice.size())
-            throw std::logic_error("MPI serve: rank 0 asked for values past this rank's slice");
-        check(MPI_Send(slice.data() + request[0], int(request[1]), MPI_BYTE, 0, kValuesTag,
+        out.resize(request[2]);
+        values(request[0], request[1], out);
+        check(MPI_Send(out.data(), as_count(out.size(), "a fetch"), MPI_BYTE, 0, kValuesTag,
                        MPI_COMM_WORLD),
               "MPI_Send");
     }

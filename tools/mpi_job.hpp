@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -42,12 +43,16 @@ class MpiJob {
     /// The engine's view of the ranks (exchange and sum are collective calls).
     RankLink& link();
 
-    /// Rank 0 reads values [offset, offset + out.size()) of rank `owner`'s slice, which that
-    /// rank hands out from serve(); stop_serving() ends every other rank's serve().
-    void fetch(int owner, uint64_t offset, std::span<int8_t> out);
+    /// What a rank hands out from serve(): the out.size() values it holds of positions
+    /// [begin, begin + length) of a level, in the level's order.
+    using Values = std::function<void(uint64_t begin, uint64_t length, std::span<int8_t> out)>;
+    /// Rank 0 reads rank `owner`'s values of positions [begin, begin + length) (out.size() of
+    /// them), which that rank hands out from serve(); stop_serving() ends every other rank's
+    /// serve().
+    void fetch(int owner, uint64_t begin, uint64_t length, std::span<int8_t> out);
     void stop_serving();
-    /// Every rank but 0: answers rank 0's fetch() calls from `slice` until stop_serving().
-    void serve(std::span<const int8_t> slice);
+    /// Every rank but 0: answers rank 0's fetch() calls with `values` until stop_serving().
+    void serve(const Values& values);
     /// Collective: every rank's `value`, in rank order, on rank 0 (empty on the others).
     std::vector<uint64_t> gather(uint64_t value);
     /// Collective: rank 0's `value` on every rank.

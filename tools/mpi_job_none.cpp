@@ -26,13 +26,13 @@ MpiJob* MpiJob::current() {
 RankLink& MpiJob::link() {
     throw std::logic_error("no MPI");
 }
-void MpiJob::fetch(int, uint64_t, std::span<int8_t>) {
+void MpiJob::fetch(int, uint64_t, uint64_t, std::span<int8_t>) {
     throw std::logic_error("no MPI");
 }
 void MpiJob::stop_serving() {
     throw std::logic_error("no MPI");
 }
-void MpiJob::serve(std::span<const int8_t>) {
+void MpiJob::serve(const Values&) {
     throw std::logic_error("no MPI");
 }
 std::vector<uint64_t> MpiJob::gather(uint64_t) {

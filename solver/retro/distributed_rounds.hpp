@@ -46,8 +46,9 @@ inline constexpr uint64_t kRoundsPerScan = 64;
 /// The bytes of message buffers of one of `ranks` ranks holding `slice` positions. Four
 /// rounds' worth are alive at once: the outboxes being filled, the exchange in flight
 /// (sent and being received) and the messages being delivered; 8 bytes a message, at most
-/// about 3.5 messages a position scanned for a parent that lies elsewhere, which it does
-/// (ranks - 1) / ranks of the time (docs/distributed.md has the measured rates).
+/// about 3.5 messages a position scanned for a parent that lies elsewhere, which it does at
+/// most (ranks - 1) / ranks of the time (index ranges; the level partition of a
+/// distributed solve keeps most parents on their rank: docs/distributed.md has the rates).
 inline uint64_t message_bytes(uint64_t slice, int ranks) {
     const uint64_t round = std::min(slice / kRoundsPerScan, kRoundChunks * sweep::kChunk);
     return ranks < 2 ? 0 : 4 * 8 * 7 * round / 2 * uint64_t(ranks - 1) / uint64_t(ranks);

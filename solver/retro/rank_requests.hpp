@@ -24,6 +24,16 @@
 
 namespace owaredb {
 
+/// The index of `state` in its level's file: game.rank(state), unless the game ranks its
+/// level in another order for a distributed solve (a file_rank() member says so:
+/// oware/partition.hpp) and `state` lies in a smaller level, which its file orders.
+template <RetroGame Game> uint64_t file_rank(const Game& game, const typename Game::State& state) {
+    if constexpr (requires { game.file_rank(state); })
+        return game.file_rank(state);
+    else
+        return game.rank(state);
+}
+
 template <RetroGame Game> class RankRequests {
   public:
     /// Bytes of request buffer per capture move (for the segment size).
@@ -73,9 +83,9 @@ void RankRequests<Game>::first_segment(StreamedSweep& s, uint64_t begin, uint64_
                     const auto slot = static_cast<uint32_t>(i - s.base - begin);
                     s.words[i - s.base] =
                         W::from_moves(game_, state, [&](int captured, const auto& child) {
-                            requests.push_back(
-                                {uint64_t(n - captured) << kRequestLevelShift | game_.rank(child),
-                                 slot});
+                            requests.push_back({uint64_t(n - captured) << kRequestLevelShift |
+                                                    file_rank(game_, child),
+                                                slot});
                         });
                 });
             });

@@ -8,6 +8,7 @@
 // (owaredb_main.cpp); a rerun starts again from the first level whose file is missing.
 #include "cli/system_stats.hpp"
 #include "generate/builders.hpp"
+#include "oware/partition.hpp"
 #include "retro/distributed_rounds.hpp"
 #include "retro/streamed_retrograde.hpp"
 #include "tablebase/database_dir.hpp"
@@ -19,6 +20,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,34 +28,58 @@ namespace owaredb::cli {
 
 namespace {
 
-// Level n as rank 0's writer reads it: its own slice from memory, the others' fetched from
-// their ranks a window at a time (they serve() meanwhile), so that rank 0 never holds more
-// than its slice and the writer's window.
+// The values that `rank` holds of positions [begin, end) of level n, in the level's order,
+// from its slice (in the partition's order), into `out` (exactly their number).
+void rank_values(const LevelPartition<6>& partition, int rank, std::span<const int8_t> slice,
+                 uint64_t begin, uint64_t end, std::span<int8_t> out) {
+    size_t at = 0;
+    partition.for_each_run(begin, end, [&](const LevelPartition<6>::Run& run) {
+        if (run.rank != rank) return;
+        if (at + run.count > out.size())
+            throw std::logic_error("MPI fetch: more values held than rank 0 asked for");
+        for (uint64_t m = 0; m < run.count; ++m) out[at++] = slice[run.local + m * run.stride];
+    });
+    if (at != out.size())
+        throw std::logic_error("MPI fetch: fewer values held than rank 0 asked for");
+}
+
+// Level n as rank 0's writer reads it, in the level's order: its own values from its slice,
+// the others' fetched from their ranks a window at a time (they serve() meanwhile), so
+// that rank 0 never holds more than its slice and the writer's window.
 class RankValues final : public db::ValueSource {
   public:
-    RankValues(MpiJob& job, const ValueArray& mine, std::vector<uint64_t> bounds)
-        : job_(job), mine_(mine), bounds_(std::move(bounds)) {}
-    uint64_t size() const override { return bounds_.back(); }
+    RankValues(MpiJob& job, const ValueArray& mine, const LevelPartition<6>& partition)
+        : job_(job), mine_(mine), partition_(partition) {}
+    uint64_t size() const override { return partition_.bounds().back(); }
     void read(uint64_t begin, std::span<int8_t> out) const override {
-        for (uint64_t at = 0; at < out.size();) {
-            const uint64_t i = begin + at;
-            const int owner = owner_of(bounds_, i);
-            const uint64_t offset = i - bounds_[size_t(owner)];
-            const uint64_t count =
-                std::min<uint64_t>(out.size() - at, bounds_[size_t(owner) + 1] - i);
-            const auto piece = out.subspan(at, count);
-            if (owner == 0)
-                std::copy_n(mine_.data() + offset, count, piece.begin());
-            else
-                job_.fetch(owner, offset, piece);
-            at += count;
+        const uint64_t end = begin + out.size();
+        std::vector<std::vector<int8_t>> theirs(size_t(partition_.ranks()));
+        std::vector<size_t> taken(theirs.size(), 0);
+        partition_.for_each_run(begin, end, [&](const LevelPartition<6>::Run& run) {
+            taken[size_t(run.rank)] += run.count;
+        });
+        for (int r = 1; r < partition_.ranks(); ++r) {
+            if (taken[size_t(r)] == 0) continue;
+            theirs[size_t(r)].resize(taken[size_t(r)]);
+            job_.fetch(r, begin, out.size(), theirs[size_t(r)]);
         }
+        std::fill(taken.begin(), taken.end(), 0);
+        partition_.for_each_run(begin, end, [&](const LevelPartition<6>::Run& run) {
+            int8_t* to = out.data() + (run.first - begin);
+            const size_t r = size_t(run.rank);
+            if (r == 0)
+                for (uint64_t m = 0; m < run.count; ++m)
+                    to[m] = mine_.data()[run.local + m * run.stride];
+            else
+                std::copy_n(theirs[r].data() + taken[r], run.count, to);
+            taken[r] += run.count;
+        });
     }
 
   private:
     MpiJob& job_;
     const ValueArray& mine_;
-    std::vector<uint64_t> bounds_;
+    const LevelPartition<6>& partition_;
 };
 
 class DistributedLevels final : public LevelBuilder {
@@ -91,9 +117,12 @@ class DistributedLevels final : public LevelBuilder {
         FileSmallerLevels smaller(db_, n, settings_.threads);
         ExitFile exits(db::rank_exit_file_path(db_.path(n), job_.rank()));
         const OwareGame game(db_.rules());
-        StreamedRetrogradeSolver<OwareGame> solver(game, smaller, exits, settings_.threads,
-                                                   segment_positions_for(request_bytes(n)),
-                                                   &job_.link());
+        partition_.emplace(n,
+                           slice_bounds(level_size<6>(n), job_.ranks(), distributed::kSliceUnit));
+        const PartitionedOwareGame<6> ranked(game, *partition_);
+        StreamedRetrogradeSolver<PartitionedOwareGame<6>> solver(
+            ranked, smaller, exits, settings_.threads, segment_positions_for(request_bytes(n)),
+            &job_.link());
         if (lead_) display.level_started(n, level_size<6>(n), LevelMode::Distributed);
         slice_ = solver.solve(n, [&](const LevelProgress& p) {
             if (lead_) display.update(p);
@@ -104,14 +133,16 @@ class DistributedLevels final : public LevelBuilder {
 
     void write(int n, LevelRow& row) override {
         if (lead_) {
-            RankValues values(
-                job_, slice_,
-                slice_bounds(level_size<6>(n), job_.ranks(), distributed::kSliceUnit));
+            RankValues values(job_, slice_, *partition_);
             db_.save(n, values, settings_.threads);
             job_.stop_serving();
             db_.remove_scratch(n);
         } else {
-            job_.serve(std::span<const int8_t>(slice_.data(), slice_.size()));
+            job_.serve([&](uint64_t begin, uint64_t length, std::span<int8_t> out) {
+                rank_values(*partition_, job_.rank(),
+                            std::span<const int8_t>(slice_.data(), slice_.size()), begin,
+                            begin + length, out);
+            });
         }
         row.mode = "mpi x " + std::to_string(job_.ranks());
         row.messages = messages_;
@@ -147,7 +178,8 @@ class DistributedLevels final : public LevelBuilder {
     MemoryBudget budget_;
     DatabaseDir db_;
     bool lead_;
-    ValueArray slice_;
+    std::optional<LevelPartition<6>> partition_; ///< of the level being solved and written
+    ValueArray slice_; ///< this rank's values of it, in the partition's order
     uint64_t messages_ = 0;
 };
 
