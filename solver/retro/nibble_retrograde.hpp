@@ -59,6 +59,7 @@
 #include "retro/nibble_word.hpp"
 #include "retro/parallel.hpp"
 #include "retro/progress.hpp"
+#include "retro/scan_passes.hpp"
 #include "retro/scan_store.hpp"
 #include "retro/streamed_sources.hpp"
 #include "retro/sweep.hpp"
@@ -121,26 +122,6 @@ template <RetroGame Game> class NibbleRetrogradeSolver {
     using Stack = sweep::StackFor<Game>;
     static constexpr uint64_t kChunk = sweep::kChunk;
 
-    /// Forwards to the caller's checkpoint and pins the store's generation when it saves.
-    class PinningCheckpoint final : public SweepCheckpoint {
-      public:
-        PinningCheckpoint(SweepCheckpoint& inner, ScanStore& store)
-            : inner_(inner), store_(store) {}
-        std::optional<SweepPoint> restore(std::span<uint8_t> words) override {
-            return inner_.restore(words);
-        }
-        bool reached(const SweepPoint& point, std::span<const uint8_t> words) override {
-            if (!inner_.reached(point, words)) return false;
-            store_.pin();
-            return true;
-        }
-        void note(const std::string& what) override { inner_.note(what); }
-
-      private:
-        SweepCheckpoint& inner_;
-        ScanStore& store_;
-    };
-
     std::optional<SweepPoint> restore(NibbleSweep& s, SweepCheckpoint* checkpoint) const;
     void gather(int n, const ProgressFn& progress, double share) const;
     void first_pass(NibbleSweep& s, sweep::SweepProgress& progress);
@@ -164,57 +145,15 @@ template <RetroGame Game> class NibbleRetrogradeSolver {
 
 template <RetroGame Game>
 void NibbleRetrogradeSolver<Game>::gather(int n, const ProgressFn& progress, double share) const {
-    const uint64_t size = game_.level_size(n);
-    const uint64_t chunks = (size + kChunk - 1) / kChunk;
-    const uint64_t slice_chunks =
-        gather_positions_ ? std::max<uint64_t>(1, (gather_positions_ + kChunk - 1) / kChunk)
-                          : std::max<uint64_t>(1, chunks);
-    const uint64_t slices = std::max<uint64_t>(1, (chunks + slice_chunks - 1) / slice_chunks);
-    store_.begin(0, size, kChunk);
-    for (uint64_t k = 0; k < slices; ++k) {
-        const uint64_t first = k * slice_chunks * kChunk;
-        const uint64_t last = std::min(size, (k + 1) * slice_chunks * kChunk);
-        StreamedSweep g;
-        ValueArray bytes = sweep::start(g, n, last - first);
-        g.base = first;
-        std::fill_n(g.words, g.size, static_cast<uint8_t>(W::kNoExit));
-        ProgressFn slice_progress;
-        if (progress)
-            slice_progress = [&](const LevelProgress& p) {
-                LevelProgress q = p;
-                q.pass_fraction = share * (double(k) + p.pass_fraction / share) / double(slices);
-                progress(q);
-            };
-        ExitGathering<Game>(game_, smaller_, threads_, 0).run(g, 0, slice_progress, share, nullptr);
-        parallel::for_chunks(threads_, 0, g.size, kChunk, [&](uint64_t b, uint64_t e) {
-            store_.write((first + b) / kChunk, {bytes.data() + b, e - b});
-        });
-    }
-    store_.end();
+    scan::gather_exits(game_, smaller_, store_, threads_, gather_positions_, n, progress, share);
 }
 
 template <RetroGame Game>
 void NibbleRetrogradeSolver<Game>::first_pass(NibbleSweep& s, sweep::SweepProgress& progress) {
-    store_.begin(1, s.size, kChunk);
-    std::atomic<bool> missing_exit{false}, too_many_moves{false};
-    parallel::for_chunks(threads_, 0, s.size, kChunk, [&](uint64_t b, uint64_t e) {
-        thread_local std::vector<int8_t> bytes;
-        bytes.resize(e - b);
-        store_.read(b / kChunk, bytes);
-        bool missing = false, too_many = false;
-        for_each_in_rank_order(game_, s.n, b, e, [&](uint64_t i, const auto& state) {
-            const uint8_t w = W::first_word(game_, state, bytes[i - b], missing, too_many);
-            s.word(i).store(w, std::memory_order_relaxed);
-        });
-        if (missing) missing_exit.store(true, std::memory_order_relaxed);
-        if (too_many) too_many_moves.store(true, std::memory_order_relaxed);
-        store_.write(b / kChunk, bytes);
-        progress.add(e - b);
-    });
-    if (missing_exit)
-        throw std::logic_error("nibble retrograde: a position whose every move captures has no "
-                               "capture exit (the game's moves and un-captures disagree)");
-    if (too_many_moves)
+    bool too_many = false;
+    scan::first_scan_pass(game_, s, store_, threads_, progress, "nibble retrograde", too_many,
+                          [](uint8_t w) { return w; });
+    if (too_many)
         throw std::logic_error("nibble retrograde: a position with a capture exit has 6 quiet "
                                "moves (more than 6 moves)");
     checksum_ = store_.end();
@@ -269,63 +208,33 @@ void NibbleRetrogradeSolver<Game>::scan_chunk(NibbleSweep& s, uint64_t begin, ui
     }
     store_.write(begin / kChunk, bytes);
     // The roots still waiting for a batch, then what full stacks spilled, until none is left.
-    uint64_t peak = stack.spilled.size();
-    do {
-        sweep::drain(game_, s, stack, update);
-        peak = std::max<uint64_t>(peak, stack.spilled.size());
-        while (!stack.spilled.empty()) {
-            const uint64_t entry = stack.spilled.back();
-            stack.spilled.pop_back();
-            sweep::propagate(game_, s, entry, stack, update);
-            peak = std::max<uint64_t>(peak, stack.spilled.size());
-        }
-    } while (!stack.empty());
-    uint64_t seen = spilled_peak_.load(std::memory_order_relaxed);
-    while (peak > seen && !spilled_peak_.compare_exchange_weak(seen, peak)) {
-    }
+    scan::drain_spilled(game_, s, stack, update, spilled_peak_);
 }
 
 template <RetroGame Game>
 void NibbleRetrogradeSolver<Game>::read_values(uint64_t begin, std::span<int8_t> out) const {
     if (!words_ || begin + out.size() > s_.size)
         throw std::logic_error("nibble retrograde: reading values past the level solved");
-    thread_local std::vector<int8_t> bytes;
-    for (uint64_t at = begin; at < begin + out.size();) {
-        const uint64_t first = at / kChunk * kChunk;
-        const uint64_t end = std::min({s_.size, first + kChunk, begin + out.size()});
-        bytes.resize(std::min(kChunk, s_.size - first));
-        store_.read(first / kChunk, bytes);
-        for (uint64_t i = at; i < end; ++i) {
-            const int8_t byte = bytes[i - first];
-            const uint8_t w = s_.word(i).load(std::memory_order_relaxed);
-            out[i - begin] = static_cast<int8_t>(!W::decided(w)       ? 0
-                                                 : W::committed(byte) ? W::committed_value(byte)
-                                                 : W::lost(w)         ? -1 // decided at threshold 1
-                                                                      : 1);
-        }
-        at = end;
-    }
+    scan::read_scan_values(store_, s_, begin, out, [](uint8_t w, int8_t byte) {
+        return !W::decided(w)       ? 0
+               : W::committed(byte) ? W::committed_value(byte)
+               : W::lost(w)         ? -1 // decided at threshold 1
+                                    : 1;
+    });
 }
 
 template <RetroGame Game>
 std::optional<SweepPoint> NibbleRetrogradeSolver<Game>::restore(NibbleSweep& s,
                                                                 SweepCheckpoint* checkpoint) const {
-    if (!checkpoint) return std::nullopt;
-    std::optional<SweepPoint> saved = checkpoint->restore(s.bytes());
-    if (!saved) return std::nullopt;
-    if (saved->first_pass_done == s.size &&
-        store_.resume(uint64_t(saved->thresholds_done) + 1, s.size, kChunk, saved->exit_checksum))
-        return saved;
-    checkpoint->note("the scan store does not hold the checkpoint's generation (missing, short or "
-                     "changed); the level starts afresh");
-    return std::nullopt;
+    return scan::restore_scan_point(
+        store_, s, checkpoint, [](const SweepPoint& p) { return uint64_t(p.thresholds_done) + 1; });
 }
 
 template <RetroGame Game>
 void NibbleRetrogradeSolver<Game>::solve(int n, const ProgressFn& progress, LevelStats* stats,
                                          SweepCheckpoint* checkpoint) {
     sweep::check_level("nibble retrograde", n, kMaxLevel, static_cast<size_t>(n));
-    std::optional<PinningCheckpoint> pinning;
+    std::optional<scan::PinningCheckpoint> pinning;
     if (checkpoint) pinning.emplace(*checkpoint, store_);
     SweepCheckpoint* const safe_points = pinning ? &*pinning : nullptr;
     const uint64_t size = game_.level_size(n);
