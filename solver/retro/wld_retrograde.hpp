@@ -51,6 +51,7 @@
 #include "retro/parallel.hpp"
 #include "retro/progress.hpp"
 #include "retro/scan_passes.hpp"
+#include "retro/scan_solver.hpp"
 #include "retro/scan_store.hpp"
 #include "retro/streamed_sources.hpp"
 #include "retro/sweep.hpp"
@@ -68,75 +69,55 @@
 
 namespace owaredb {
 
-/// The sweep state of the WLD engine: 2 bits a position.
-using WldSweep = sweep::BasicState<sweep::PackedWords<2>>;
+template <RetroGame Game>
+class WldRetrogradeSolver final : public ScanSolver<WldRetrogradeSolver<Game>, Game, 2> {
+    using Base = ScanSolver<WldRetrogradeSolver<Game>, Game, 2>;
+    friend Base;
 
-template <RetroGame Game> class WldRetrogradeSolver {
   public:
+    /// The sweep state of the WLD engine: 2 bits a position.
+    using Sweep = typename Base::Sweep;
     /// Identifies this engine's working words in checkpoint files.
     static constexpr uint32_t kCheckpointFormat = 6;
     static constexpr int kMaxLevel = NibbleWord::kMaxLevel;
+    static constexpr const char* kName = "wld retrograde";
 
     /// `gather_positions`: positions of the level whose exits are gathered at once (one
-    /// byte each, rounded up to whole chunks; 0: the whole level).
+    /// byte each, rounded up to whole chunks; 0: the whole level). solve() leaves the
+    /// level's values in the store's last generation and the words (scan_solver.hpp has
+    /// the rest of the interface).
     WldRetrogradeSolver(const Game& game, const SmallerLevelValues& smaller, ScanStore& store,
                         int threads, uint64_t gather_positions = 0)
-        : game_(game), smaller_(smaller), store_(store), threads_(std::max(1, threads)),
-          gather_positions_(gather_positions) {}
+        : Base(game, smaller, store, threads, gather_positions) {}
 
-    /// Solves level n: its values are then those read_values() reads, from the store's
-    /// last generation and the words, which the solver keeps until the next solve() or
-    /// release().
-    void solve(int n, const ProgressFn& progress = {}, LevelStats* stats = nullptr,
-               SweepCheckpoint* checkpoint = nullptr);
-
-    /// out[k] = the value of position begin + k of the level solved last. Thread-safe;
-    /// reads whole chunks of the store, so reading in order, chunk-aligned, is cheapest.
-    void read_values(uint64_t begin, std::span<int8_t> out) const;
-    /// Positions of the level solved last.
-    uint64_t size() const { return s_.size; }
-    /// The values of the level solved last, in memory (tests, small levels).
-    ValueArray values() const;
-    /// Gives back the words of the level solved last.
-    void release() { words_.reset(); }
-
-    /// For progress only (threshold_shares(), retro/progress.hpp).
-    void set_threshold_shares(std::vector<double> shares) { threshold_shares_ = std::move(shares); }
-    /// Tests only: propagation stacks of `limit` entries, so that small levels spill.
-    void set_stack_limit(size_t limit) { stack_limit_ = limit; }
-    /// The most spilled parents one thread held at once in the last level (statistics).
-    uint64_t spilled_peak() const { return spilled_peak_.load(); }
     /// The checks of an eligible position's children in the last level (statistics: the
-    /// work the missing counter costs).
+    /// work the missing counter costs; a resumed level adds its thresholds to the count).
     uint64_t rechecks() const { return rechecks_.load(); }
 
   private:
     using W = WldWord;
     using State = typename Game::State;
-    using Stack = sweep::StackFor<Game>;
+    using Stack = typename Base::Stack;
     static constexpr uint64_t kChunk = sweep::kChunk;
 
     /// The generation a safe point after `thresholds_done` thresholds goes with: the first
     /// pass's, then each threshold's commit pass's (threshold 1 has none).
-    uint64_t generation(int thresholds_done) const {
-        return thresholds_done == s_.n && s_.n > 0 ? uint64_t(s_.n) : uint64_t(thresholds_done) + 1;
+    static uint64_t generation(int thresholds_done, int n) {
+        return thresholds_done == n && n > 0 ? uint64_t(n) : uint64_t(thresholds_done) + 1;
+    }
+    static int value_of(uint8_t w, int8_t byte) {
+        return !W::decided(w)                ? 0
+               : NibbleWord::committed(byte) ? NibbleWord::committed_value(byte)
+               : w == W::kLost               ? -1 // decided at threshold 1
+                                             : 1;
     }
     bool all_quiet_children_won(const State& state) const;
     void first_pass(sweep::SweepProgress& progress);
+    uint64_t threshold(int t, sweep::SweepProgress& progress);
     void commit(int t);
     void scan_chunk(uint64_t begin, uint64_t end, int t, Stack& stack);
 
-    const Game& game_;
-    const SmallerLevelValues& smaller_;
-    ScanStore& store_;
-    int threads_;
-    uint64_t gather_positions_;
-    size_t stack_limit_ = sweep::kStackLimit;
-    std::vector<double> threshold_shares_;
-    uint64_t checksum_ = 0; // of the generation read
-    std::atomic<uint64_t> spilled_peak_{0}, rechecks_{0};
-    WldSweep s_;                      // the words of the level solved last ...
-    std::optional<ValueArray> words_; // ... which own them
+    std::atomic<uint64_t> rechecks_{0};
 };
 
 // ---------------------------------------------------------------------------------------
@@ -144,8 +125,8 @@ template <RetroGame Game> class WldRetrogradeSolver {
 template <RetroGame Game>
 bool WldRetrogradeSolver<Game>::all_quiet_children_won(const State& state) const {
     return W::all_won([&](auto&& f) {
-        game_.for_each_move(state, [&](int captured, const State& child) {
-            if (captured == 0) f(s_.word(game_.rank(child)));
+        this->game_.for_each_move(state, [&](int captured, const State& child) {
+            if (captured == 0) f(this->s_.word(this->game_.rank(child)));
         });
     });
 }
@@ -154,34 +135,46 @@ template <RetroGame Game>
 void WldRetrogradeSolver<Game>::first_pass(sweep::SweepProgress& progress) {
     bool too_many = false; // 6 quiet moves beside a capture: moves and un-captures disagree
     scan::first_scan_pass(
-        game_, s_, store_, threads_, progress, "wld retrograde", too_many,
+        this->game_, this->s_, this->store_, this->threads_, progress, "wld retrograde", too_many,
         [](uint8_t w) { return NibbleWord::eligible(w) ? W::kEligible : W::kUnknown; });
     if (too_many)
         throw std::logic_error("wld retrograde: a position with a capture exit has 6 quiet "
                                "moves (more than 6 moves)");
-    checksum_ = store_.end();
+    this->checksum_ = this->store_.end();
+}
+
+template <RetroGame Game>
+uint64_t WldRetrogradeSolver<Game>::threshold(int t, sweep::SweepProgress& progress) {
+    if (t == this->s_.n) rechecks_.store(0);
+    const uint64_t scans =
+        sweep::scan_level<Stack>(this->s_, this->threads_, t, progress,
+                                 [&](uint64_t begin, uint64_t end, int t, Stack& stack) {
+                                     scan_chunk(begin, end, t, stack);
+                                 });
+    if (t > 1) commit(t);
+    return scans;
 }
 
 template <RetroGame Game> void WldRetrogradeSolver<Game>::commit(int t) {
-    store_.begin(uint64_t(s_.n - t) + 2, s_.size, kChunk);
-    parallel::for_chunks(threads_, 0, s_.size, kChunk, [&](uint64_t b, uint64_t e) {
+    this->store_.begin(uint64_t(this->s_.n - t) + 2, this->s_.size, kChunk);
+    parallel::for_chunks(this->threads_, 0, this->s_.size, kChunk, [&](uint64_t b, uint64_t e) {
         thread_local std::vector<int8_t> bytes;
         bytes.resize(e - b);
-        store_.read(b / kChunk, bytes);
+        this->store_.read(b / kChunk, bytes);
         for (uint64_t i = b; i < e; ++i) {
-            const uint8_t w = s_.word(i).load(std::memory_order_relaxed);
+            const uint8_t w = this->s_.word(i).load(std::memory_order_relaxed);
             int8_t& byte = bytes[i - b];
             if (W::decided(w) && !NibbleWord::committed(byte))
                 byte = NibbleWord::commit(w == W::kLost ? -t : t);
         }
-        store_.write(b / kChunk, bytes);
+        this->store_.write(b / kChunk, bytes);
     });
-    checksum_ = store_.end();
+    this->checksum_ = this->store_.end();
 }
 
 template <RetroGame Game>
 void WldRetrogradeSolver<Game>::scan_chunk(uint64_t begin, uint64_t end, int t, Stack& stack) {
-    WldSweep& s = s_;
+    Sweep& s = this->s_;
     uint64_t checks = 0;
     // The parent update: a lost child (tag 1) wins the parent; a won child (tag 0) makes an
     // eligible parent look at all its quiet children.
@@ -195,102 +188,23 @@ void WldRetrogradeSolver<Game>::scan_chunk(uint64_t begin, uint64_t end, int t, 
     };
     thread_local std::vector<int8_t> bytes;
     bytes.resize(end - begin);
-    store_.read(begin / kChunk, bytes);
+    this->store_.read(begin / kChunk, bytes);
     for (uint64_t i = begin; i < end; ++i) {
         const auto word = s.word(i);
         const uint8_t w = word.load(std::memory_order_relaxed);
         if (W::decided(w)) continue;
         const int e = bytes[i - begin];
         if (e == t) {
-            if (W::decide_won(word)) sweep::propagate(game_, s, i << 1, stack, update);
+            if (W::decide_won(word)) sweep::propagate(this->game_, s, i << 1, stack, update);
         } else if (e != NibbleWord::kNoExit && e <= -t && w == W::kUnknown &&
                    W::make_eligible(word)) {
             ++checks;
-            if (all_quiet_children_won(game_.unrank(s.n, i)) && W::decide_lost(word))
-                sweep::propagate(game_, s, i << 1 | 1, stack, update);
+            if (all_quiet_children_won(this->game_.unrank(s.n, i)) && W::decide_lost(word))
+                sweep::propagate(this->game_, s, i << 1 | 1, stack, update);
         }
     }
-    scan::drain_spilled(game_, s, stack, update, spilled_peak_);
+    scan::drain_spilled(this->game_, s, stack, update, this->spilled_peak_);
     rechecks_.fetch_add(checks, std::memory_order_relaxed);
-}
-
-template <RetroGame Game>
-void WldRetrogradeSolver<Game>::read_values(uint64_t begin, std::span<int8_t> out) const {
-    if (!words_ || begin + out.size() > s_.size)
-        throw std::logic_error("wld retrograde: reading values past the level solved");
-    scan::read_scan_values(store_, s_, begin, out, [](uint8_t w, int8_t byte) {
-        return !W::decided(w)                ? 0
-               : NibbleWord::committed(byte) ? NibbleWord::committed_value(byte)
-               : w == W::kLost               ? -1 // decided at threshold 1
-                                             : 1;
-    });
-}
-
-template <RetroGame Game>
-void WldRetrogradeSolver<Game>::solve(int n, const ProgressFn& progress, LevelStats* stats,
-                                      SweepCheckpoint* checkpoint) {
-    sweep::check_level("wld retrograde", n, kMaxLevel, static_cast<size_t>(n));
-    std::optional<scan::PinningCheckpoint> pinning;
-    if (checkpoint) pinning.emplace(*checkpoint, store_);
-    SweepCheckpoint* const safe_points = pinning ? &*pinning : nullptr;
-    const uint64_t size = game_.level_size(n);
-    WldSweep& s = s_;
-    s.stack_limit = stack_limit_;
-    s.spill = true;
-    spilled_peak_.store(0);
-    rechecks_.store(0);
-    words_.reset();
-    words_.emplace(sweep::start(s, n, size));
-    std::optional<SweepPoint> saved = scan::restore_scan_point(
-        store_, s, safe_points, [&](const SweepPoint& p) { return generation(p.thresholds_done); });
-    // Shares of the level's time, for progress: as the streamed engine's.
-    constexpr double kGatherShare = 0.25, kFirstShare = 0.15;
-    using Clock = std::chrono::steady_clock;
-    const auto t0 = Clock::now();
-    if (!saved) {
-        words_.reset(); // the gathering's slice takes the words' place
-        scan::gather_exits(game_, smaller_, store_, threads_, gather_positions_, n, progress,
-                           kGatherShare);
-        words_.emplace(sweep::start(s, n, size));
-    } else {
-        checksum_ = saved->exit_checksum;
-    }
-    const auto t1 = Clock::now();
-    ProgressFn rest = progress;
-    if (progress)
-        rest = [&progress](const LevelProgress& p) {
-            LevelProgress q = p;
-            q.pass_fraction = kGatherShare + (1 - kGatherShare) * p.pass_fraction;
-            progress(q);
-        };
-    const uint64_t chunks = std::max<uint64_t>(1, (size + kChunk - 1) / kChunk);
-    sweep::run_segments(
-        s, saved.value_or(SweepPoint{}),
-        {.threads = threads_,
-         .progress = rest,
-         .first_share = kFirstShare / (1 - kGatherShare),
-         .threshold_shares = threshold_shares_,
-         .segment_chunks = chunks, // one segment: the first pass writes one generation
-         .stats = stats,
-         .checkpoint = safe_points},
-        {.first_segment = [&](uint64_t, uint64_t, sweep::SweepProgress& p) { first_pass(p); },
-         .threshold = [&](int t, sweep::SweepProgress& p) -> uint64_t {
-             const uint64_t scans = sweep::scan_level<Stack>(
-                 s, threads_, t, p, [&](uint64_t begin, uint64_t end, int t, Stack& stack) {
-                     scan_chunk(begin, end, t, stack);
-                 });
-             if (t > 1) commit(t);
-             return scans;
-         },
-         .finish = [] {}, // the values are read from the words and the store
-         .at_safe_point = [&](SweepPoint& point) { point.exit_checksum = checksum_; }});
-    if (stats) stats->first_pass_seconds += std::chrono::duration<double>(t1 - t0).count();
-}
-
-template <RetroGame Game> ValueArray WldRetrogradeSolver<Game>::values() const {
-    ValueArray out(s_.size);
-    read_values(0, {out.data(), out.size()});
-    return out;
 }
 
 } // namespace owaredb
