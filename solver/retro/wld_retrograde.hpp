@@ -126,7 +126,7 @@ template <RetroGame Game>
 bool WldRetrogradeSolver<Game>::all_quiet_children_won(const State& state) const {
     return W::all_won([&](auto&& f) {
         this->game_.for_each_move(state, [&](int captured, const State& child) {
-            if (captured == 0) f(this->s_.word(this->game_.rank(child)));
+            if (captured == 0) f([&] { return this->s_.word(this->game_.rank(child)); });
         });
     });
 }

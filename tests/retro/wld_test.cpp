@@ -62,8 +62,8 @@ int race_siblings(uint64_t parent, uint64_t a, uint64_t b, int rounds) {
             if (!WldWord::decide_won(words.ref(mine))) continue;
             const auto p = words.ref(parent);
             if (WldWord::is_eligible(p) && WldWord::all_won([&](auto&& f) {
-                    f(words.ref(a));
-                    f(words.ref(b));
+                    f([&] { return words.ref(a); });
+                    f([&] { return words.ref(b); });
                 }) &&
                 WldWord::decide_lost(p))
                 claims.fetch_add(1);
@@ -98,11 +98,16 @@ TEST_CASE("wld word: a child is won once, a parent lost once, only from eligible
     CHECK(!WldWord::make_eligible(words.ref(1)));
     CHECK(words.ref(0).load() == WldWord::kLost);
     CHECK(words.ref(1).load() == WldWord::kWon);
-    CHECK(WldWord::all_won([&](auto&& f) { f(words.ref(1)); }));
+    CHECK(WldWord::all_won([&](auto&& f) { f([&] { return words.ref(1); }); }));
+    int asked = 0;
     CHECK(!WldWord::all_won([&](auto&& f) {
-        f(words.ref(1));
-        f(words.ref(2));
+        for (const uint64_t k : {1, 2, 1, 3})
+            f([&] {
+                ++asked;
+                return words.ref(k);
+            });
     }));
+    CHECK(asked == 2);                      // none asked for after the first not won
     CHECK(WldWord::all_won([](auto&&) {})); // no quiet child: lost once eligible
 }
 
