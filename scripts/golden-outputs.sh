@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Everything a refactoring must leave byte-identical, written to OUT by one build, so that
 # two builds can be compared with `diff -r`:
-#   database files (values in memory, streamed, streamed-4bit and compact, bound files;
+#   database files (values in memory, streamed, streamed-4bit, streamed-2bit and compact, bound files;
 #   both rule sets; 2 MPI ranks where mpirun is there; 4 pits a side), probe --json --pv, stats --json (plain,
 #   --all-configurations, --bounds), verify's output (both modes, timings removed) and the
 #   omweso census.
@@ -24,7 +24,7 @@ digest() { (cd "$1" && sha256sum -- *.owdb) >"$out/$2.sha256"; }
 untimed() { sed -E 's/[0-9]+\.[0-9]+ s\b/T s/g; s/in [0-9.]+ ?s/in T s/g'; }
 
 for rules in abapa awari; do
-  for mode in in-memory streamed streamed-4bit; do
+  for mode in in-memory streamed streamed-4bit streamed-2bit; do
     "$owaredb" generate --rules "$rules" --max-seeds "$max" --mode "$mode" --threads 2 \
       --dir "$work/$rules-$mode" >/dev/null 2>&1
     digest "$work/$rules-$mode" "$rules-$mode"

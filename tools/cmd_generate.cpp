@@ -75,8 +75,9 @@ void add_generate_options(po::options_description& opts, GenerateOptions& o) {
         "mode", po::value(&o.mode)->default_value("auto"),
         "auto: each level in memory if it fits --memory, else streamed (smaller levels read "
         "from their files, 1 byte a position), else streamed-4bit (4 bits a position in "
-        "memory, a compressed byte a position on disk; boards of up to 6 pits); in-memory, "
-        "streamed or streamed-4bit: every level so")(
+        "memory, a compressed byte a position on disk; boards of up to 6 pits), else "
+        "streamed-2bit (2 bits a position, the same byte on disk; slower); in-memory, "
+        "streamed, streamed-4bit or streamed-2bit: every level so")(
         "plan", po::bool_switch(&o.plan),
         "write nothing: print per level the mode this run would use, its memory, its disk peak "
         "(with the smaller levels' files) and the wall hours at --threads from measured CPU "
@@ -93,12 +94,13 @@ bool parse_generate_options(const Args& args, GenerateOptions& o) {
     po::options_description opts("options");
     add_generate_options(opts, o);
     po::variables_map vm;
-    if (!parse_args(args,
-                    "usage: owaredb generate [--rules R] [--max-seeds N | --game K] [--pits P] "
-                    "[--dir DIR] [--threads T] "
-                    "[--compact] [--bounds] [--checkpoint-minutes M] [--memory SIZE] "
-                    "[--mode auto|in-memory|streamed|streamed-4bit] [--plan [--disk SIZE]]",
-                    opts, {}, vm))
+    if (!parse_args(
+            args,
+            "usage: owaredb generate [--rules R] [--max-seeds N | --game K] [--pits P] "
+            "[--dir DIR] [--threads T] "
+            "[--compact] [--bounds] [--checkpoint-minutes M] [--memory SIZE] "
+            "[--mode auto|in-memory|streamed|streamed-4bit|streamed-2bit] [--plan [--disk SIZE]]",
+            opts, {}, vm))
         return false;
     o.game_given = vm.count("game") > 0;
     o.max_seeds_given = !vm["max-seeds"].defaulted();
@@ -191,7 +193,7 @@ int run_distributed(const GenerateOptions& o, const GenerateRun& run, MpiJob& jo
 int run_in_process(const GenerateOptions& o, const GenerateRun& run) {
     const ModePlan plan(o.mode, run.budget, o.pits, kBuildFootprint);
     if (o.bounds) {
-        if (o.mode == "streamed" || o.mode == "streamed-4bit")
+        if (o.mode == "streamed" || o.mode == "streamed-4bit" || o.mode == "streamed-2bit")
             throw UsageError("--bounds is built in memory only; --mode " + o.mode +
                              " is for value files");
         // Working state 2 bytes per position, smaller levels 2 bytes (both bounds).

@@ -11,6 +11,7 @@ const char* mode_name(LevelMode mode) {
     return mode == LevelMode::InMemory   ? "in-memory"
            : mode == LevelMode::Streamed ? "streamed"
            : mode == LevelMode::Nibble   ? "streamed-4bit"
+           : mode == LevelMode::Wld      ? "streamed-2bit"
                                          : "distributed";
 }
 
@@ -29,17 +30,19 @@ uint64_t streamed_word_bytes(int n, int bits, int pits_per_side) {
 ModePlan::ModePlan(const std::string& mode, MemoryBudget budget, int pits_per_side,
                    LevelFootprint footprint)
     : budget_(budget), footprint_(footprint), pits_(pits_per_side) {
+    const bool sub_byte = footprint.max_nibble_pits > 0;
     if (mode == "in-memory" || mode == "streamed" ||
-        (mode == "streamed-4bit" && footprint.max_nibble_pits > 0)) {
+        (sub_byte && (mode == "streamed-4bit" || mode == "streamed-2bit"))) {
         forced_ = true;
-        forced_mode_ = mode == "in-memory"  ? LevelMode::InMemory
-                       : mode == "streamed" ? LevelMode::Streamed
-                                            : LevelMode::Nibble;
+        forced_mode_ = mode == "in-memory"       ? LevelMode::InMemory
+                       : mode == "streamed"      ? LevelMode::Streamed
+                       : mode == "streamed-4bit" ? LevelMode::Nibble
+                                                 : LevelMode::Wld;
     } else if (mode != "auto") {
         throw UsageError(
             std::string("--mode must be auto, in-memory") +
-            (footprint.max_nibble_pits > 0 ? ", streamed or streamed-4bit" : " or streamed") +
-            ", got '" + mode + "'");
+            (sub_byte ? ", streamed, streamed-4bit or streamed-2bit" : " or streamed") + ", got '" +
+            mode + "'");
     }
     check_board();
 }
@@ -54,10 +57,13 @@ void ModePlan::check_board() const {
         throw UsageError("a board of " + std::to_string(pits_) +
                          " pits a side has no streamed mode (its byte a position holds up to 7 "
                          "moves); use --mode in-memory or auto");
-    if (forced_mode_ == LevelMode::Nibble && pits_ > footprint_.max_nibble_pits)
-        throw UsageError("a board of " + std::to_string(pits_) +
-                         " pits a side has no streamed-4bit mode (4 bits a position hold up to " +
-                         std::to_string(footprint_.max_nibble_pits) +
+    const bool sub_byte = forced_mode_ == LevelMode::Nibble || forced_mode_ == LevelMode::Wld;
+    if (sub_byte && pits_ > footprint_.max_nibble_pits)
+        throw UsageError("a board of " + std::to_string(pits_) + " pits a side has no " +
+                         mode_name(forced_mode_) + " mode (" +
+                         (forced_mode_ == LevelMode::Nibble ? "4 bits a position hold"
+                                                            : "its first pass takes") +
+                         " up to " + std::to_string(footprint_.max_nibble_pits) +
                          " moves); use --mode streamed or auto");
 }
 
@@ -65,9 +71,9 @@ LevelMode ModePlan::mode(int n) const {
     if (forced_) return forced_mode_;
     if (budget_.bytes == 0 || !streams() || in_memory_bytes(n) <= budget_.bytes)
         return LevelMode::InMemory;
-    return pits_ <= footprint_.max_nibble_pits && streamed_word_bytes(n, 8, pits_) > budget_.bytes
-               ? LevelMode::Nibble
-               : LevelMode::Streamed;
+    if (pits_ > footprint_.max_nibble_pits || streamed_word_bytes(n, 8, pits_) <= budget_.bytes)
+        return LevelMode::Streamed;
+    return streamed_word_bytes(n, 4, pits_) > budget_.bytes ? LevelMode::Wld : LevelMode::Nibble;
 }
 
 uint64_t ModePlan::in_memory_bytes(int n) const {

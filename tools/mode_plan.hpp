@@ -17,10 +17,11 @@ namespace owaredb::cli {
 /// state a position, retro/retrograde.hpp), or streamed with the smaller levels read from
 /// their files (generate: 1 byte a position, retro/streamed_retrograde.hpp; verify and
 /// stats: tablebase/streamed_bellman.hpp), or streamed with 4 bits a position and a
-/// byte a position on disk (generate only, retro/nibble_retrograde.hpp), or streamed and
-/// split between the ranks of an MPI job (docs/distributed.md).
-enum class LevelMode { InMemory, Streamed, Nibble, Distributed };
-/// "in-memory", "streamed", "streamed-4bit", "distributed".
+/// byte a position on disk (generate only, retro/nibble_retrograde.hpp), or with 2 bits
+/// a position and that byte on disk (generate only, retro/wld_retrograde.hpp), or
+/// streamed and split between the ranks of an MPI job (docs/distributed.md).
+enum class LevelMode { InMemory, Streamed, Nibble, Distributed, Wld };
+/// "in-memory", "streamed", "streamed-4bit", "distributed", "streamed-2bit".
 const char* mode_name(LevelMode mode);
 
 /// Bytes of memory level n takes with every smaller level in memory: `working` bytes per
@@ -34,32 +35,34 @@ struct LevelFootprint {
     int working;           ///< bytes a position of the level built or read
     int stored;            ///< bytes a position of each smaller level held beside it
     int max_streamed_pits; ///< the largest board whose levels the command can stream
-    int max_nibble_pits;   ///< the largest board it can stream with 4 bits (0: none)
+    int max_nibble_pits;   ///< the largest board it can stream with 4 or 2 bits (0: none)
 };
 /// generate: the in-memory engine's 2-byte working word beside the smaller levels' byte;
 /// the streamed engine's byte a position counts up to 7 moves, so 8 pits a side is never
-/// streamed, and the 4-bit word up to 6.
+/// streamed, and the 4-bit word up to 6 (the 2-bit engine shares its first pass: 6 too).
 inline constexpr LevelFootprint kBuildFootprint{2, 1, 7, 6};
 /// verify and stats: a byte a position for every level; any board streams.
 inline constexpr LevelFootprint kReadFootprint{1, 1, kMaxPitsPerSide, 0};
 
 /// Bytes level n takes streamed by one process with `bits` bits of working state a
-/// position (8 or 4), with a margin for the process, the compressor's chunk of blocks and
+/// position (8, 4 or 2), with a margin for the process, the compressor's chunk of blocks and
 /// the blocks being read (docs/results.md, Streamed mode: 155 MiB peak at level 20 under
 /// --memory 160M).
 uint64_t streamed_word_bytes(int n, int bits, int pits_per_side);
 
 /// The mode of each level: the forced one if --mode gives it, else in memory while levels
 /// 0..n fit the budget, streamed from the first level where they do not (levels grow
-/// with n, so every larger level is streamed too), and streamed with 4 bits from the first
-/// level whose byte a position does not fit either (where the command and board have it).
+/// with n, so every larger level is streamed too), streamed with 4 bits from the first
+/// level whose byte a position does not fit either, and with 2 bits from the first whose
+/// 4 bits do not fit (where the command and board have them).
 /// Without a budget (0 bytes) or on a board the command cannot stream, every level is in
 /// memory.
 class ModePlan {
   public:
-    /// `mode`: "auto", "in-memory", "streamed" or "streamed-4bit" (else UsageError; also for
-    /// "streamed" on a board of more than footprint.max_streamed_pits pits a side, and for
-    /// "streamed-4bit" beyond footprint.max_nibble_pits).
+    /// `mode`: "auto", "in-memory", "streamed", "streamed-4bit" or "streamed-2bit" (else
+    /// UsageError; also for "streamed" on a board of more than footprint.max_streamed_pits
+    /// pits a side, and for "streamed-4bit" and "streamed-2bit" beyond
+    /// footprint.max_nibble_pits).
     ModePlan(const std::string& mode, MemoryBudget budget, int pits_per_side,
              LevelFootprint footprint);
     /// The board, once the command knows it (verify and stats learn it from the files);
@@ -67,10 +70,10 @@ class ModePlan {
     void set_board(int pits_per_side);
 
     LevelMode mode(int n) const;
-    /// Whether level n is streamed (with a byte or with 4 bits a position).
+    /// Whether level n is streamed (with a byte, 4 bits or 2 bits a position).
     bool streamed(int n) const {
         const LevelMode m = mode(n);
-        return m == LevelMode::Streamed || m == LevelMode::Nibble;
+        return m == LevelMode::Streamed || m == LevelMode::Nibble || m == LevelMode::Wld;
     }
     /// Whether --mode chose the mode of every level.
     bool forced() const { return forced_; }

@@ -59,6 +59,8 @@
 #include "retro/nibble_word.hpp"
 #include "retro/parallel.hpp"
 #include "retro/progress.hpp"
+#include "retro/scan_passes.hpp"
+#include "retro/scan_solver.hpp"
 #include "retro/scan_store.hpp"
 #include "retro/streamed_sources.hpp"
 #include "retro/sweep.hpp"
@@ -75,152 +77,72 @@
 
 namespace owaredb {
 
-/// The sweep state of the nibble engine: 4 bits a position.
-using NibbleSweep = sweep::BasicState<sweep::PackedWords<4>>;
-
-template <RetroGame Game> class NibbleRetrogradeSolver {
+template <RetroGame Game>
+class NibbleRetrogradeSolver final : public ScanSolver<NibbleRetrogradeSolver<Game>, Game, 4> {
     static_assert(Game::kMaxMoves <= NibbleWord::kMaxMoves, "the 4-bit word holds 6 moves");
+    using Base = ScanSolver<NibbleRetrogradeSolver<Game>, Game, 4>;
+    friend Base;
 
   public:
+    /// The sweep state of the nibble engine: 4 bits a position.
+    using Sweep = typename Base::Sweep;
     /// Identifies this engine's working words in checkpoint files.
     static constexpr uint32_t kCheckpointFormat = 5;
     static constexpr int kMaxLevel = NibbleWord::kMaxLevel;
+    static constexpr const char* kName = "nibble retrograde";
 
     /// `gather_positions`: positions of the level whose exits are gathered at once (one
-    /// byte each, rounded up to whole chunks; 0: the whole level).
+    /// byte each, rounded up to whole chunks; 0: the whole level). solve() leaves the
+    /// level's values in the store's last generation (n + 1) and the words
+    /// (scan_solver.hpp has the rest of the interface).
     NibbleRetrogradeSolver(const Game& game, const SmallerLevelValues& smaller, ScanStore& store,
                            int threads, uint64_t gather_positions = 0)
-        : game_(game), smaller_(smaller), store_(store), threads_(std::max(1, threads)),
-          gather_positions_(gather_positions) {}
-
-    /// Solves level n: its values are then those read_values() reads, from the store's
-    /// last generation (n + 1) and the words, which the solver keeps until the next
-    /// solve() or release().
-    void solve(int n, const ProgressFn& progress = {}, LevelStats* stats = nullptr,
-               SweepCheckpoint* checkpoint = nullptr);
-
-    /// out[k] = the value of position begin + k of the level solved last. Thread-safe;
-    /// reads whole chunks of the store, so reading in order, chunk-aligned, is cheapest.
-    void read_values(uint64_t begin, std::span<int8_t> out) const;
-    /// Positions of the level solved last.
-    uint64_t size() const { return s_.size; }
-    /// The values of the level solved last, in memory (tests, small levels).
-    ValueArray values() const;
-    /// Gives back the words of the level solved last.
-    void release() { words_.reset(); }
-
-    /// For progress only (threshold_shares(), retro/progress.hpp).
-    void set_threshold_shares(std::vector<double> shares) { threshold_shares_ = std::move(shares); }
-    /// Tests only: propagation stacks of `limit` entries, so that small levels spill.
-    void set_stack_limit(size_t limit) { stack_limit_ = limit; }
-    /// The most spilled parents one thread held at once in the last level (statistics).
-    uint64_t spilled_peak() const { return spilled_peak_.load(); }
+        : Base(game, smaller, store, threads, gather_positions) {}
 
   private:
     using W = NibbleWord;
-    using Stack = sweep::StackFor<Game>;
+    using Stack = typename Base::Stack;
     static constexpr uint64_t kChunk = sweep::kChunk;
 
-    /// Forwards to the caller's checkpoint and pins the store's generation when it saves.
-    class PinningCheckpoint final : public SweepCheckpoint {
-      public:
-        PinningCheckpoint(SweepCheckpoint& inner, ScanStore& store)
-            : inner_(inner), store_(store) {}
-        std::optional<SweepPoint> restore(std::span<uint8_t> words) override {
-            return inner_.restore(words);
-        }
-        bool reached(const SweepPoint& point, std::span<const uint8_t> words) override {
-            if (!inner_.reached(point, words)) return false;
-            store_.pin();
-            return true;
-        }
-        void note(const std::string& what) override { inner_.note(what); }
-
-      private:
-        SweepCheckpoint& inner_;
-        ScanStore& store_;
-    };
-
-    std::optional<SweepPoint> restore(NibbleSweep& s, SweepCheckpoint* checkpoint) const;
-    void gather(int n, const ProgressFn& progress, double share) const;
-    void first_pass(NibbleSweep& s, sweep::SweepProgress& progress);
-    void scan_chunk(NibbleSweep& s, uint64_t begin, uint64_t end, int t, Stack& stack);
-    auto visit(NibbleSweep& s) const;
-
-    const Game& game_;
-    const SmallerLevelValues& smaller_;
-    ScanStore& store_;
-    int threads_;
-    uint64_t gather_positions_;
-    size_t stack_limit_ = sweep::kStackLimit;
-    std::vector<double> threshold_shares_;
-    uint64_t checksum_ = 0; // of the generation read
-    std::atomic<uint64_t> spilled_peak_{0};
-    NibbleSweep s_;                   // the words of the level solved last ...
-    std::optional<ValueArray> words_; // ... which own them
+    static uint64_t generation(int thresholds_done, int) { return uint64_t(thresholds_done) + 1; }
+    static int value_of(uint8_t w, int8_t byte) {
+        return !W::decided(w)       ? 0
+               : W::committed(byte) ? W::committed_value(byte)
+               : W::lost(w)         ? -1 // decided at threshold 1
+                                    : 1;
+    }
+    void first_pass(sweep::SweepProgress& progress);
+    uint64_t threshold(int t, sweep::SweepProgress& progress);
+    void scan_chunk(Sweep& s, uint64_t begin, uint64_t end, int t, Stack& stack);
+    auto visit(Sweep& s) const;
 };
 
 // ---------------------------------------------------------------------------------------
 
 template <RetroGame Game>
-void NibbleRetrogradeSolver<Game>::gather(int n, const ProgressFn& progress, double share) const {
-    const uint64_t size = game_.level_size(n);
-    const uint64_t chunks = (size + kChunk - 1) / kChunk;
-    const uint64_t slice_chunks =
-        gather_positions_ ? std::max<uint64_t>(1, (gather_positions_ + kChunk - 1) / kChunk)
-                          : std::max<uint64_t>(1, chunks);
-    const uint64_t slices = std::max<uint64_t>(1, (chunks + slice_chunks - 1) / slice_chunks);
-    store_.begin(0, size, kChunk);
-    for (uint64_t k = 0; k < slices; ++k) {
-        const uint64_t first = k * slice_chunks * kChunk;
-        const uint64_t last = std::min(size, (k + 1) * slice_chunks * kChunk);
-        StreamedSweep g;
-        ValueArray bytes = sweep::start(g, n, last - first);
-        g.base = first;
-        std::fill_n(g.words, g.size, static_cast<uint8_t>(W::kNoExit));
-        ProgressFn slice_progress;
-        if (progress)
-            slice_progress = [&](const LevelProgress& p) {
-                LevelProgress q = p;
-                q.pass_fraction = share * (double(k) + p.pass_fraction / share) / double(slices);
-                progress(q);
-            };
-        ExitGathering<Game>(game_, smaller_, threads_, 0).run(g, 0, slice_progress, share, nullptr);
-        parallel::for_chunks(threads_, 0, g.size, kChunk, [&](uint64_t b, uint64_t e) {
-            store_.write((first + b) / kChunk, {bytes.data() + b, e - b});
-        });
-    }
-    store_.end();
+void NibbleRetrogradeSolver<Game>::first_pass(sweep::SweepProgress& progress) {
+    bool too_many = false;
+    scan::first_scan_pass(this->game_, this->s_, this->store_, this->threads_, progress,
+                          "nibble retrograde", too_many, [](uint8_t w) { return w; });
+    if (too_many)
+        throw std::logic_error("nibble retrograde: a position with a capture exit has 6 quiet "
+                               "moves (more than 6 moves)");
+    this->checksum_ = this->store_.end();
 }
 
 template <RetroGame Game>
-void NibbleRetrogradeSolver<Game>::first_pass(NibbleSweep& s, sweep::SweepProgress& progress) {
-    store_.begin(1, s.size, kChunk);
-    std::atomic<bool> missing_exit{false}, too_many_moves{false};
-    parallel::for_chunks(threads_, 0, s.size, kChunk, [&](uint64_t b, uint64_t e) {
-        thread_local std::vector<int8_t> bytes;
-        bytes.resize(e - b);
-        store_.read(b / kChunk, bytes);
-        bool missing = false, too_many = false;
-        for_each_in_rank_order(game_, s.n, b, e, [&](uint64_t i, const auto& state) {
-            const uint8_t w = W::first_word(game_, state, bytes[i - b], missing, too_many);
-            s.word(i).store(w, std::memory_order_relaxed);
+uint64_t NibbleRetrogradeSolver<Game>::threshold(int t, sweep::SweepProgress& progress) {
+    Sweep& s = this->s_;
+    this->store_.begin(uint64_t(s.n - t) + 2, s.size, kChunk);
+    const uint64_t scans = sweep::scan_level<Stack>(
+        s, this->threads_, t, progress, [&](uint64_t begin, uint64_t end, int t, Stack& stack) {
+            scan_chunk(s, begin, end, t, stack);
         });
-        if (missing) missing_exit.store(true, std::memory_order_relaxed);
-        if (too_many) too_many_moves.store(true, std::memory_order_relaxed);
-        store_.write(b / kChunk, bytes);
-        progress.add(e - b);
-    });
-    if (missing_exit)
-        throw std::logic_error("nibble retrograde: a position whose every move captures has no "
-                               "capture exit (the game's moves and un-captures disagree)");
-    if (too_many_moves)
-        throw std::logic_error("nibble retrograde: a position with a capture exit has 6 quiet "
-                               "moves (more than 6 moves)");
-    checksum_ = store_.end();
+    this->checksum_ = this->store_.end();
+    return scans;
 }
 
-template <RetroGame Game> auto NibbleRetrogradeSolver<Game>::visit(NibbleSweep& s) const {
+template <RetroGame Game> auto NibbleRetrogradeSolver<Game>::visit(Sweep& s) const {
     // The streamed engine's parent update, with no pending mark (the stack spills instead).
     const int t = s.t;
     return sweep::value_visit(
@@ -232,15 +154,15 @@ template <RetroGame Game> auto NibbleRetrogradeSolver<Game>::visit(NibbleSweep& 
 }
 
 template <RetroGame Game>
-void NibbleRetrogradeSolver<Game>::scan_chunk(NibbleSweep& s, uint64_t begin, uint64_t end, int t,
+void NibbleRetrogradeSolver<Game>::scan_chunk(Sweep& s, uint64_t begin, uint64_t end, int t,
                                               Stack& stack) {
     const auto update = visit(s);
     auto propagate = [&](uint64_t i, bool lost) {
-        sweep::propagate(game_, s, i << 1 | (lost ? 1 : 0), stack, update);
+        sweep::propagate(this->game_, s, i << 1 | (lost ? 1 : 0), stack, update);
     };
     thread_local std::vector<int8_t> bytes;
     bytes.resize(end - begin);
-    store_.read(begin / kChunk, bytes);
+    this->store_.read(begin / kChunk, bytes);
     const int previous = (t + 1) & 1;
     for (uint64_t i = begin; i < end; ++i) {
         int8_t& byte = bytes[i - begin];
@@ -267,124 +189,9 @@ void NibbleRetrogradeSolver<Game>::scan_chunk(NibbleSweep& s, uint64_t begin, ui
             }
         }
     }
-    store_.write(begin / kChunk, bytes);
+    this->store_.write(begin / kChunk, bytes);
     // The roots still waiting for a batch, then what full stacks spilled, until none is left.
-    uint64_t peak = stack.spilled.size();
-    do {
-        sweep::drain(game_, s, stack, update);
-        peak = std::max<uint64_t>(peak, stack.spilled.size());
-        while (!stack.spilled.empty()) {
-            const uint64_t entry = stack.spilled.back();
-            stack.spilled.pop_back();
-            sweep::propagate(game_, s, entry, stack, update);
-            peak = std::max<uint64_t>(peak, stack.spilled.size());
-        }
-    } while (!stack.empty());
-    uint64_t seen = spilled_peak_.load(std::memory_order_relaxed);
-    while (peak > seen && !spilled_peak_.compare_exchange_weak(seen, peak)) {
-    }
-}
-
-template <RetroGame Game>
-void NibbleRetrogradeSolver<Game>::read_values(uint64_t begin, std::span<int8_t> out) const {
-    if (!words_ || begin + out.size() > s_.size)
-        throw std::logic_error("nibble retrograde: reading values past the level solved");
-    thread_local std::vector<int8_t> bytes;
-    for (uint64_t at = begin; at < begin + out.size();) {
-        const uint64_t first = at / kChunk * kChunk;
-        const uint64_t end = std::min({s_.size, first + kChunk, begin + out.size()});
-        bytes.resize(std::min(kChunk, s_.size - first));
-        store_.read(first / kChunk, bytes);
-        for (uint64_t i = at; i < end; ++i) {
-            const int8_t byte = bytes[i - first];
-            const uint8_t w = s_.word(i).load(std::memory_order_relaxed);
-            out[i - begin] = static_cast<int8_t>(!W::decided(w)       ? 0
-                                                 : W::committed(byte) ? W::committed_value(byte)
-                                                 : W::lost(w)         ? -1 // decided at threshold 1
-                                                                      : 1);
-        }
-        at = end;
-    }
-}
-
-template <RetroGame Game>
-std::optional<SweepPoint> NibbleRetrogradeSolver<Game>::restore(NibbleSweep& s,
-                                                                SweepCheckpoint* checkpoint) const {
-    if (!checkpoint) return std::nullopt;
-    std::optional<SweepPoint> saved = checkpoint->restore(s.bytes());
-    if (!saved) return std::nullopt;
-    if (saved->first_pass_done == s.size &&
-        store_.resume(uint64_t(saved->thresholds_done) + 1, s.size, kChunk, saved->exit_checksum))
-        return saved;
-    checkpoint->note("the scan store does not hold the checkpoint's generation (missing, short or "
-                     "changed); the level starts afresh");
-    return std::nullopt;
-}
-
-template <RetroGame Game>
-void NibbleRetrogradeSolver<Game>::solve(int n, const ProgressFn& progress, LevelStats* stats,
-                                         SweepCheckpoint* checkpoint) {
-    sweep::check_level("nibble retrograde", n, kMaxLevel, static_cast<size_t>(n));
-    std::optional<PinningCheckpoint> pinning;
-    if (checkpoint) pinning.emplace(*checkpoint, store_);
-    SweepCheckpoint* const safe_points = pinning ? &*pinning : nullptr;
-    const uint64_t size = game_.level_size(n);
-    NibbleSweep& s = s_;
-    s.stack_limit = stack_limit_;
-    s.spill = true;
-    spilled_peak_.store(0);
-    std::optional<ValueArray>& words = words_;
-    words.reset();
-    words.emplace(sweep::start(s, n, size));
-    std::optional<SweepPoint> saved = restore(s, safe_points);
-    // Shares of the level's time, for progress: as the streamed engine's.
-    constexpr double kGatherShare = 0.25, kFirstShare = 0.15;
-    using Clock = std::chrono::steady_clock;
-    const auto t0 = Clock::now();
-    if (!saved) {
-        words.reset(); // the gathering's slice takes the words' place
-        gather(n, progress, kGatherShare);
-        words.emplace(sweep::start(s, n, size));
-    } else {
-        checksum_ = saved->exit_checksum;
-    }
-    const auto t1 = Clock::now();
-    ProgressFn rest = progress;
-    if (progress)
-        rest = [&progress](const LevelProgress& p) {
-            LevelProgress q = p;
-            q.pass_fraction = kGatherShare + (1 - kGatherShare) * p.pass_fraction;
-            progress(q);
-        };
-    const uint64_t chunks = std::max<uint64_t>(1, (size + kChunk - 1) / kChunk);
-    sweep::run_segments(
-        s, saved.value_or(SweepPoint{}),
-        {.threads = threads_,
-         .progress = rest,
-         .first_share = kFirstShare / (1 - kGatherShare),
-         .threshold_shares = threshold_shares_,
-         .segment_chunks = chunks, // one segment: the first pass writes one generation
-         .stats = stats,
-         .checkpoint = safe_points},
-        {.first_segment = [&](uint64_t, uint64_t, sweep::SweepProgress& p) { first_pass(s, p); },
-         .threshold = [&](int t, sweep::SweepProgress& p) -> uint64_t {
-             store_.begin(uint64_t(n - t) + 2, size, kChunk);
-             const uint64_t scans = sweep::scan_level<Stack>(
-                 s, threads_, t, p, [&](uint64_t begin, uint64_t end, int t, Stack& stack) {
-                     scan_chunk(s, begin, end, t, stack);
-                 });
-             checksum_ = store_.end();
-             return scans;
-         },
-         .finish = [] {}, // the values are read from the words and the store
-         .at_safe_point = [&](SweepPoint& point) { point.exit_checksum = checksum_; }});
-    if (stats) stats->first_pass_seconds += std::chrono::duration<double>(t1 - t0).count();
-}
-
-template <RetroGame Game> ValueArray NibbleRetrogradeSolver<Game>::values() const {
-    ValueArray out(s_.size);
-    read_values(0, {out.data(), out.size()});
-    return out;
+    scan::drain_spilled(this->game_, s, stack, update, this->spilled_peak_);
 }
 
 } // namespace owaredb

@@ -29,6 +29,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace owaredb {
@@ -119,10 +120,21 @@ template <class GameState> struct PropagationStack {
 /// The propagation stack of the engines for Game.
 template <RetroGame Game> using StackFor = PropagationStack<typename Game::State>;
 
+/// visit(tag, k, full), or visit(tag, k, full, parent_state) for a visit that looks at the
+/// parent's moves (the WLD engine's check of its children, wld_retrograde.hpp).
+template <class Visit, class GameState>
+bool visit_parent(Visit& visit, bool tag, uint64_t k, bool full, const GameState& state) {
+    if constexpr (std::is_invocable_v<Visit&, bool, uint64_t, bool, const GameState&>)
+        return visit(tag, k, full, state);
+    else
+        return visit(tag, k, full);
+}
+
 /// Propagation from the positions on `stack` through their un-moves, until none is left.
 /// A parent that joins because of a child joins the other set (a parent of a lost
-/// position is won, and so on). `visit(tag, parent_index, full)` updates the parent's word
-/// and returns whether the parent joined; `full` says the stack is at its limit, in which
+/// position is won, and so on). `visit(tag, parent_index, full)` (or with the parent's
+/// state after them: visit_parent()) updates the parent's word and returns whether the
+/// parent joined; `full` says the stack is at its limit, in which
 /// case the engine marks the parent for a rescan instead, and this sets s.overflow so that
 /// the rescan happens (or, if s.spill, the parent goes to the stack's spilled list). A distributed
 /// solve's `route(parent_index, tag)` takes the parents that another rank holds (it sends them
@@ -159,7 +171,7 @@ void drain(const Game& game, SweepState& s, StackFor<Game>& stack, Visit&& visit
             const bool tag = p.entry & 1;
             const uint64_t k = p.entry >> 1;
             const bool full = entries.size() >= s.stack_limit;
-            if (!visit(tag, k, full)) continue;
+            if (!visit_parent(visit, tag, k, full, p.state)) continue;
             if (full && s.spill)
                 stack.spilled.push_back(k << 1 | (tag ? 0 : 1));
             else if (full)

@@ -58,6 +58,13 @@ TEST_CASE("disk_need: streamed-4bit checkpoints are 4 bits a position, scan file
     CHECK(need.exits == 3 * estimated_file_bytes(size));
 }
 
+TEST_CASE("disk_need: streamed-2bit checkpoints are 2 bits a position, scan files three") {
+    const uint64_t size = level_size(6, 38);
+    const DiskNeed need = disk_need(38, 1, true, LevelMode::Wld, 6);
+    CHECK(need.checkpoint == (size + 3) / 4);
+    CHECK(need.exits == 3 * estimated_file_bytes(size));
+}
+
 TEST_CASE("disk_need: in memory, without checkpoints, bounds") {
     const uint64_t size = level_size(6, 20);
     const DiskNeed in_memory = disk_need(20, 1, true, LevelMode::InMemory, 6);

@@ -64,8 +64,8 @@ TEST_CASE("mode plan: forced, or in memory while levels 0..n fit, then streamed"
     CHECK(generate.mode(21) == LevelMode::Streamed);
     CHECK_FALSE(verify.streamed(20));
     CHECK(verify.streamed(21));
-    CHECK(generate.mode(30) == LevelMode::Nibble); // nor does a byte a position of level 30
-    CHECK_THROWS_WITH_AS(check_plan(generate, 30), doctest::Contains("streamed-4bit mode"),
+    CHECK(generate.mode(30) == LevelMode::Wld); // nor do 8 or 4 bits a position of level 30
+    CHECK_THROWS_WITH_AS(check_plan(generate, 30), doctest::Contains("streamed-2bit mode"),
                          std::runtime_error);
 }
 
@@ -80,7 +80,9 @@ TEST_CASE("mode plan: streamed-4bit from the first level whose byte a position d
     CHECK(generate.streamed(38));
     CHECK(std::string(mode_name(LevelMode::Nibble)) == "streamed-4bit");
     CHECK_NOTHROW(check_plan(generate, 38));
-    CHECK_THROWS_WITH_AS(check_plan(generate, 42), doctest::Contains("streamed-4bit mode"),
+    CHECK(generate.mode(42) == LevelMode::Wld); // 4 bits a position of level 42 do not fit
+    CHECK_NOTHROW(check_plan(generate, 42));
+    CHECK_THROWS_WITH_AS(check_plan(generate, 46), doctest::Contains("streamed-2bit mode"),
                          std::runtime_error);
     // verify and stats have no 4-bit mode: they stream with a byte.
     ModePlan verify("auto", budget, 6, kReadFootprint);
@@ -88,6 +90,7 @@ TEST_CASE("mode plan: streamed-4bit from the first level whose byte a position d
     CHECK_THROWS_WITH_AS(ModePlan("streamed-4bit", budget, 6, kReadFootprint),
                          doctest::Contains("--mode must be auto, in-memory or streamed,"),
                          UsageError);
+    CHECK_THROWS_AS(ModePlan("streamed-2bit", budget, 6, kReadFootprint), UsageError);
     // Forced; and not on a board of 7 pits a side, whose positions have 7 moves.
     CHECK(ModePlan("streamed-4bit", {}, 6, kBuildFootprint).mode(3) == LevelMode::Nibble);
     CHECK_THROWS_WITH_AS(ModePlan("streamed-4bit", {}, 7, kBuildFootprint),
@@ -111,4 +114,25 @@ TEST_CASE("mode plan: a board generate cannot stream stays in memory; verify str
     CHECK(verify.streamed(12));
     ModePlan later("streamed", small, 6, kBuildFootprint);
     CHECK_THROWS_AS(later.set_board(8), UsageError);
+}
+
+TEST_CASE("mode plan: streamed-2bit from the first level whose 4 bits a position do not fit") {
+    // Awari 38: 23.4 G positions; 8 GiB holds 2 bits a position, not 4.
+    const MemoryBudget budget{uint64_t(8) << 30, true};
+    ModePlan generate("auto", budget, 6, kBuildFootprint);
+    CHECK(streamed_word_bytes(38, 4, 6) > budget.bytes);
+    CHECK(streamed_word_bytes(38, 2, 6) < budget.bytes);
+    CHECK(generate.mode(33) == LevelMode::Streamed);
+    CHECK(generate.mode(36) == LevelMode::Nibble); // 14.3 G positions: 4 bits fit
+    CHECK(generate.mode(38) == LevelMode::Wld);
+    CHECK(generate.streamed(38));
+    CHECK(std::string(mode_name(LevelMode::Wld)) == "streamed-2bit");
+    CHECK_NOTHROW(check_plan(generate, 38));
+    CHECK(plan_memory_bytes(generate, 38) == streamed_word_bytes(38, 2, 6));
+    // Forced; and not on a board of 7 pits a side.
+    CHECK(ModePlan("streamed-2bit", {}, 6, kBuildFootprint).mode(3) == LevelMode::Wld);
+    CHECK_THROWS_WITH_AS(ModePlan("streamed-2bit", {}, 7, kBuildFootprint),
+                         doctest::Contains("has no streamed-2bit mode"), UsageError);
+    ModePlan seven("auto", budget, 7, kBuildFootprint);
+    CHECK(seven.mode(38) == LevelMode::Streamed);
 }

@@ -78,15 +78,15 @@ done
 expect "census reversed range" 2 "reversed" $omweso census --seeds 30..2
 expect "census of years" 2 "years" $omweso census --seeds 64
 expect "generate --max-seeds 47" 1 "level 47 needs" $owaredb generate --max-seeds 47 --dir "$work/t47"
-# --memory: a budget too small for the largest level stops before anything is solved (228 MB:
-# 1 byte a position of level 22 and the 56 MB margin; one process has no request buffers)
-expect "generate --memory 100M" 1 "level 22 needs 142 MB of memory in streamed-4bit mode; --memory is 100 MB" \
-  $owaredb generate --max-seeds 22 --memory 100M --dir "$work/m100"
+# --memory: a budget too small for the largest level stops before anything is solved (99 MB:
+# 2 bits a position of level 22 and the 56 MB margin; one process has no request buffers)
+expect "generate --memory 90M" 1 "level 22 needs 99 MB of memory in streamed-2bit mode; --memory is 90 MB" \
+  $owaredb generate --max-seeds 22 --memory 90M --dir "$work/m100"
 [[ ! -e "$work/m100/abapa-00.owdb" ]] && pass || fail "--memory refusal wrote a level"
 expect "generate --mode in-memory --memory 160M" 1 "level 20 needs 411 MB of memory in in-memory mode (levels up to 19 are kept; --mode streamed needs less); --memory is 160 MB" \
   $owaredb generate --max-seeds 20 --memory 160M --mode in-memory --dir "$work/m160"
 [[ ! -e "$work/m160/abapa-00.owdb" ]] && pass || fail "--memory refusal wrote a level"
-expect "generate --mode bogus" 2 "--mode must be auto, in-memory, streamed or streamed-4bit, got 'bogus'" \
+expect "generate --mode bogus" 2 "--mode must be auto, in-memory, streamed, streamed-4bit or streamed-2bit, got 'bogus'" \
   $owaredb generate --max-seeds 3 --mode bogus --dir "$work/mb"
 expect "generate --bounds --mode streamed" 2 "--bounds is built in memory only" \
   $owaredb generate --max-seeds 3 --bounds --mode streamed --dir "$work/mb"

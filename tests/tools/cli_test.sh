@@ -599,7 +599,7 @@ plan_rc=$?
 check "generate --plan prints a line per level of --game 4 and exits as the plan fits" python3 -c "
 import re
 log = open('$work/plan4.log').read()
-levels = [int(m.group(1)) for m in re.finditer(r'^ *(\d+) +\d+  (in-memory|streamed|streamed-4bit) ', log, re.M)]
+levels = [int(m.group(1)) for m in re.finditer(r'^ *(\d+) +\d+  (in-memory|streamed|streamed-4bit|streamed-2bit) ', log, re.M)]
 assert levels == list(range(47)) + [48], levels
 fits = 'the plan fits' in log
 assert fits != ('the plan does not fit' in log) and $plan_rc == (0 if fits else 1), ($plan_rc, log)

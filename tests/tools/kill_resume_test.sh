@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Kills `owaredb generate` (kill -9) at random moments inside levels, many times, and
 # checks that the reruns, which resume from the levels' checkpoints, end with files byte
-# for byte equal to an uninterrupted run's. Value files (abapa) in the three modes (in
-# memory; streamed, whose exit file must match its checkpoint; streamed-4bit, whose scan
-# files must hold its checkpoint's generation) and bound files (awari).
+# for byte equal to an uninterrupted run's. Value files (abapa) in the four modes (in
+# memory; streamed, whose exit file must match its checkpoint; streamed-4bit and
+# streamed-2bit, whose scan files must hold their checkpoint's generation; 2-bit with half
+# the kills: its scan store and resumption are the 4-bit one's) and bound files (awari).
 #   kill_resume_test.sh /path/to/owaredb [max_seeds] [kills per kind]
 set -uo pipefail
 owaredb=$1
@@ -21,17 +22,20 @@ level_file() {
   if [[ $1 != bounds ]]; then printf 'abapa-%02d.owdb' "$2"; else printf 'awari-%02d.bounds.owdb' "$2"; fi
 }
 
-for kind in values streamed nibble bounds; do
+all_kills=$kills_wanted
+for kind in values streamed nibble wld bounds; do
+  kills_wanted=$all_kills
   case $kind in
     values) args=(--rules abapa --mode in-memory) ;;
     streamed) args=(--rules abapa --mode streamed) ;;
     nibble) args=(--rules abapa --mode streamed-4bit) ;;
+    wld) args=(--rules abapa --mode streamed-2bit) kills_wanted=$(((all_kills + 1) / 2)) ;;
     bounds) args=(--rules awari --bounds) ;;
   esac
   ref="$work/ref-$kind"; dir="$work/killed-$kind"
   # The reference is an uninterrupted in-memory run: streamed kills must end with its bytes.
   ref_args=("${args[@]}")
-  [[ $kind == streamed || $kind == nibble ]] && ref_args=(--rules abapa --mode in-memory)
+  [[ $kind == streamed || $kind == nibble || $kind == wld ]] && ref_args=(--rules abapa --mode in-memory)
   "$owaredb" generate "${ref_args[@]}" --max-seeds "$max" --dir "$ref" --checkpoint-minutes -1 \
     >/dev/null 2>&1 || fail "$kind: uninterrupted run"
   kills=0 resumed=0 runs=0

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Streamed mode writes the in-memory mode's files byte for byte: levels 0..14 of both rule
-# sets with 1 and 2 threads (--mode streamed and --mode streamed-4bit against --mode
-# in-memory), and runs whose budget switches from in-memory to streamed part-way, and from
-# streamed to streamed-4bit (--mode auto, --memory).
+# sets with 1 and 2 threads (--mode streamed, streamed-4bit and streamed-2bit against
+# --mode in-memory), and runs whose budget switches from in-memory to streamed part-way, and
+# from streamed to streamed-4bit and streamed-2bit (--mode auto, --memory).
 #   streamed_test.sh /path/to/owaredb [max_seeds]
 set -uo pipefail
 owaredb=$1
@@ -29,7 +29,7 @@ for rules in abapa awari; do
   "$owaredb" generate --rules "$rules" --max-seeds "$max" --dir "$ref" --mode in-memory \
     >"$work/out" 2>&1 || fail "$rules: in-memory run: $(tail -3 "$work/out")"
   for threads in 1 2; do
-    for mode in streamed streamed-4bit; do
+    for mode in streamed streamed-4bit streamed-2bit; do
       dir="$work/$rules-$mode-$threads"
       "$owaredb" generate --rules "$rules" --max-seeds "$max" --dir "$dir" --mode $mode \
         --threads "$threads" >"$work/out" 2>&1 || fail "$rules: $mode run: $(tail -3 "$work/out")"
@@ -52,6 +52,17 @@ if ((max >= 14)); then
   grep -q "level 14 solved (streamed-4bit)" "$work/out" || fail "auto 4-bit: level 14 not 4-bit"
 fi
 same "$work/awari-in-memory" "$dir" "auto 4-bit"
+# --mode auto in 60.5 MB (57.7 MiB): awari 12's byte a position fits beside the margin, 13's
+# does not but its 4 bits do, 14's 4 bits do not but its 2 bits do; same bytes.
+if ((max >= 14)); then
+  dir="$work/awari-auto-2bit"
+  "$owaredb" generate --rules awari --max-seeds "$max" --dir "$dir" --memory 60500000 \
+    >"$work/out" 2>&1 || fail "auto 2-bit run: $(tail -3 "$work/out")"
+  grep -q "level 12 solved (streamed)" "$work/out" || fail "auto 2-bit: level 12 not streamed"
+  grep -q "level 13 solved (streamed-4bit)" "$work/out" || fail "auto 2-bit: level 13 not 4-bit"
+  grep -q "level 14 solved (streamed-2bit)" "$work/out" || fail "auto 2-bit: level 14 not 2-bit"
+  same "$work/awari-in-memory" "$dir" "auto 2-bit"
+fi
 
 # --mode auto: in memory while level n and the smaller ones fit 130 MiB (past the 128 MiB
 # margin: 2 bytes a position of level n, 1 of the smaller levels, which holds up to level

@@ -92,15 +92,17 @@ DiskNeed disk_need(int n, int entries_per_position, bool checkpoints, LevelMode 
     const uint64_t size = level_size(pits_per_side, n);
     const uint64_t word_bytes = mode == LevelMode::InMemory ? 2 * size
                                 : mode == LevelMode::Nibble ? (size + 1) / 2
+                                : mode == LevelMode::Wld    ? (size + 3) / 4
                                                             : size;
     DiskNeed need;
     need.file = estimated_file_bytes(size * uint64_t(entries_per_position));
-    // The streamed engine's exit file, compressed; the nibble engine's scan files: the
-    // generation read, the one written and the one a checkpoint pinned, each compressed
-    // like the level's file.
+    // The streamed engine's exit file, compressed; the scan files of the 4- and 2-bit
+    // engines: the generation read, the one written and the one a checkpoint pinned, each
+    // compressed like the level's file.
     need.exits = mode == LevelMode::Streamed ? estimated_exit_file_bytes(size)
-                 : mode == LevelMode::Nibble ? 3 * estimated_file_bytes(size)
-                                             : 0;
+                 : mode == LevelMode::Nibble || mode == LevelMode::Wld
+                     ? 3 * estimated_file_bytes(size)
+                     : 0;
     need.checkpoint = checkpoints ? word_bytes : 0;
     return need;
 }
@@ -135,6 +137,7 @@ uint64_t plan_memory_bytes(const ModePlan& plan, int n) {
     const LevelMode mode = plan.mode(n);
     return mode == LevelMode::InMemory ? plan.in_memory_bytes(n)
            : mode == LevelMode::Nibble ? streamed_word_bytes(n, 4, plan.pits())
+           : mode == LevelMode::Wld    ? streamed_word_bytes(n, 2, plan.pits())
                                        : streamed_bytes(n, 0, plan.pits());
 }
 
@@ -149,9 +152,7 @@ void check_plan(const ModePlan& plan, int n) {
                          ")",
                      plan.budget());
     else
-        check_memory(n, needed,
-                     plan.mode(n) == LevelMode::Nibble ? "streamed-4bit mode" : "streamed mode",
-                     plan.budget());
+        check_memory(n, needed, std::string(mode_name(plan.mode(n))) + " mode", plan.budget());
 }
 
 } // namespace owaredb::cli

@@ -27,8 +27,8 @@ struct SolvedLevel {
     ValueArray entries;
     std::optional<LevelCheckpoint> checkpoint;
     std::unique_ptr<ExitFile> exits; ///< streamed levels only
-    /// streamed-4bit levels only: the scan files, and the values read from them and the
-    /// engine's words (`entries` is then empty).
+    /// streamed-4bit and streamed-2bit levels only: the scan files, and the values read from them
+    /// and the engine's words (`entries` is then empty).
     std::unique_ptr<ScanFiles> scan;
     std::unique_ptr<db::ValueSource> source;
     /// The level's file is written: its checkpoint and exit file are not needed any more.

@@ -4,17 +4,20 @@
 // smaller levels read from their files in order and 1 byte of working state a position
 // (retro/streamed_retrograde.hpp), from the first level whose in-memory build does not fit
 // --memory, or streamed with 4 bits a position and compressed scan files beside the level
-// (retro/nibble_retrograde.hpp) from the first level whose byte does not fit. Inside a level the
+// (retro/nibble_retrograde.hpp) from the first level whose byte does not fit, or with 2 bits a
+// position and the same scan files (retro/wld_retrograde.hpp) from the first level whose 4 bits
+// do not fit. Inside a level the
 // sweep saves its working state at safe points (tablebase/level_checkpoint.hpp), so a killed run
 // resumes inside the level it was solving and ends with the same files as an uninterrupted one. The
 // builder is a template on the board (P pits a side), chosen once from the settings; P = 8 has no
-// streamed mode, P = 7 no 4-bit mode (ModePlan).
+// streamed mode, P = 7 no 4- or 2-bit mode (ModePlan).
 #include "generate/builders.hpp"
 #include "generate/solved_level.hpp"
 #include "oware/position.hpp"
 #include "retro/nibble_retrograde.hpp"
 #include "retro/retrograde.hpp"
 #include "retro/streamed_retrograde.hpp"
+#include "retro/wld_retrograde.hpp"
 #include "tablebase/database_dir.hpp"
 #include "tablebase/streamed_files.hpp"
 
@@ -29,14 +32,16 @@ namespace owaredb::cli {
 
 namespace {
 
-// A level solved by the nibble engine, as the values its file is written from: the engine
-// keeps its words, and the values are read from them and its scan files in order.
-template <class Game> class NibbleLevel final : public db::ValueSource {
+// A level solved by an engine over scan files (Solver: the nibble engine or the WLD engine), as
+// the values its file is written from: the engine keeps its words, and the values are read from
+// them and its scan files in order.
+template <template <class> class Solver, class Game>
+class ScanLevel final : public db::ValueSource {
   public:
-    NibbleLevel(const Game& game, const DatabaseDir& db, int n, ScanStore& store, int threads,
-                uint64_t gather_positions)
+    ScanLevel(const Game& game, const DatabaseDir& db, int n, ScanStore& store, int threads,
+              uint64_t gather_positions)
         : smaller_(db, n, threads), solver_(game, smaller_, store, threads, gather_positions) {}
-    NibbleRetrogradeSolver<Game>& solver() { return solver_; }
+    Solver<Game>& solver() { return solver_; }
     uint64_t size() const override { return solver_.size(); }
     void read(uint64_t begin, std::span<int8_t> out) const override {
         solver_.read_values(begin, out);
@@ -44,7 +49,7 @@ template <class Game> class NibbleLevel final : public db::ValueSource {
 
   private:
     FileSmallerLevels smaller_;
-    NibbleRetrogradeSolver<Game> solver_;
+    Solver<Game> solver_;
 };
 
 template <int P> class ValueLevels final : public LevelBuilder {
@@ -103,7 +108,9 @@ template <int P> class ValueLevels final : public LevelBuilder {
     }
 
     void solve(int n, ProgressDisplay& display) override {
-        solved_ = plan_.mode(n) == LevelMode::Nibble ? solve_nibble(n, display)
+        const LevelMode mode = plan_.mode(n);
+        solved_ = mode == LevelMode::Nibble ? solve_scan<NibbleRetrogradeSolver>(n, display, mode)
+                  : mode == LevelMode::Wld  ? solve_scan<WldRetrogradeSolver>(n, display, mode)
                   : streaming_
                       ? solve_streamed(n, display)
                       : solve_level_in_memory<RetrogradeSolver>(
@@ -206,24 +213,24 @@ template <int P> class ValueLevels final : public LevelBuilder {
         }
     }
 
-    // Level n streamed with 4 bits a position (retro/nibble_retrograde.hpp): as streamed,
-    // with the scan files beside the level's file, and the exits gathered in slices of
-    // what the memory budget leaves beside the words.
-    SolvedLevel solve_nibble(int n, ProgressDisplay& display) {
+    // Level n streamed with 4 or 2 bits a position (Solver: retro/nibble_retrograde.hpp,
+    // retro/wld_retrograde.hpp): as streamed, with the scan files beside the level's file,
+    // and the exits gathered in slices of what the memory budget leaves beside the words.
+    template <template <class> class Solver>
+    SolvedLevel solve_scan(int n, ProgressDisplay& display, LevelMode mode) {
         if constexpr (Game::kMaxMoves > NibbleWord::kMaxMoves) {
-            throw std::logic_error("a board of " + std::to_string(P) +
-                                   " pits a side has no streamed-4bit mode"); // ModePlan says so
+            throw std::logic_error("a board of " + std::to_string(P) + " pits a side has no " +
+                                   mode_name(mode) + " mode"); // ModePlan says so
         } else {
             SolvedLevel solved{ValueArray(),
-                               level_checkpoint(db_, n,
-                                                NibbleRetrogradeSolver<Game>::kCheckpointFormat,
+                               level_checkpoint(db_, n, Solver<Game>::kCheckpointFormat,
                                                 settings_.checkpoint_minutes, display),
                                nullptr, std::make_unique<ScanFiles>(db_.path(n)), nullptr};
-            auto level = std::make_unique<NibbleLevel<Game>>(
+            auto level = std::make_unique<ScanLevel<Solver, Game>>(
                 game_, db_, n, *solved.scan, settings_.threads, gather_positions(n));
             auto& solver = level->solver();
             solver.set_threshold_shares(progress_shares(n));
-            display.level_started(n, db_.level_size(n), LevelMode::Nibble,
+            display.level_started(n, db_.level_size(n), mode,
                                   solved.checkpoint ? &*solved.checkpoint : nullptr);
             solver.solve(
                 n, [&](const LevelProgress& p) { display.update(p); }, nullptr,
@@ -233,7 +240,7 @@ template <int P> class ValueLevels final : public LevelBuilder {
         }
     }
 
-    // Positions whose exits one slice of the nibble engine's gathering holds (a byte each):
+    // Positions whose exits one slice of the scan engines' gathering holds (a byte each):
     // what the budget leaves beside the margin, the whole level without a budget.
     uint64_t gather_positions(int n) const {
         const uint64_t budget = plan_.budget().bytes;

@@ -1,0 +1,158 @@
+// What the engines over a scan store share as a class: the nibble engine (4 bits a position,
+// nibble_retrograde.hpp) and the WLD engine (2 bits, wld_retrograde.hpp) derive from
+// ScanSolver<Engine, Game, Bits>, which holds the level's packed words and runs its sweep
+// (gathering, first pass, thresholds, safe points that pin the store's generation, resume)
+// and reads its values; the engine supplies its own steps:
+//   - `static constexpr const char* kName` (in messages), `kMaxLevel`;
+//   - `void first_pass(sweep::SweepProgress&)`: the words and generation 1 (it ends it and
+//     sets checksum_);
+//   - `uint64_t threshold(int t, sweep::SweepProgress&)`: threshold t's scans (and passes
+//     over the store, ending with checksum_ that of the generation last ended); returns the
+//     scans;
+//   - `static int value_of(uint8_t word, int8_t byte)`: a position's value, once the level
+//     is solved, from its word and its byte in the last generation;
+//   - `static uint64_t generation(int thresholds_done, int n)`: the generation a safe point
+//     after that many thresholds goes with.
+#pragma once
+
+#include "retro/checkpoint.hpp"
+#include "retro/game.hpp"
+#include "retro/progress.hpp"
+#include "retro/scan_passes.hpp"
+#include "retro/scan_store.hpp"
+#include "retro/streamed_sources.hpp"
+#include "retro/sweep.hpp"
+#include "retro/value_array.hpp"
+#include "retro/word_store.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace owaredb {
+
+template <class Engine, RetroGame Game, unsigned Bits> class ScanSolver {
+  public:
+    /// The sweep state: Bits bits a position.
+    using Sweep = sweep::BasicState<sweep::PackedWords<Bits>>;
+
+    /// `gather_positions`: positions of the level whose exits are gathered at once (one
+    /// byte each, rounded up to whole chunks; 0: the whole level).
+    ScanSolver(const Game& game, const SmallerLevelValues& smaller, ScanStore& store, int threads,
+               uint64_t gather_positions)
+        : game_(game), smaller_(smaller), store_(store), threads_(std::max(1, threads)),
+          gather_positions_(gather_positions) {}
+
+    /// Solves level n: its values are then those read_values() reads, from the store's
+    /// last generation and the words, which the solver keeps until the next solve() or
+    /// release().
+    void solve(int n, const ProgressFn& progress = {}, LevelStats* stats = nullptr,
+               SweepCheckpoint* checkpoint = nullptr);
+
+    /// out[k] = the value of position begin + k of the level solved last. Thread-safe;
+    /// reads whole chunks of the store, so reading in order, chunk-aligned, is cheapest.
+    void read_values(uint64_t begin, std::span<int8_t> out) const {
+        if (!words_ || begin + out.size() > s_.size)
+            throw std::logic_error(std::string(Engine::kName) +
+                                   ": reading values past the level solved");
+        scan::read_scan_values(store_, s_, begin, out, Engine::value_of);
+    }
+    /// Positions of the level solved last.
+    uint64_t size() const { return s_.size; }
+    /// The values of the level solved last, in memory (tests, small levels).
+    ValueArray values() const {
+        ValueArray out(s_.size);
+        read_values(0, {out.data(), out.size()});
+        return out;
+    }
+    /// Gives back the words of the level solved last.
+    void release() { words_.reset(); }
+
+    /// For progress only (threshold_shares(), retro/progress.hpp).
+    void set_threshold_shares(std::vector<double> shares) { threshold_shares_ = std::move(shares); }
+    /// Tests only: propagation stacks of `limit` entries, so that small levels spill.
+    void set_stack_limit(size_t limit) { stack_limit_ = limit; }
+    /// The most spilled parents one thread held at once in the last level (statistics).
+    uint64_t spilled_peak() const { return spilled_peak_.load(); }
+
+  protected:
+    using Stack = sweep::StackFor<Game>;
+    static constexpr uint64_t kChunk = sweep::kChunk;
+
+    const Game& game_;
+    const SmallerLevelValues& smaller_;
+    ScanStore& store_;
+    int threads_;
+    uint64_t gather_positions_;
+    size_t stack_limit_ = sweep::kStackLimit;
+    std::vector<double> threshold_shares_;
+    uint64_t checksum_ = 0; // of the generation read
+    std::atomic<uint64_t> spilled_peak_{0};
+    Sweep s_;                         // the words of the level solved last ...
+    std::optional<ValueArray> words_; // ... which own them
+};
+
+template <class Engine, RetroGame Game, unsigned Bits>
+void ScanSolver<Engine, Game, Bits>::solve(int n, const ProgressFn& progress, LevelStats* stats,
+                                           SweepCheckpoint* checkpoint) {
+    Engine& engine = static_cast<Engine&>(*this);
+    sweep::check_level(Engine::kName, n, Engine::kMaxLevel, static_cast<size_t>(n));
+    std::optional<scan::PinningCheckpoint> pinning;
+    if (checkpoint) pinning.emplace(*checkpoint, store_);
+    SweepCheckpoint* const safe_points = pinning ? &*pinning : nullptr;
+    const uint64_t size = game_.level_size(n);
+    Sweep& s = s_;
+    s.stack_limit = stack_limit_;
+    s.spill = true; // the words have no room for a pending mark
+    spilled_peak_.store(0);
+    words_.reset();
+    words_.emplace(sweep::start(s, n, size));
+    std::optional<SweepPoint> saved =
+        scan::restore_scan_point(store_, s, safe_points, [n](const SweepPoint& p) {
+            return Engine::generation(p.thresholds_done, n);
+        });
+    // Shares of the level's time, for progress: as the streamed engine's.
+    constexpr double kGatherShare = 0.25, kFirstShare = 0.15;
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
+    if (!saved) {
+        words_.reset(); // the gathering's slice takes the words' place
+        scan::gather_exits(game_, smaller_, store_, threads_, gather_positions_, n, progress,
+                           kGatherShare);
+        words_.emplace(sweep::start(s, n, size));
+    } else {
+        checksum_ = saved->exit_checksum;
+    }
+    const auto t1 = Clock::now();
+    ProgressFn rest = progress;
+    if (progress)
+        rest = [&progress](const LevelProgress& p) {
+            LevelProgress q = p;
+            q.pass_fraction = kGatherShare + (1 - kGatherShare) * p.pass_fraction;
+            progress(q);
+        };
+    const uint64_t chunks = std::max<uint64_t>(1, (size + kChunk - 1) / kChunk);
+    sweep::run_segments(
+        s, saved.value_or(SweepPoint{}),
+        {.threads = threads_,
+         .progress = rest,
+         .first_share = kFirstShare / (1 - kGatherShare),
+         .threshold_shares = threshold_shares_,
+         .segment_chunks = chunks, // one segment: the first pass writes one generation
+         .stats = stats,
+         .checkpoint = safe_points},
+        {.first_segment = [&](uint64_t, uint64_t,
+                              sweep::SweepProgress& p) { engine.first_pass(p); },
+         .threshold = [&](int t, sweep::SweepProgress& p) { return engine.threshold(t, p); },
+         .finish = [] {}, // the values are read from the words and the store
+         .at_safe_point = [&](SweepPoint& point) { point.exit_checksum = checksum_; }});
+    if (stats) stats->first_pass_seconds += std::chrono::duration<double>(t1 - t0).count();
+}
+
+} // namespace owaredb

@@ -1,0 +1,127 @@
+// What the tests of the engines over a scan store (the nibble engine, nibble_test.cpp; the
+// WLD engine, wld_test.cpp) check of each: the in-memory engine's bytes for every level,
+// whatever the thread count, the gathering's slices and the propagation stack's size (tiny
+// stacks spill); resumed from every safe point, and started afresh when the scan store no
+// longer holds the checkpoint's generation.
+#pragma once
+
+#include "retro/checkpoint.hpp"
+#include "retro/retrograde.hpp"
+#include "retro/scan_store.hpp"
+#include "retro/streamed_sources.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <optional>
+#include <vector>
+
+namespace owaredb::test {
+
+inline bool same(const ValueArray& a, const ValueArray& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+template <RetroGame Game> std::vector<ValueArray> reference(const Game& game, int max_n) {
+    return sweep::solve_levels_in_memory<RetrogradeSolver>(game, max_n, 2);
+}
+
+struct ScanOptions {
+    int threads = 1;
+    uint64_t gather_positions = 0;
+    size_t stack_limit = 0; // 0: the engine's
+};
+
+/// What tells the engines apart in these checks.
+struct ScanEngineShape {
+    /// Generations the store ends for level n (gathering, first pass, thresholds).
+    uint64_t (*generations)(int n);
+    /// The generation a safe point after `thresholds_done` thresholds of level n goes with.
+    uint64_t (*generation_of)(int thresholds_done, int n);
+    /// Bytes of the saved words of a level of `size` positions.
+    uint64_t (*word_bytes)(uint64_t size);
+};
+
+// Levels 0..max_n by Solver over the reference's smaller levels equal the reference;
+// returns the most parents a stack spilled.
+template <template <class> class Solver, RetroGame Game>
+uint64_t check_scan_levels(const Game& game, int max_n, const ScanOptions& o,
+                           const ScanEngineShape& shape) {
+    const std::vector<ValueArray> ref = reference(game, max_n);
+    uint64_t spilled = 0;
+    for (int n = 0; n <= max_n; ++n) {
+        CAPTURE(n);
+        InMemorySmallerLevels smaller(level_pointers(ref, n));
+        InMemoryScanStore store;
+        Solver<Game> solver(game, smaller, store, o.threads, o.gather_positions);
+        if (o.stack_limit) solver.set_stack_limit(o.stack_limit);
+        LevelStats stats;
+        solver.solve(n, {}, &stats);
+        CHECK(same(solver.values(), ref[n]));
+        CHECK(stats.scans == uint64_t(n)); // one scan a threshold: no rescans
+        CHECK(store.ended() == shape.generations(n));
+        spilled = std::max(spilled, solver.spilled_peak());
+    }
+    return spilled;
+}
+
+class RecordingCheckpoint final : public SweepCheckpoint {
+  public:
+    struct Saved {
+        SweepPoint point;
+        std::vector<uint8_t> words;
+    };
+    std::vector<Saved> saved;
+    std::optional<Saved> to_restore;
+    int notes = 0;
+    std::optional<SweepPoint> restore(std::span<uint8_t> words) override {
+        if (!to_restore) return std::nullopt;
+        REQUIRE(to_restore->words.size() == words.size());
+        std::memcpy(words.data(), to_restore->words.data(), words.size());
+        return to_restore->point;
+    }
+    bool reached(const SweepPoint& point, std::span<const uint8_t> words) override {
+        saved.push_back({point, {words.begin(), words.end()}});
+        return true;
+    }
+    void note(const std::string&) override { ++notes; }
+};
+
+// Level n straight through, then resumed from each safe point (the store keeps every
+// generation), and from each point with its generation changed: the same bytes each time.
+template <template <class> class Solver, RetroGame Game>
+void check_scan_resume(const Game& game, int n, int threads, const ScanEngineShape& shape) {
+    const std::vector<ValueArray> ref = reference(game, n);
+    InMemorySmallerLevels smaller(level_pointers(ref, n));
+    InMemoryScanStore store;
+    Solver<Game> solver(game, smaller, store, threads);
+    RecordingCheckpoint recorder;
+    solver.solve(n, {}, nullptr, &recorder);
+    const ValueArray straight = solver.values();
+    REQUIRE(same(straight, ref[n]));
+    // One point after the first pass, one after each threshold.
+    REQUIRE(recorder.saved.size() == size_t(n) + 1);
+    CHECK(recorder.saved[0].words.size() == shape.word_bytes(game.level_size(n)));
+    for (const RecordingCheckpoint::Saved& at : recorder.saved) {
+        CAPTURE(at.point.thresholds_done);
+        CHECK(at.point.first_pass_done == game.level_size(n));
+        RecordingCheckpoint resumed;
+        resumed.to_restore = at;
+        solver.solve(n, {}, nullptr, &resumed);
+        CHECK(same(solver.values(), straight));
+        CHECK(resumed.notes == 0);
+        CHECK(resumed.saved.size() == size_t(n - at.point.thresholds_done));
+        // The generation the point goes with, changed: refused, and the level starts afresh.
+        const uint64_t generation = shape.generation_of(at.point.thresholds_done, n);
+        const std::vector<int8_t> kept = store.generation(generation);
+        store.generation(generation)[kept.size() / 2] ^= 1;
+        RecordingCheckpoint refused;
+        refused.to_restore = at;
+        solver.solve(n, {}, nullptr, &refused);
+        CHECK(same(solver.values(), straight));
+        CHECK(refused.notes == 1);
+        CHECK(refused.saved.size() == size_t(n) + 1);
+    }
+}
+
+} // namespace owaredb::test

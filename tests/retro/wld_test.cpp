@@ -1,0 +1,139 @@
+// The WLD engine (retro/wld_retrograde.hpp, 2 bits a position) against the in-memory one
+// (retro/retrograde.hpp), as the nibble engine is checked (scan_engine_checks.hpp); and the
+// race that its words without counters must survive (retro/wld_word.hpp): two threads that
+// each make one of a lost parent's last two quiet children won, at once, over and over.
+// Registered as a parallel test, so that it also runs under TSan.
+#include "oware/oware_game.hpp"
+#include "quick.hpp"
+#include "retro/wld_retrograde.hpp"
+#include "retro/wld_word.hpp"
+#include "retro/word_store.hpp"
+#include "scan_engine_checks.hpp"
+#include "toy_game.hpp"
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <barrier>
+#include <thread>
+#include <vector>
+
+using namespace owaredb;
+
+namespace {
+
+const test::ScanEngineShape kWld{
+    // gathering, first pass, a commit pass for each threshold but the last
+    .generations = [](int n) { return n == 0 ? uint64_t(2) : uint64_t(n) + 1; },
+    .generation_of =
+        [](int thresholds_done, int n) {
+            return thresholds_done == n && n > 0 ? uint64_t(n) : uint64_t(thresholds_done) + 1;
+        },
+    .word_bytes = [](uint64_t size) { return (size + 31) / 32 * 8; }, // 2 bits a word
+};
+
+template <RetroGame Game>
+uint64_t check_wld_levels(const Game& game, int max_n, const test::ScanOptions& o) {
+    return test::check_scan_levels<WldRetrogradeSolver>(game, max_n, o, kWld);
+}
+
+// Words `parent` (eligible), `a` and `b` (unknown) of a 2-bit store: two threads make a and b
+// won at once, and each then looks at the parent as propagation does (eligible? every
+// child won? then claim it lost). Returns how many of `rounds` ended with the parent lost,
+// claimed by exactly one thread.
+int race_siblings(uint64_t parent, uint64_t a, uint64_t b, int rounds) {
+    std::vector<uint64_t> containers(4, 0);
+    sweep::PackedWords<2> words;
+    words.bind(containers.data(), 4 * 32);
+    std::atomic<int> claims{0};
+    int lost_once = 0;
+    std::barrier sync(2, [&]() noexcept {
+        // Between rounds (the completion step runs while both threads wait): the verdict of
+        // the round that ended, and the words set up for the next.
+        if (words.ref(parent).load() == WldWord::kLost && claims.load() == 1) ++lost_once;
+        claims.store(0);
+        words.ref(parent).store(WldWord::kEligible);
+        words.ref(a).store(WldWord::kUnknown);
+        words.ref(b).store(WldWord::kUnknown);
+    });
+    auto side = [&](uint64_t mine) {
+        for (int r = 0; r < rounds; ++r) {
+            sync.arrive_and_wait(); // the round's words are set
+            if (!WldWord::decide_won(words.ref(mine))) continue;
+            const auto p = words.ref(parent);
+            if (WldWord::is_eligible(p) && WldWord::all_won([&](auto&& f) {
+                    f([&] { return words.ref(a); });
+                    f([&] { return words.ref(b); });
+                }) &&
+                WldWord::decide_lost(p))
+                claims.fetch_add(1);
+        }
+        sync.arrive_and_wait(); // the last round's verdict
+    };
+    std::thread other(side, b);
+    side(a);
+    other.join();
+    return lost_once; // (the first completion, before round 0, finds the parent unknown)
+}
+
+} // namespace
+
+TEST_CASE("wld word: sibling children made won at once never leave their lost parent "
+          "undecided") {
+    const int rounds = test::quick() ? 300 : 3000;
+    CHECK(race_siblings(0, 1, 2, rounds) == rounds);    // one container
+    CHECK(race_siblings(5, 40, 100, rounds) == rounds); // three
+}
+
+TEST_CASE("wld word: a child is won once, a parent lost once, only from eligible") {
+    uint64_t container = 0;
+    sweep::PackedWords<2> words;
+    words.bind(&container, 32);
+    CHECK(!WldWord::decide_lost(words.ref(0))); // unknown: not eligible
+    CHECK(WldWord::make_eligible(words.ref(0)));
+    CHECK(!WldWord::make_eligible(words.ref(0)));
+    CHECK(WldWord::decide_lost(words.ref(0)));
+    CHECK(!WldWord::decide_won(words.ref(0))); // decided stays
+    CHECK(WldWord::decide_won(words.ref(1)));
+    CHECK(!WldWord::make_eligible(words.ref(1)));
+    CHECK(words.ref(0).load() == WldWord::kLost);
+    CHECK(words.ref(1).load() == WldWord::kWon);
+    CHECK(WldWord::all_won([&](auto&& f) { f([&] { return words.ref(1); }); }));
+    int asked = 0;
+    CHECK(!WldWord::all_won([&](auto&& f) {
+        for (const uint64_t k : {1, 2, 1, 3})
+            f([&] {
+                ++asked;
+                return words.ref(k);
+            });
+    }));
+    CHECK(asked == 2);                      // none asked for after the first not won
+    CHECK(WldWord::all_won([](auto&&) {})); // no quiet child: lost once eligible
+}
+
+// (2 threads on awari too: the spilling stacks' case below.)
+TEST_CASE("wld engine: the in-memory engine's bytes, Oware abapa and awari") {
+    const int max_n = test::quick() ? 9 : 12;
+    check_wld_levels(OwareGame(Rules::abapa()), max_n, {.threads = 2});
+    check_wld_levels(OwareGame(Rules::awari()), max_n,
+                     {.threads = 1, .gather_positions = 3 * sweep::kChunk});
+}
+
+TEST_CASE("wld engine: the in-memory engine's bytes, toy ring game") {
+    check_wld_levels(test::RingGame(14), 14, {.threads = 2, .gather_positions = 1});
+}
+
+TEST_CASE("wld engine: stacks of 2 entries spill, and give the same bytes") {
+    const int max_n = test::quick() ? 8 : 10;
+    uint64_t spilled = 0;
+    for (const Rules& rules : {Rules::abapa(), Rules::awari()})
+        spilled = std::max(
+            spilled, check_wld_levels(OwareGame(rules), max_n, {.threads = 2, .stack_limit = 2}));
+    CHECK(spilled > 0); // the spill path ran
+}
+
+TEST_CASE("wld engine: resumes from every safe point, and refuses a changed generation") {
+    const bool quick = test::quick();
+    test::check_scan_resume<WldRetrogradeSolver>(OwareGame(Rules::abapa()), quick ? 7 : 9, 2, kWld);
+    test::check_scan_resume<WldRetrogradeSolver>(OwareGame(Rules::awari()), quick ? 7 : 8, 1, kWld);
+}
