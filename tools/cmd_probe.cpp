@@ -6,6 +6,7 @@
 #include "database_options.hpp"
 #include "owaredb/probe.hpp"
 #include "probe_format.hpp"
+#include "search_format.hpp"
 
 #include <unistd.h>
 
@@ -113,6 +114,7 @@ int cmd_probe(const Args& given) {
     }
     DatabaseOptions db;
     std::string cache_mb = "256";
+    std::string search_budget;
     bool json = false, pv = false, batch = false;
     po::options_description opts("options");
     add_database_options(opts, db);
@@ -121,7 +123,12 @@ int cmd_probe(const Args& given) {
         "pv", po::bool_switch(&pv), "also print the line of perfect play to the end")(
         "batch", po::bool_switch(&batch), "read positions from standard input, one per line")(
         "cache-mb", po::value(&cache_mb)->default_value(cache_mb),
-        "block cache size in MiB (0: the default)");
+        "block cache size in MiB (0: the default)")(
+        "search", po::value(&search_budget),
+        "also search the position within BUDGET (2s, 500ms, 100000n, or 2s,100000n): a best "
+        "move and a score, 'proven (search)' or 'search estimate', beside the databases' answer "
+        "(JSON: the member \"search\"); a position above the levels built is then answered "
+        "(status 0). A node budget alone gives the same answer on every run");
     std::vector<std::string> position_words;
     po::positional_options_description pos;
     add_position_argument(opts, pos, position_words);
@@ -132,6 +139,8 @@ int cmd_probe(const Args& given) {
                     "       owaredb probe --scores A B [--json] \"<position>\"   (A, B: seeds "
                     "captured so far by the side to move and by its opponent; needs bound "
                     "files)\n"
+                    "       owaredb probe --search BUDGET [--json] \"<position>\"   (BUDGET: 2s, "
+                    "500ms, 100000n)\n"
                     "       owaredb probe --batch [--json] < positions.txt",
                     opts, pos, vm))
         return 0;
@@ -145,6 +154,7 @@ int cmd_probe(const Args& given) {
     if (batch) {
         if (vm.count("position")) throw UsageError("--batch reads positions from standard input");
         if (scores) throw UsageError("--scores answers one position, not --batch");
+        if (vm.count("search")) throw UsageError("--search answers one position, not --batch");
         return run_batch(tb, answer);
     }
     if (!vm.count("position"))
@@ -152,7 +162,15 @@ int cmd_probe(const Args& given) {
     const std::string position_text = cli::position_text(position_words);
     std::string out;
     ProbeError error;
-    if (!append_answer(tb, position_text, answer, out, error)) {
+    SearchOptions search;
+    if (vm.count("search")) {
+        if (const std::string e = parse_search_budget(search_budget, search); !e.empty())
+            throw UsageError("--search: " + e);
+    }
+    const bool answered =
+        vm.count("search") ? append_searched_answer(tb, position_text, answer, search, out, error)
+                           : append_answer(tb, position_text, answer, out, error);
+    if (!answered) {
         // JSON callers get the error object on standard output too (the API's: status,
         // missing levels, the generate command); a bad position is a usage error (status 2)
         // as in show and perft, a missing level status 1.
@@ -160,6 +178,11 @@ int cmd_probe(const Args& given) {
             append_error_json(out, tb, {}, position_text, error);
             std::cout << out << "\n";
         }
+        // A position outside the databases still has a board, moves and captures, and the
+        // levels that would value it: shown before the error says what is missing.
+        if (!json && error.status == ProbeStatus::NotAvailable &&
+            append_missing_text(out, tb, {}, position_text))
+            std::cout << out << std::flush;
         if (error.status == ProbeStatus::InvalidPosition) throw UsageError(error.message);
         throw std::runtime_error(error.message);
     }
