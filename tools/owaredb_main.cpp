@@ -11,11 +11,13 @@
 int main(int argc, char** argv) {
     using namespace owaredb::cli;
     // In the order the usage lists them.
-    static constexpr std::array<Subcommand, 15> commands = {{
+    static constexpr std::array<Subcommand, 16> commands = {{
         {"bench", cmd_bench, "measure move, un-move and ranking costs"},
         {"bench-entropy", cmd_bench_entropy, "bits a level's values need, by context"},
         {"bench-generate", cmd_bench_generate, "measure the analyser against a forward pass"},
         {"bench-probe", cmd_bench_probe, "measure probe throughput and cold latency"},
+        {"bench-search", cmd_bench_search,
+         "measure the search above the levels built: agreement, games, positions/s"},
         {"compare", cmd_compare, "compare two directories (either format) value by value"},
         {"export", cmd_export, "write awari levels as Romein & Bal's published files (scores.N)"},
         {"generate", cmd_generate, "build the databases of levels 0..N"},
