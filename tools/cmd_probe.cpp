@@ -77,12 +77,9 @@ int run_batch(const Tablebase& tb, const AnswerOptions& options) {
     return errors ? 1 : 0;
 }
 
-} // namespace
-
-int cmd_probe(const Args& given) {
-    // `--scores A B` takes two numbers; boost's multitoken would also swallow the position,
-    // so the pair is taken out here.
-    Args args;
+// `--scores A B` takes two numbers; boost's multitoken would also swallow the position, so
+// the pair is taken out here: the scores, and `args` the other arguments.
+std::optional<Scores> take_scores(const Args& given, Args& args) {
     std::optional<Scores> scores;
     for (std::size_t i = 0; i < given.size(); ++i) {
         if (given[i] != "--scores") {
@@ -112,6 +109,42 @@ int cmd_probe(const Args& given) {
         }
         i += 2;
     }
+    return scores;
+}
+
+// Answers one position (with the search when `search` is not null) on standard output, or throws
+// the error: a bad position a usage error (status 2) as in show and perft, a missing level
+// status 1.
+int answer_one(const Tablebase& tb, const std::string& position, const AnswerOptions& answer,
+               const SearchOptions* search) {
+    std::string out;
+    ProbeError error;
+    const bool json = answer.format == AnswerFormat::Json;
+    if (search ? append_searched_answer(tb, position, answer, *search, out, error)
+               : append_answer(tb, position, answer, out, error)) {
+        std::cout << out << (json ? "\n" : "");
+        return 0;
+    }
+    // JSON callers get the error object on standard output too (the API's: status, missing
+    // levels, the generate command). A position outside the databases still has a board,
+    // moves and captures, and the levels that would value it: shown before the error says
+    // what is missing.
+    if (json) {
+        append_error_json(out, tb, {}, position, error);
+        std::cout << out << "\n";
+    } else if (error.status == ProbeStatus::NotAvailable &&
+               append_missing_text(out, tb, {}, position)) {
+        std::cout << out << std::flush;
+    }
+    if (error.status == ProbeStatus::InvalidPosition) throw UsageError(error.message);
+    throw std::runtime_error(error.message);
+}
+
+} // namespace
+
+int cmd_probe(const Args& given) {
+    Args args;
+    const std::optional<Scores> scores = take_scores(given, args);
     DatabaseOptions db;
     std::string cache_mb = "256";
     std::string search_budget;
@@ -159,35 +192,13 @@ int cmd_probe(const Args& given) {
     }
     if (!vm.count("position"))
         throw UsageError("missing the position (" + std::to_string(2 * pits) + " pit counts)");
-    const std::string position_text = cli::position_text(position_words);
-    std::string out;
-    ProbeError error;
     SearchOptions search;
     if (vm.count("search")) {
         if (const std::string e = parse_search_budget(search_budget, search); !e.empty())
             throw UsageError("--search: " + e);
     }
-    const bool answered =
-        vm.count("search") ? append_searched_answer(tb, position_text, answer, search, out, error)
-                           : append_answer(tb, position_text, answer, out, error);
-    if (!answered) {
-        // JSON callers get the error object on standard output too (the API's: status,
-        // missing levels, the generate command); a bad position is a usage error (status 2)
-        // as in show and perft, a missing level status 1.
-        if (json) {
-            append_error_json(out, tb, {}, position_text, error);
-            std::cout << out << "\n";
-        }
-        // A position outside the databases still has a board, moves and captures, and the
-        // levels that would value it: shown before the error says what is missing.
-        if (!json && error.status == ProbeStatus::NotAvailable &&
-            append_missing_text(out, tb, {}, position_text))
-            std::cout << out << std::flush;
-        if (error.status == ProbeStatus::InvalidPosition) throw UsageError(error.message);
-        throw std::runtime_error(error.message);
-    }
-    std::cout << out << (json ? "\n" : "");
-    return 0;
+    return answer_one(tb, cli::position_text(position_words), answer,
+                      vm.count("search") ? &search : nullptr);
 }
 
 } // namespace owaredb::cli

@@ -154,6 +154,15 @@ class Oracle {
     // The tablebase the request's `rules` names (the default one without it), or null
     // after answering 400.
     const Tablebase* tablebase(const Request& req, Response& res) const;
+    // Whether the request names a position, after answering 400 when it does not.
+    bool has_position(const Request& req, Response& res) const {
+        if (req.has_param("position")) return true;
+        send_error(res, 400,
+                   "missing the position parameter (" + std::to_string(2 * pits_per_side_) +
+                       " pit counts)",
+                   "invalid_position");
+        return false;
+    }
     // Answers a query that append_answer (tools/probe_format) could not answer with the
     // one error object (append_error_json): 400 for a bad position, 404 for a missing
     // level (with what to generate), 500 for a damaged file.
@@ -251,11 +260,7 @@ void Oracle::probe(const Request& req, Response& res) const {
     if (!tb) return;
     const std::optional<bool> pv = flag(req, "pv", res);
     if (!pv) return;
-    if (!req.has_param("position"))
-        return send_error(res, 400,
-                          "missing the position parameter (" + std::to_string(2 * pits_per_side_) +
-                              " pit counts)",
-                          "invalid_position");
+    if (!has_position(req, res)) return;
     const std::string text = req.param("position");
     // The very function `owaredb probe --json` answers with.
     std::string body;
@@ -330,11 +335,7 @@ void Oracle::search(const Request& req, Response& res) const {
     if (!tb) return;
     const std::optional<SearchOptions> budget = search_budget(req, res);
     if (!budget) return;
-    if (!req.has_param("position"))
-        return send_error(res, 400,
-                          "missing the position parameter (" + std::to_string(2 * pits_per_side_) +
-                              " pit counts)",
-                          "invalid_position");
+    if (!has_position(req, res)) return;
     // Counted before it starts, let go of however it ends.
     struct Slot {
         std::atomic<int>& n;
