@@ -92,16 +92,17 @@ Tally above_built(const Tablebase& tb, int n, int count, uint64_t nodes) {
 } // namespace
 
 TEST_CASE("above the levels built: proven scores are the databases' values") {
-    const int count = test::quick() ? 30 : 100;
+    const int count = test::quick() ? 20 : 60;
     for (const char* rules : {"awari", "abapa"}) {
         const Tablebase& tb = levels(rules).tb;
         for (int n = kBuilt + 1; n <= kTop; ++n) {
             const Tally t = above_built(tb, n, count, 4000);
             MESSAGE(std::string(rules) << " level " << n << ": " << t.proven << " of " << t.searched
                                        << " proven, best move of the databases " << t.best);
-            // Most positions just above the levels built are settled by a capture soon.
+            // Some are proven (every reply reaches a capture within the horizon), and the
+            // search's move is mostly one of the databases' best.
             CHECK(t.proven > 0);
-            CHECK(t.best * 10 >= t.searched * 7);
+            CHECK(t.best * 10 >= t.searched * 6);
         }
     }
 }
