@@ -193,6 +193,8 @@ int cmd_probe(const Args& given) {
     if (!vm.count("position"))
         throw UsageError("missing the position (" + std::to_string(2 * pits) + " pit counts)");
     SearchOptions search;
+    // A missing bound file would read as a missing level, and the search answer for it.
+    if (scores && vm.count("search")) throw UsageError("--scores and --search: one at a time");
     if (vm.count("search")) {
         if (const std::string e = parse_search_budget(search_budget, search); !e.empty())
             throw UsageError("--search: " + e);

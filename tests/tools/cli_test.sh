@@ -394,6 +394,7 @@ assert d['search']['kind'] == 'proven' and d['search']['value'] == d['value'] an
 expect_status2 "probe --search with a bad budget" "a search budget is" "$owaredb" probe --rules awari --dir "$work/a" --search 2x "$above"
 expect_status2 "probe --search with two budgets of one kind" "not '1s,2s'" "$owaredb" probe --rules awari --dir "$work/a" --search 1s,2s "$above"
 expect_status2 "probe --batch --search" "--search answers one position" "$owaredb" probe --rules awari --dir "$work/a" --batch --search 1s
+expect_status2 "probe --scores --search" "--scores and --search: one at a time" "$owaredb" probe --rules awari --dir "$work/a" --scores 0 0 --search 1s "$above"
 expect_fail "unknown option" "unrecognised option" "$owaredb" perft --bogus
 # other boards (--pits P): 2P pit counts; from 4 per pit the first two plies are plain
 check "perft --pits 3 counts 3 and 9 moves" bash -c "'$owaredb' perft --pits 3 --depth 2 | tr '\n' ' ' | grep -qx '1 3 2 9 '"
