@@ -6,6 +6,7 @@
 #include "database_options.hpp"
 #include "owaredb/probe.hpp"
 #include "probe_format.hpp"
+#include "search_format.hpp"
 
 #include <unistd.h>
 
@@ -76,12 +77,9 @@ int run_batch(const Tablebase& tb, const AnswerOptions& options) {
     return errors ? 1 : 0;
 }
 
-} // namespace
-
-int cmd_probe(const Args& given) {
-    // `--scores A B` takes two numbers; boost's multitoken would also swallow the position,
-    // so the pair is taken out here.
-    Args args;
+// `--scores A B` takes two numbers; boost's multitoken would also swallow the position, so
+// the pair is taken out here: the scores, and `args` the other arguments.
+std::optional<Scores> take_scores(const Args& given, Args& args) {
     std::optional<Scores> scores;
     for (std::size_t i = 0; i < given.size(); ++i) {
         if (given[i] != "--scores") {
@@ -111,8 +109,45 @@ int cmd_probe(const Args& given) {
         }
         i += 2;
     }
+    return scores;
+}
+
+// Answers one position (with the search when `search` is not null) on standard output, or throws
+// the error: a bad position a usage error (status 2) as in show and perft, a missing level
+// status 1.
+int answer_one(const Tablebase& tb, const std::string& position, const AnswerOptions& answer,
+               const SearchOptions* search) {
+    std::string out;
+    ProbeError error;
+    const bool json = answer.format == AnswerFormat::Json;
+    if (search ? append_searched_answer(tb, position, answer, *search, out, error)
+               : append_answer(tb, position, answer, out, error)) {
+        std::cout << out << (json ? "\n" : "");
+        return 0;
+    }
+    // JSON callers get the error object on standard output too (the API's: status, missing
+    // levels, the generate command). A position outside the databases still has a board,
+    // moves and captures, and the levels that would value it: shown before the error says
+    // what is missing.
+    if (json) {
+        append_error_json(out, tb, {}, position, error);
+        std::cout << out << "\n";
+    } else if (error.status == ProbeStatus::NotAvailable &&
+               append_missing_text(out, tb, {}, position)) {
+        std::cout << out << std::flush;
+    }
+    if (error.status == ProbeStatus::InvalidPosition) throw UsageError(error.message);
+    throw std::runtime_error(error.message);
+}
+
+} // namespace
+
+int cmd_probe(const Args& given) {
+    Args args;
+    const std::optional<Scores> scores = take_scores(given, args);
     DatabaseOptions db;
     std::string cache_mb = "256";
+    std::string search_budget;
     bool json = false, pv = false, batch = false;
     po::options_description opts("options");
     add_database_options(opts, db);
@@ -121,7 +156,12 @@ int cmd_probe(const Args& given) {
         "pv", po::bool_switch(&pv), "also print the line of perfect play to the end")(
         "batch", po::bool_switch(&batch), "read positions from standard input, one per line")(
         "cache-mb", po::value(&cache_mb)->default_value(cache_mb),
-        "block cache size in MiB (0: the default)");
+        "block cache size in MiB (0: the default)")(
+        "search", po::value(&search_budget),
+        "also search the position within BUDGET (2s, 500ms, 100000n, or 2s,100000n): a best "
+        "move and a score, 'proven (search)' or 'search estimate', beside the databases' answer "
+        "(JSON: the member \"search\"); a position above the levels built is then answered "
+        "(status 0). A node budget alone gives the same answer on every run");
     std::vector<std::string> position_words;
     po::positional_options_description pos;
     add_position_argument(opts, pos, position_words);
@@ -132,6 +172,8 @@ int cmd_probe(const Args& given) {
                     "       owaredb probe --scores A B [--json] \"<position>\"   (A, B: seeds "
                     "captured so far by the side to move and by its opponent; needs bound "
                     "files)\n"
+                    "       owaredb probe --search BUDGET [--json] \"<position>\"   (BUDGET: 2s, "
+                    "500ms, 100000n)\n"
                     "       owaredb probe --batch [--json] < positions.txt",
                     opts, pos, vm))
         return 0;
@@ -145,26 +187,20 @@ int cmd_probe(const Args& given) {
     if (batch) {
         if (vm.count("position")) throw UsageError("--batch reads positions from standard input");
         if (scores) throw UsageError("--scores answers one position, not --batch");
+        if (vm.count("search")) throw UsageError("--search answers one position, not --batch");
         return run_batch(tb, answer);
     }
     if (!vm.count("position"))
         throw UsageError("missing the position (" + std::to_string(2 * pits) + " pit counts)");
-    const std::string position_text = cli::position_text(position_words);
-    std::string out;
-    ProbeError error;
-    if (!append_answer(tb, position_text, answer, out, error)) {
-        // JSON callers get the error object on standard output too (the API's: status,
-        // missing levels, the generate command); a bad position is a usage error (status 2)
-        // as in show and perft, a missing level status 1.
-        if (json) {
-            append_error_json(out, tb, {}, position_text, error);
-            std::cout << out << "\n";
-        }
-        if (error.status == ProbeStatus::InvalidPosition) throw UsageError(error.message);
-        throw std::runtime_error(error.message);
+    SearchOptions search;
+    // A missing bound file would read as a missing level, and the search answer for it.
+    if (scores && vm.count("search")) throw UsageError("--scores and --search: one at a time");
+    if (vm.count("search")) {
+        if (const std::string e = parse_search_budget(search_budget, search); !e.empty())
+            throw UsageError("--search: " + e);
     }
-    std::cout << out << (json ? "\n" : "");
-    return 0;
+    return answer_one(tb, cli::position_text(position_words), answer,
+                      vm.count("search") ? &search : nullptr);
 }
 
 } // namespace owaredb::cli

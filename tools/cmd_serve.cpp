@@ -5,6 +5,9 @@
 //                                               Lines, as `owaredb probe --batch --json`
 //   (either with &children=1: every move also gives "child", the position after it, so
 //   that the page plays moves without a copy of the rules)
+//   GET  /api/search?rules=R&position=P[&budget=B]  `owaredb probe --json --search B`: the
+//                                               answer (or the error object of a position
+//                                               above the levels built) with its "search"
 //   GET  /api/info                              rule sets, the board, levels present, limits
 // One directory holds one board (P pits a side, 6 unless its files say otherwise, or
 // --pits): positions are 2P numbers, and the page draws P pits a side.
@@ -28,6 +31,7 @@
 #include "oware/position.hpp"
 #include "owaredb/probe.hpp"
 #include "probe_format.hpp"
+#include "search_format.hpp"
 #include "serve_assets.hpp"
 #include "serve_http.hpp"
 
@@ -35,6 +39,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -53,6 +58,14 @@ namespace {
 constexpr std::size_t kMaxBodyBytes = std::size_t(1) << 20;
 constexpr std::size_t kMaxBatchLines = 10000;
 constexpr std::size_t kMaxBatchPvLines = 1000; // a line of play costs far more than a value
+
+// A search's budget: the default, and the most a request may ask (more is cut to it); and the
+// searches running at once, at most one for every two event loops (a search holds its loop
+// for up to kMaxSearchSeconds), more answered 503.
+constexpr const char* kDefaultSearchBudget = "1s";
+constexpr double kMaxSearchSeconds = 2;
+constexpr uint64_t kMaxSearchNodes = 5000000;
+constexpr std::size_t kSearchTableBytes = std::size_t(16) << 20;
 
 // Form-encoded bodies (curl -d's default type) over this are refused with a hint: `curl -d
 // @file` drops a file's newlines, so a batch sent that way is not what its author meant.
@@ -122,9 +135,11 @@ std::string shown_dir(const std::string& dir) {
 // shared by every request (a Tablebase is thread-safe).
 class Oracle {
   public:
-    Oracle(std::string dir, std::string default_rules, int pits_per_side, std::size_t cache_bytes)
+    Oracle(std::string dir, std::string default_rules, int pits_per_side, std::size_t cache_bytes,
+           int max_searches)
         : dir_(std::move(dir)), shown_dir_(shown_dir(dir_)),
-          default_rules_(std::move(default_rules)), pits_per_side_(pits_per_side) {
+          default_rules_(std::move(default_rules)), pits_per_side_(pits_per_side),
+          max_searches_(max_searches) {
         TablebaseOptions options;
         options.cache_bytes = cache_bytes;
         for (const std::string& name : Rules::preset_names())
@@ -134,12 +149,22 @@ class Oracle {
     // Answers the routes; each leaves a complete response in `res`.
     void probe(const Request& req, Response& res) const;
     void batch(const Request& req, Response& res) const;
+    void search(const Request& req, Response& res) const;
     void info(Response& res) const;
 
   private:
     // The tablebase the request's `rules` names (the default one without it), or null
     // after answering 400.
     const Tablebase* tablebase(const Request& req, Response& res) const;
+    // Whether the request names a position, after answering 400 when it does not.
+    bool has_position(const Request& req, Response& res) const {
+        if (req.has_param("position")) return true;
+        send_error(res, 400,
+                   "missing the position parameter (" + std::to_string(2 * pits_per_side_) +
+                       " pit counts)",
+                   "invalid_position");
+        return false;
+    }
     // Answers a query that append_answer (tools/probe_format) could not answer with the
     // one error object (append_error_json): 400 for a bad position, 404 for a missing
     // level (with what to generate), 500 for a damaged file.
@@ -154,6 +179,8 @@ class Oracle {
     std::string default_rules_;
     int pits_per_side_; // the board: one a directory
     std::vector<Tablebase> tables_;
+    int max_searches_;                      // searches at once
+    mutable std::atomic<int> searching_{0}; // searches running
 };
 
 // The value of the flag parameter `name` (absent, "0", "false": false; "1", "true": true),
@@ -173,7 +200,7 @@ std::optional<bool> flag(const Request& req, const char* name, Response& res) {
 // Whether a parameter the API reads is given more than once, after answering 400 naming it:
 // which one counts would be a guess, and a client that sent two meant something.
 bool repeated_parameter(const Request& req, Response& res) {
-    for (const char* name : {"rules", "position", "pv", "children"}) {
+    for (const char* name : {"rules", "position", "pv", "children", "budget"}) {
         const auto times = std::count_if(req.params.begin(), req.params.end(),
                                          [name](const auto& p) { return p.first == name; });
         if (times < 2) continue;
@@ -246,11 +273,7 @@ void Oracle::probe(const Request& req, Response& res) const {
     if (!tb) return;
     const std::optional<AnswerOptions> options = answer_options(req, res);
     if (!options) return;
-    if (!req.has_param("position"))
-        return send_error(res, 400,
-                          "missing the position parameter (" + std::to_string(2 * pits_per_side_) +
-                              " pit counts)",
-                          "invalid_position");
+    if (!has_position(req, res)) return;
     const std::string text = req.param("position");
     // The very function `owaredb probe --json` answers with.
     std::string body;
@@ -301,6 +324,50 @@ void Oracle::batch(const Request& req, Response& res) const {
     res.headers = {{"Cache-Control", "no-store"}};
 }
 
+// The budget a search request asks (`budget`, the default without it) cut to the server's
+// limits, or nullopt after answering 400.
+std::optional<SearchOptions> search_budget(const Request& req, Response& res) {
+    SearchOptions o;
+    const std::string asked = req.has_param("budget") ? req.param("budget") : kDefaultSearchBudget;
+    if (const std::string e = parse_search_budget(asked, o); !e.empty()) {
+        send_error(res, 400, "parameter budget: " + e);
+        return std::nullopt;
+    }
+    if (!(o.max_seconds > 0) || o.max_seconds > kMaxSearchSeconds)
+        o.max_seconds = kMaxSearchSeconds;
+    if (o.max_nodes == 0 || o.max_nodes > kMaxSearchNodes) o.max_nodes = kMaxSearchNodes;
+    o.tt_bytes = kSearchTableBytes;
+    return o;
+}
+
+void Oracle::search(const Request& req, Response& res) const {
+    if (repeated_parameter(req, res)) return;
+    const Tablebase* tb = tablebase(req, res);
+    if (!tb) return;
+    const std::optional<SearchOptions> budget = search_budget(req, res);
+    if (!budget) return;
+    if (!has_position(req, res)) return;
+    // Counted before it starts, let go of however it ends.
+    struct Slot {
+        std::atomic<int>& n;
+        ~Slot() { --n; }
+    } slot{searching_};
+    if (++searching_ > max_searches_) {
+        send_error(res, 503,
+                   "busy: " + std::to_string(max_searches_) +
+                       " searches are running, the most at once; try again");
+        res.headers.emplace_back("Retry-After", "1");
+        return;
+    }
+    const std::string text = req.param("position");
+    std::string body;
+    ProbeError error;
+    const AnswerOptions options{AnswerFormat::Json, false, std::nullopt, shown_dir_};
+    if (!append_searched_answer(*tb, text, options, *budget, body, error))
+        return send_query_error(res, *tb, options, text, error);
+    send_json(res, 200, std::move(body));
+}
+
 void Oracle::info(Response& res) const {
     Json doc;
     doc["rules"] = Rules::preset_names();
@@ -334,7 +401,10 @@ void Oracle::info(Response& res) const {
     doc["limits"] = {{"body_bytes", kMaxBodyBytes},
                      {"batch_lines", kMaxBatchLines},
                      {"batch_pv_lines", kMaxBatchPvLines},
-                     {"batch_line_bytes", kMaxBatchLine}};
+                     {"batch_line_bytes", kMaxBatchLine},
+                     {"search_seconds", kMaxSearchSeconds},
+                     {"search_nodes", kMaxSearchNodes},
+                     {"searches", max_searches_}};
     send_json(res, 200, doc.dump(-1, ' ', false, Json::error_handler_t::replace));
 }
 
@@ -378,9 +448,10 @@ void route(const Oracle& oracle, bool cors, const Request& req, Response& res) {
     const bool get = req.method == "GET" || req.method == "HEAD";
     if (get && req.path == "/api/probe") return oracle.probe(req, res);
     if (get && req.path == "/api/info") return oracle.info(res);
+    if (get && req.path == "/api/search") return oracle.search(req, res);
     if (req.method == "POST" && req.path == "/api/batch") return oracle.batch(req, res);
-    const bool api =
-        req.path == "/api/probe" || req.path == "/api/info" || req.path == "/api/batch";
+    const bool api = req.path == "/api/probe" || req.path == "/api/info" ||
+                     req.path == "/api/batch" || req.path == "/api/search";
     const char* allow = req.path == "/api/batch" ? "POST" : "GET, HEAD";
     if (cors && api && req.method == "OPTIONS") {
         // The origin header is on every answer (default_headers); a preflight also says
@@ -490,6 +561,8 @@ bool parse_serve_options(const Args& args, ServeOptions& o) {
             "  POST /api/batch?rules=R[&pv=1]             a text/plain body, a position a\n"
             "       line: JSON Lines as owaredb probe --batch --json [--pv]\n"
             "       (either with &children=1: every move also gives the position after it)\n"
+            "  GET  /api/search?rules=R&position=P[&budget=1s]  as owaredb probe --json --search\n"
+            "       (budget at most 2s and 5000000n)\n"
             "  GET  /api/info                             rule sets, the board, levels present,\n"
             "       limits",
             opts, {}, vm))
@@ -566,7 +639,8 @@ int cmd_serve(const Args& args) {
     // The directory's board (one a directory), or --pits when it agrees with the files.
     o.db.dir = o.dir;
     const int pits_per_side = resolve_pits(o.db);
-    const Oracle oracle(o.dir, rules_name, pits_per_side, cache_bytes);
+    const Oracle oracle(o.dir, rules_name, pits_per_side, cache_bytes,
+                        std::max(1, static_cast<int>(o.threads / 2)));
     http::Server server(server_options(o, oracle)); // throws when it cannot listen
     std::cout << "owaredb serve: http://" << url_host(o.host) << ":" << server.port()
               << "/ (databases in " << o.dir << ", rules " << Rules::preset_choices()

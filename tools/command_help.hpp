@@ -36,6 +36,15 @@ exit status:
   0  measured;  1  an error (a missing or damaged level);  2  a usage error
 )";
 
+inline constexpr std::string_view kBenchSearch = R"(examples:
+  owaredb bench-search --dir awari-data --rules awari --levels 28
+                                     search with levels 0..28: agreement at 29 and 30, games
+  owaredb bench-search --dir awari-data --levels 20 --openings 0 --positions 500
+
+exit status:
+  0  measured;  1  an error (a missing or damaged level);  2  a usage error
+)";
+
 inline constexpr std::string_view kCompare = R"(examples:
   owaredb compare awari-a awari-b                 two directories of our files
   owaredb compare scores-dir awari-db --max-seeds 24 --memory 8G

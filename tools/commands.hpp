@@ -21,6 +21,7 @@ int cmd_import(const Args& args); // cmd_convert.cpp
 int cmd_export(const Args& args); // cmd_convert.cpp
 int cmd_bench_probe(const Args& args);
 int cmd_bench_entropy(const Args& args);
+int cmd_bench_search(const Args& args);
 int cmd_serve(const Args& args); // in the program owaredb-serve (cmd_serve.cpp)
 /// `owaredb serve`: replaces this process by owaredb-serve, installed next to owaredb,
 /// which alone holds the HTTP server (serve_launch.cpp says why).

@@ -12,7 +12,7 @@
 int main(int argc, char** argv) {
     using namespace owaredb::cli;
     // In the order the usage lists them.
-    static constexpr std::array<Subcommand, 15> commands = {{
+    static constexpr std::array<Subcommand, 16> commands = {{
         {"bench", cmd_bench, "measure move, un-move and ranking costs", help::kBench},
         {"bench-entropy", cmd_bench_entropy, "bits a level's values need, by context",
          help::kBenchEntropy},
@@ -20,6 +20,9 @@ int main(int argc, char** argv) {
          help::kBenchGenerate},
         {"bench-probe", cmd_bench_probe, "measure probe throughput and cold latency",
          help::kBenchProbe},
+        {"bench-search", cmd_bench_search,
+         "measure the search above the levels built: agreement, games, positions/s",
+         help::kBenchSearch},
         {"compare", cmd_compare, "compare two directories (either format) value by value",
          help::kCompare},
         {"export", cmd_export, "write awari levels as Romein & Bal's published files (scores.N)",

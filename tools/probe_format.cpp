@@ -295,6 +295,36 @@ std::string shown_paths(const Tablebase& tb, std::string_view text, std::string_
 
 namespace {
 
+// A legal move of a position outside the databases, valued when its child's levels are there.
+struct OutsideMove {
+    int pit = 0; // 1..P
+    int captured = 0;
+    std::string child; // the position after it (text form)
+    std::optional<int> value;
+};
+
+// The legal moves of `position`, each valued when its child's levels are there (a capture
+// may lead to a level that is): what a front end can show and play without the missing
+// levels.
+template <int P>
+std::vector<OutsideMove> outside_moves(const Tablebase& tb, const BasicPosition<P>& position) {
+    std::vector<OutsideMove> out;
+    const std::optional<Rules> rules = Rules::by_name(tb.rules());
+    if (!rules) return out;
+    for (const BasicMove<P>& m : legal_moves(*rules, position)) {
+        OutsideMove& o =
+            out.emplace_back(OutsideMove{m.pit + 1, m.captured, to_string(m.child), std::nullopt});
+        // A stored child of a missing level is not asked for: each failed read costs the
+        // library a look at the whole directory, which made a batch of missing positions 40
+        // times slower. A child outside the databases may still be valued (by its own
+        // moves, when they all capture).
+        if (m.child.in_database() && !tb.level_available(m.child.seeds())) continue;
+        const ProbeResult<int> child = tb.value(query_pits(m.child));
+        if (child) o.value = m.captured - child.value();
+    }
+    return out;
+}
+
 // The fields of a missing level's error object after "rules" (see append_error_json).
 template <int P>
 void append_missing_fields(std::string& out, const Tablebase& tb, const AnswerOptions& options,
@@ -310,31 +340,60 @@ void append_missing_fields(std::string& out, const Tablebase& tb, const AnswerOp
     out += "],\"generate\":\"";
     json::append_escaped(out, missing.generate);
     out += "\",\"positions\":" + std::to_string(level_size<P>(seeds)) + ",\"moves\":[";
-    // The legal moves, each valued when its child's levels are there (a capture may lead
-    // to a level that is): a front end can still show them and let the game go on.
-    const std::optional<Rules> rules = Rules::by_name(tb.rules());
-    if (rules) {
-        bool first = true;
-        for (const BasicMove<P>& m : legal_moves(*rules, position)) {
-            if (!first) out += ',';
-            first = false;
-            out += "{\"move\":" + std::to_string(m.pit + 1) +
-                   ",\"captured\":" + std::to_string(m.captured);
-            if (options.children) out += ",\"child\":\"" + to_string(m.child) + '"';
-            // A stored child of a missing level is not asked for: each failed read costs
-            // the library a look at the whole directory, which made a batch of missing
-            // positions 40 times slower. A child outside the databases may still be valued
-            // (by its own moves, when they all capture).
-            if (m.child.in_database() && !tb.level_available(m.child.seeds())) {
-                out += '}';
-                continue;
-            }
-            const ProbeResult<int> child = tb.value(query_pits(m.child));
-            if (child) out += ",\"value\":" + std::to_string(m.captured - child.value());
-            out += '}';
-        }
+    bool first = true;
+    for (const OutsideMove& m : outside_moves(tb, position)) {
+        if (!first) out += ',';
+        first = false;
+        out += "{\"move\":" + std::to_string(m.pit) + ",\"captured\":" + std::to_string(m.captured);
+        if (options.children) out += ",\"child\":\"" + m.child + '"';
+        if (m.value) out += ",\"value\":" + std::to_string(*m.value);
+        out += '}';
     }
     out += ']';
+}
+
+// Levels as people read a list of them: runs of three or more as "a..b".
+std::string level_ranges(const std::vector<int>& levels) {
+    std::string out;
+    for (std::size_t i = 0; i < levels.size();) {
+        std::size_t j = i;
+        while (j + 1 < levels.size() && levels[j + 1] == levels[j] + 1) ++j;
+        if (!out.empty()) out += ", ";
+        out += std::to_string(levels[i]);
+        if (j >= i + 2)
+            out += ".." + std::to_string(levels[j]);
+        else if (j == i + 1)
+            out += ", " + std::to_string(levels[j]);
+        i = j + 1;
+    }
+    return out;
+}
+
+// False, appending nothing, when no value level is missing (a bound file is).
+template <int P>
+bool missing_text(std::string& out, const Tablebase& tb, std::string_view dir,
+                  const BasicPosition<P>& position) {
+    const int seeds = position.seeds();
+    const MissingLevels missing = tb.missing_levels(seeds, dir);
+    if (missing.levels.empty()) return false;
+    out += to_board(position) + "seeds " + std::to_string(seeds) +
+           ": not in the databases (no value: level" + (missing.levels.size() == 1 ? " " : "s ") +
+           level_ranges(missing.levels) + " missing)\n";
+    const std::vector<OutsideMove> moves = outside_moves(tb, position);
+    if (moves.empty())
+        out += "no legal move: the game is over\n";
+    else
+        out += "moves (a value where the move's levels are there):\n";
+    for (const OutsideMove& m : moves) {
+        out += "  " + std::to_string(m.pit) + ": captures " + std::to_string(m.captured);
+        if (m.value)
+            out += ", value " + std::string(*m.value > 0 ? "+" : "") + std::to_string(*m.value);
+        out += '\n';
+    }
+    out += "missing levels: " + level_ranges(missing.levels) + " (level " + std::to_string(seeds) +
+           ": " + std::to_string(level_size<P>(seeds)) + " positions)\n";
+    out += "build them with: " + missing.generate + "\n";
+    return true;
 }
 
 } // namespace
@@ -406,6 +465,15 @@ void append_error_json(std::string& out, const Tablebase& tb, const AnswerOption
                        std::string_view input, const ProbeError& error, const std::uint64_t* line) {
     on_board(tb, [&](auto board) {
         error_json<decltype(board)::value>(out, tb, options, input, error, line);
+    });
+}
+
+bool append_missing_text(std::string& out, const Tablebase& tb, std::string_view dir,
+                         std::string_view input) {
+    return on_board(tb, [&](auto board) {
+        constexpr int P = decltype(board)::value;
+        const BasicParseResult<P> parsed = parse_on_board<P>(input);
+        return parsed.ok && missing_text(out, tb, dir, parsed.position);
     });
 }
 

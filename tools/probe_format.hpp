@@ -113,4 +113,14 @@ void append_error_json(std::string& out, const Tablebase& tb, const AnswerOption
                        std::string_view input, const ProbeError& error,
                        const std::uint64_t* line = nullptr);
 
+/// The text counterpart of a missing level's error object, for `owaredb probe` on a
+/// position outside the databases: the board, "seeds S: not in the databases (no value:
+/// levels ... missing)", the legal moves with their captures and, where the child's levels
+/// are there, their values, the missing levels (runs written "a..b") with the size of level
+/// S, and "build them with: owaredb generate ..." (the error object's "generate", the
+/// directory named `dir`, empty: as given). Lines end in '\n'. False, appending nothing,
+/// when `input` is not a position of the Tablebase's board or no value level is missing.
+bool append_missing_text(std::string& out, const Tablebase& tb, std::string_view dir,
+                         std::string_view input);
+
 } // namespace owaredb::cli

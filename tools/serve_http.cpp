@@ -135,11 +135,13 @@ class Connections {
 // What the sessions share: the options, the connections, the event loops. Each thread runs
 // an io_context of its own, and a connection lives on one of them: one io_context run by
 // many threads served fewer requests the more threads it had (21,900/s with 2 threads,
-// 11,500/s with 16, docs/results.md), its queue being shared.
+// 11,500/s with 16, docs/results.md), its queue being shared. The first loop accepts and
+// takes the signals, and serves no connection: a long request (a search, up to 2 s) holds
+// up its own loop's connections, never the new ones or a stop.
 struct Core {
     explicit Core(ServerOptions o)
         : options(std::move(o)), connections(options.limits.max_connections) {
-        for (std::size_t i = 0; i < std::max<std::size_t>(options.threads, 1); ++i) {
+        for (std::size_t i = 0; i <= std::max<std::size_t>(options.threads, 1); ++i) {
             loops.push_back(std::make_unique<asio::io_context>(1));
             keep_running.push_back(asio::make_work_guard(*loops.back()));
         }
@@ -147,7 +149,7 @@ struct Core {
 
     asio::io_context& first() { return *loops.front(); }
     // The loop a new connection goes to, in turn.
-    asio::io_context& next() { return *loops[next_loop++ % loops.size()]; }
+    asio::io_context& next() { return *loops[1 + next_loop++ % (loops.size() - 1)]; }
 
     ServerOptions options;
     Connections connections;

@@ -82,8 +82,8 @@ struct Limits {
 
 struct ServerOptions {
     std::string host;
-    int port = 0; // 0: any free port
-    std::size_t threads = 2;
+    int port = 0;            // 0: any free port
+    std::size_t threads = 2; // event loops serving connections (one more accepts)
     Limits limits;
     // Answers every complete request; may throw (500 with the exception's message).
     std::function<void(const Request&, Response&)> handler;

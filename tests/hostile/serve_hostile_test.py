@@ -597,13 +597,57 @@ def api_edges(db):
         check("OPTIONS / (the page): 405", status == 405, f"{status}")
 
 
+def search_route(db):
+    print("== /api/search: the answer of probe --json --search, its budget capped, one search per two loops",
+          flush=True)
+    above = "2+0+1+0+3+0+0+1+0+0+2+0"  # 9 seeds: above the levels 0..8
+    with Server(db, "--threads", "2") as server:
+        def answer(path):
+            responses, _ = exchange(server.port, get(path))
+            return (responses[0][0], responses[0][2]) if responses else (None, b"")
+        status, body = answer(f"/api/search?rules=abapa&position={above}&budget=20000n")
+        cli = subprocess.run([OWAREDB, "probe", "--dir", db, "--rules", "abapa", "--json", "--search", "20000n",
+                              above.replace("+", " ")], capture_output=True, text=True)
+        if check("a search above the levels built: 200", status == 200, f"{status}: {body[:300]}"):
+            d, c = json.loads(body), json.loads(cli.stdout)
+            check("its budget: the nodes asked, the seconds capped at 2",
+                  d["search"]["budget"] == {"nodes": 20000, "seconds": 2.0}, d["search"])
+            for x in (d, c):
+                del x["search"]["seconds"], x["search"]["budget"], x["error"], x["generate"]
+            check("the answer of owaredb probe --json --search", d == c, f"{d} != {c}")
+        status, body = answer(f"/api/search?position={POSITION}&budget=1000n")
+        d = json.loads(body) if status == 200 else {}
+        check("a search in the levels built: the databases' value, proven",
+              status == 200 and d["search"]["kind"] == "proven" and d["search"]["value"] == d["value"],
+              f"{status}: {body[:300]}")
+        status, body = answer(f"/api/search?position={POSITION}&budget=100s,99999999n")
+        d = json.loads(body) if status == 200 else {}
+        check("a budget over the limits is cut to them",
+              status == 200 and d["search"]["budget"] == {"nodes": 5000000, "seconds": 2.0}, body[:300])
+        for query, part in ((f"position={POSITION}&budget=2x", b"parameter budget: a search budget is"),
+                            (f"position={POSITION}&budget=1s&budget=2s", b"parameter budget given 2 times"),
+                            ("budget=1s", b"missing the position")):
+            status, body = answer(f"/api/search?{query}")
+            check(f"/api/search?{query}: 400", status == 400 and part in body, f"{status}: {body[:200]}")
+        # Two event loops: one search at a time; a second one meanwhile is told 503 at once.
+        opening = "4+4+4+4+4+4+4+4+4+4+4+4"
+        first = threading.Thread(target=answer, args=(f"/api/search?position={opening}&budget=2s",))
+        first.start()
+        time.sleep(0.5)
+        status, body = answer(f"/api/search?position={opening}&budget=2s")
+        check("a search while the one allowed runs: 503", status == 503 and b"busy" in body, f"{status}: {body[:200]}")
+        first.join()
+        status, _ = answer(f"/api/search?position={opening}&budget=1000n")
+        check("then searches are answered again", status == 200, f"{status}")
+
+
 def main():
     with tempfile.TemporaryDirectory() as work:
         db = os.path.join(work, "db")
         subprocess.run([OWAREDB, "generate", "--max-seeds", "8", "--dir", db, "--threads", "2"],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         only = set(sys.argv[2:])
-        for test in (framing, api_edges, pipelining, half_closed, chunked_bomb, slow_readers, stopping,
+        for test in (framing, api_edges, search_route, pipelining, half_closed, chunked_bomb, slow_readers, stopping,
                      idle_flood, slowloris):
             if only and test.__name__ not in only:
                 continue

@@ -348,7 +348,53 @@ expect_fail "bad rules" "unknown rules" "$owaredb" generate --rules chess --dir 
 expect_fail "bad position" "expected 12 pit counts" "$owaredb" probe --dir "$work/a" "1 2 3"
 expect_fail "negative pit" "negative" "$owaredb" show "1 2 3 4 5 6 7 8 9 1 2 -3"
 expect_fail "missing directory" "no database directory" "$owaredb" probe --dir "$work/none" "1 1 1 1 1 1 1 1 1 1 1 1"
-expect_fail "missing level" "not available" "$owaredb" probe --rules awari --dir "$work/a" "4 4 4 4 4 4 4 4 4 4 4 4"
+# A position above the levels built (issue #50): the error says what is missing on standard
+# error, exit 1, and standard output shows the board, the moves with their captures (a value
+# where the capture reaches the levels built), the missing levels and the command that
+# builds them (it printed the error line alone).
+above="2 0 1 0 3 0 0 1 0 0 2 $((top - 8))"
+"$owaredb" probe --rules awari --dir "$work/a" "$above" >"$work/above.txt" 2>"$work/above.err"
+check "probe above the levels built exits 1" test $? -eq 1
+check "probe above the levels built says so on stderr" grep -q "not available: .*awari-$((top + 1)).owdb" "$work/above.err"
+check "probe above the levels built shows the board, the moves, the levels missing and the command" bash -c "
+  grep -q '^  to move     2  0  1  0  3  0' '$work/above.txt' &&
+  grep -qx 'seeds $((top + 1)): not in the databases (no value: level $((top + 1)) missing)' '$work/above.txt' &&
+  grep -qx '  1: captures 0' '$work/above.txt' && grep -qx '  5: captures 2, value [-+]*[0-9]*' '$work/above.txt' &&
+  grep -qx 'missing levels: $((top + 1)) (level $((top + 1)): [0-9]* positions)' '$work/above.txt' &&
+  grep -qx 'build them with: owaredb generate --rules awari --max-seeds $((top + 1)) --dir $work/a' '$work/above.txt'"
+check "probe of the opening lists the missing levels as a range" bash -c "
+  '$owaredb' probe --rules awari --dir '$work/a' '4 4 4 4 4 4 4 4 4 4 4 4' 2>/dev/null | grep -qx 'missing levels: $((top + 1))..48 (level 48: 203648015935 positions)'"
+# probe --search: the search's answer beside the databases', named, status 0.
+"$owaredb" probe --rules awari --dir "$work/a" --search 20000n "$above" >"$work/search.txt" 2>&1
+check "probe --search above the levels built exits 0" test $? -eq 0
+check "probe --search names its answer" bash -c "
+  grep -q 'not in the databases' '$work/search.txt' &&
+  grep -Eq '^(proven \(search\)|search estimate \(not a database value\)): best move [1-6], value ' '$work/search.txt'"
+for run in 1 2; do
+  "$owaredb" probe --rules awari --dir "$work/a" --json --search 20000n "$above" >"$work/search$run.json"
+done
+check "probe --json --search: the error object with the member search, the same every run" python3 -c "
+import json
+a, b = (json.load(open(f'$work/search{r}.json')) for r in (1, 2))
+assert a['status'] == 'not_available' and 'value' not in a, a
+s = a['search']
+assert s['kind'] in ('proven', 'estimate') and 1 <= s['move'] <= 6 and s['depth'] >= 1, s
+assert s['budget'] == {'nodes': 20000, 'seconds': None} and 0 < s['nodes'] <= 20000 + 64, s
+assert [m['move'] for m in s['moves']] == [m['move'] for m in a['moves']], a
+assert all(m['bound'] in ('exact', 'at_most') and m['value'] <= s['value'] for m in s['moves']), s
+assert s['pv'][0] == s['move'], s
+for d in (a, b): del d['search']['seconds']
+assert a == b, (a, b)
+"
+check "probe --json --search in the levels built: proven, the databases' value" python3 -c "
+import json, subprocess
+d = json.loads(subprocess.check_output(['$owaredb', 'probe', '--rules', 'awari', '--dir', '$work/a', '--json', '--search', '1000n', '2 0 1 0 3 0 0 1 0 0 2 1']))
+assert d['search']['kind'] == 'proven' and d['search']['value'] == d['value'] and d['search']['move'] in d['best'], d
+"
+expect_status2 "probe --search with a bad budget" "a search budget is" "$owaredb" probe --rules awari --dir "$work/a" --search 2x "$above"
+expect_status2 "probe --search with two budgets of one kind" "not '1s,2s'" "$owaredb" probe --rules awari --dir "$work/a" --search 1s,2s "$above"
+expect_status2 "probe --batch --search" "--search answers one position" "$owaredb" probe --rules awari --dir "$work/a" --batch --search 1s
+expect_status2 "probe --scores --search" "--scores and --search: one at a time" "$owaredb" probe --rules awari --dir "$work/a" --scores 0 0 --search 1s "$above"
 expect_fail "unknown option" "unrecognised option" "$owaredb" perft --bogus
 # other boards (--pits P): 2P pit counts; from 4 per pit the first two plies are plain
 check "perft --pits 3 counts 3 and 9 moves" bash -c "'$owaredb' perft --pits 3 --depth 2 | tr '\n' ' ' | grep -qx '1 3 2 9 '"
