@@ -107,8 +107,8 @@ template <int P, class A> struct Shown {
     bool children = false;                          // each move's "child" (AnswerOptions)
 };
 
-// append_answer_json for positions of any board (A: their pit counts, Pits or BoardPits),
-// with `extra` (fields a caller adds: the scores, pv_error) before the closing brace.
+// The JSON answer (append_answer) for positions of any board (A: their pit counts, Pits or
+// BoardPits), with `extra` (fields a caller adds: the scores, pv_error) before the closing brace.
 template <int P, class A>
 void answer_json(std::string& out, std::string_view rules, const Shown<P, A>& a,
                  std::string_view extra) {
@@ -186,7 +186,8 @@ void answer_json(std::string& out, std::string_view rules, const Shown<P, A>& a,
     json::commit(out, p);
 }
 
-// append_answer_text for a position of P pits a side, its answers' positions of type A.
+// The text answer (append_answer) for a position of P pits a side, its answers' positions of type
+// A.
 template <int P, class A>
 void answer_text(std::string& out, const BasicPosition<P>& pos, const BasicPositionInfo<A>& info,
                  const BasicPrincipalVariation<A>* pv, const BasicBoundsInfo<A>* bounds) {
@@ -236,21 +237,6 @@ template <int P> auto query_pits(const BasicPosition<P>& p) {
 }
 
 } // namespace
-
-void append_answer_json(std::string& out, std::string_view rules, const Pits& pits,
-                        const PositionInfo& info, const PrincipalVariation* pv,
-                        const BoundsInfo* bounds) {
-    Position pos;
-    pos.pits = pits;
-    answer_json(out, rules, Shown<6, Pits>{pos, info, pv, bounds, nullptr, {}}, {});
-}
-
-void append_answer_text(std::string& out, const Pits& pits, const PositionInfo& info,
-                        const PrincipalVariation* pv, const BoundsInfo* bounds) {
-    Position pos;
-    pos.pits = pits;
-    answer_text(out, pos, info, pv, bounds);
-}
 
 bool append_batch_answer(const Tablebase& tb, std::string_view line, std::uint64_t number,
                          const AnswerOptions& options, std::string& out) {

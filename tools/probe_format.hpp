@@ -14,7 +14,7 @@ namespace owaredb::cli {
 
 enum class AnswerFormat {
     Text, ///< the board, its value, every move's value, the best moves, the line
-    Json, ///< one JSON object on one line (without the newline), see append_answer_json
+    Json, ///< one JSON object on one line (without the newline), see append_answer
 };
 
 /// Seeds captured so far (`owaredb probe --scores A B`): by the side to move, by its opponent.
@@ -43,6 +43,17 @@ struct AnswerOptions {
     bool children = false;
 };
 
+/// The JSON answer of append_answer (one line, no newline):
+///   {"rules":"abapa","position":"1 1 1 1 1 1 1 1 1 1 1 1","seeds":12,"value":0,
+///    "moves":[{"move":1,"captured":0,"value":-1},...],"best":[6]
+///    [,"terminal":true]
+///    [,"pv":[{"position":"...","move":6,"captured":2,"value":0},...],
+///      "pv_end":"...","final_position":"..."]}
+/// "terminal" only when the side to move has no move; "pv" ... only with `options.pv`.
+/// Written through the fast appender of cli/json.hpp (hundreds of thousands of answers per
+/// second in --batch mode).
+/// With bound files, "gM", "gN", "exact" follow "value", and every move gets "gM", "gN".
+///
 /// Answers one query: parses `position` (2P pit counts of the Tablebase's board), analyses
 /// it and, with `options.pv`, its line of perfect play, and appends the answer to `out` in
 /// `options.format`. When the bound files it needs exist, the answer also holds gM, gN and
@@ -55,24 +66,6 @@ struct AnswerOptions {
 /// position: ...", "not available: ...") and returns false.
 bool append_answer(const Tablebase& tb, std::string_view position, const AnswerOptions& options,
                    std::string& out, ProbeError& error);
-
-/// Appends the JSON answer for `pits` (no newline):
-///   {"rules":"abapa","position":"1 1 1 1 1 1 1 1 1 1 1 1","seeds":12,"value":0,
-///    "moves":[{"move":1,"captured":0,"value":-1},...],"best":[6]
-///    [,"terminal":true]
-///    [,"pv":[{"position":"...","move":6,"captured":2,"value":0},...],
-///      "pv_end":"...","final_position":"..."]}
-/// "terminal" only when the side to move has no move; "pv" ... only when `pv` is not null.
-/// Written through the fast appender of cli/json.hpp (hundreds of thousands of answers per
-/// second in --batch mode).
-/// With `bounds`, "gM", "gN", "exact" follow "value", and every move gets "gM", "gN".
-void append_answer_json(std::string& out, std::string_view rules, const Pits& pits,
-                        const PositionInfo& info, const PrincipalVariation* pv,
-                        const BoundsInfo* bounds = nullptr);
-
-/// Appends the text answer for `pits`: lines ending in '\n'.
-void append_answer_text(std::string& out, const Pits& pits, const PositionInfo& info,
-                        const PrincipalVariation* pv, const BoundsInfo* bounds = nullptr);
 
 /// The longest line a batch reads, `owaredb probe --batch` and `POST /api/batch` alike: far
 /// more than any position takes, few enough that a reader need not keep more of a line.
