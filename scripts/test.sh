@@ -11,6 +11,9 @@ jobs=$(nproc)
 
 scripts/install-deps.sh
 
+# Each stage says when it started, so that a slow CI run shows which stage grew.
+stage() { echo "== $* (at $SECONDS s)"; }
+
 build() {  # build <dir> [--target T...] -- <cmake args...>
   local dir=$1; shift
   local targets=()
@@ -20,14 +23,15 @@ build() {  # build <dir> [--target T...] -- <cmake args...>
   cmake --build "$dir" -j "$jobs" ${targets[@]+"${targets[@]}"}
 }
 
-echo "== Release build and tests"
+stage "Release build"
 build build --
+stage "Release tests"
 ctest --test-dir build --output-on-failure -j "$jobs"
 ((quick)) && exit 0
 
 # Sanitizer builds run the same suites; OWAREDB_QUICK=1 makes the tests skip their
 # slowest cases (exhaustive sweeps over large levels) which sanitizers slow 5-20x.
-echo "== ASan+UBSan build and tests"
+stage "ASan+UBSan build and tests"
 # (install_consumer is skipped: an outside program cannot load an ASan-built library.)
 # -O1, as the sanitizers' manuals advise: half the compile time of -O3 (82 s against 41 s
 # for serve_http.cpp), which the 30-minute CI budget needs, at a small cost in test time.
@@ -38,7 +42,7 @@ OWAREDB_QUICK=1 ctest --test-dir build-asan --output-on-failure -j "$jobs" -E in
 # TSan needs an OpenMP runtime it understands: GCC's libgomp is not instrumented and gives
 # false reports, so this build uses clang with LLVM's libomp and its Archer tool, which
 # tells TSan about OpenMP's synchronisation.
-echo "== TSan build (clang, libomp + Archer) and parallel tests"
+stage "TSan build (clang, libomp + Archer) and parallel tests"
 # Only the programs that ctest -L parallel runs are built here (the target parallel_tests,
 # tests/CMakeLists.txt).
 build build-tsan --target parallel_tests \
@@ -47,3 +51,4 @@ build build-tsan --target parallel_tests \
 archer=$(ls /usr/lib/llvm-*/lib/libarcher.so 2>/dev/null | sort -V | tail -n 1)
 OWAREDB_QUICK=1 OMP_TOOL_LIBRARIES="$archer" TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1" \
   ctest --test-dir build-tsan --output-on-failure -L parallel -j "$jobs"
+stage "all green"
