@@ -13,6 +13,12 @@ namespace {
 using namespace owaredb;
 using namespace owaredb::cli;
 
+// doctest::Approx's margin has an absolute part of about 1e-5 (its scale of 1): any two
+// rates of microseconds a position would compare equal. The rates here compare relatively.
+doctest::Approx relative(double value) {
+    return doctest::Approx(value).scale(0);
+}
+
 std::string record(int level, const char* mode, double us_a_position, const char* finished) {
     std::ostringstream line;
     line << R"({"level":)" << level << R"(,"positions":1000000,"mode":")" << mode
@@ -44,21 +50,27 @@ TEST_CASE("RateModel: a line over the base mode, other modes by their measured r
     // 1.32 us at 22 is 1.1x the line there; streamed-4bit 1.584 us is 1.2x streamed.
     std::istringstream in(record(20, "in-memory", 1.0, "a") + record(21, "in-memory", 1.1, "b") +
                           record(22, "in-memory", 1.2, "c") + record(22, "streamed", 1.32, "d") +
-                          record(22, "streamed-4bit", 1.584, "e"));
+                          record(22, "streamed-4bit", 1.584, "e") +
+                          record(22, "streamed-2bit", 2.64, "f"));
     const RateModel m(parse_rate_records(in));
     CHECK(m.base() == LevelMode::InMemory);
-    CHECK(m.slope() == doctest::Approx(0.1e-6));
-    CHECK(m.intercept() == doctest::Approx(-1.0e-6));
-    CHECK(m.cpu_per_position(30, LevelMode::InMemory) == doctest::Approx(2.0e-6));
+    CHECK(m.slope() == relative(0.1e-6));
+    CHECK(m.intercept() == relative(-1.0e-6));
+    CHECK(m.cpu_per_position(30, LevelMode::InMemory) == relative(2.0e-6));
     CHECK(m.ratio(LevelMode::Streamed) == doctest::Approx(1.1));
-    CHECK(m.cpu_per_position(30, LevelMode::Nibble) == doctest::Approx(2.0e-6 * 1.1 * 1.2));
+    CHECK(m.cpu_per_position(30, LevelMode::Nibble) == relative(2.0e-6 * 1.1 * 1.2));
+    // streamed-2bit, 2.64 us at 22, is 2x streamed: its own ratio, not streamed-4bit's.
+    CHECK(m.measured(LevelMode::Wld));
+    CHECK(m.cpu_per_position(30, LevelMode::Wld) == relative(2.0e-6 * 1.1 * 2));
     // A falling rate is noise: flat at the mean.
     std::istringstream falling(record(20, "streamed", 2, "a") + record(21, "streamed", 1, "b"));
     const RateModel flat(parse_rate_records(falling));
     CHECK(flat.base() == LevelMode::Streamed);
     CHECK(flat.slope() == 0);
-    CHECK(flat.cpu_per_position(40, LevelMode::Streamed) == doctest::Approx(1.5e-6));
+    CHECK(flat.cpu_per_position(40, LevelMode::Streamed) == relative(1.5e-6));
     CHECK_FALSE(flat.measured(LevelMode::Nibble));
+    CHECK_FALSE(flat.measured(LevelMode::Wld));
+    CHECK(flat.ratio(LevelMode::Wld) == flat.ratio(LevelMode::Nibble));
     CHECK(flat.ratio(LevelMode::InMemory) == 1);
 }
 
@@ -98,7 +110,7 @@ TEST_CASE("make_build_plan: a game of 1 seed per pit under 59 MB") {
     CHECK(r10.files_before == files9);
     CHECK(r10.disk_peak == peak10);
     CHECK((r10.fits_memory && r10.fits_disk));
-    CHECK(r10.hours == doctest::Approx(2e-6 * 351351 / 2 / 3600));
+    CHECK(r10.hours == relative(2e-6 * 351351 / 2 / 3600));
     const PlanRow& r12 = p.rows[11];
     CHECK(r12.level == 12);
     CHECK(r12.mode == LevelMode::Wld);

@@ -21,8 +21,14 @@ namespace owaredb::cli {
 
 namespace {
 
+// The one-process modes a rate is measured for, each falling back on the one before it
+// when it has no record.
+constexpr LevelMode kRatedModes[] = {LevelMode::InMemory, LevelMode::Streamed, LevelMode::Nibble,
+                                     LevelMode::Wld};
+constexpr int kRatedModeCount = int(std::size(kRatedModes));
+
 std::optional<LevelMode> mode_by_name(const std::string& name) {
-    for (LevelMode m : {LevelMode::InMemory, LevelMode::Streamed, LevelMode::Nibble})
+    for (LevelMode m : kRatedModes)
         if (name == mode_name(m)) return m;
     return std::nullopt;
 }
@@ -68,24 +74,31 @@ RateModel::RateModel(const std::vector<RateRecord>& records) {
     if (records.empty())
         throw std::runtime_error("no build records of level " + std::to_string(kMinRateLevel) +
                                  " or above to take rates from");
-    std::vector<RateRecord> by_mode[3];
+    std::vector<RateRecord> by_mode[kRatedModeCount];
     for (const RateRecord& r : records) by_mode[index(r.mode)].push_back(r);
     int most = 0;
-    for (int m = 1; m < 3; ++m)
+    for (int m = 1; m < kRatedModeCount; ++m)
         if (by_mode[m].size() > by_mode[most].size()) most = m;
-    base_ = most == 0 ? LevelMode::InMemory : most == 1 ? LevelMode::Streamed : LevelMode::Nibble;
+    base_ = kRatedModes[most];
     fit(by_mode[most]);
     // Each other mode: its measured cost against the fit at the levels it was measured at.
     // Where streamed and streamed-4bit were measured at the same level (docs/data), this is
     // the streamed rate times their measured ratio.
-    for (int m = 0; m < 3; ++m) {
+    for (int m = 0; m < kRatedModeCount; ++m) {
         measured_[m] = !by_mode[m].empty();
         if (m == most || !measured_[m]) continue;
         double sum = 0;
         for (const RateRecord& r : by_mode[m]) sum += rate(r) / (intercept_ + slope_ * r.level);
         ratio_[m] = sum / double(by_mode[m].size());
     }
-    if (!measured_[2]) ratio_[2] = ratio_[1];
+    for (int m = 2; m < kRatedModeCount; ++m)
+        if (!measured_[m]) ratio_[m] = ratio_[m - 1];
+}
+
+int RateModel::index(LevelMode mode) {
+    for (int m = 0; m < kRatedModeCount; ++m)
+        if (kRatedModes[m] == mode) return m;
+    throw std::logic_error(std::string("no rate is kept for mode ") + mode_name(mode));
 }
 
 void RateModel::fit(const std::vector<RateRecord>& base) {
@@ -204,12 +217,14 @@ void print_rates(const RateModel& m, const std::string& source,
     std::printf("  CPU a position, %s: %.3f + %.4f n us (a line fitted over levels %d..%d)\n",
                 mode_name(m.base()), m.intercept() * 1e6, m.slope() * 1e6, m.first_level(),
                 m.last_level());
-    for (LevelMode mode : {LevelMode::InMemory, LevelMode::Streamed, LevelMode::Nibble})
-        if (mode != m.base())
-            std::printf("  %s: %.2fx that%s\n", mode_name(mode), m.ratio(mode),
-                        m.measured(mode)            ? " (measured)"
-                        : mode == LevelMode::Nibble ? " (not measured: taken as streamed)"
-                                                    : " (not measured: taken as the fit)");
+    for (int i = 0; i < kRatedModeCount; ++i) {
+        const LevelMode mode = kRatedModes[i];
+        if (mode == m.base()) continue;
+        const std::string taken_as = i < 2 ? "the fit" : std::string(mode_name(kRatedModes[i - 1]));
+        std::printf("  %s: %.2fx that%s\n", mode_name(mode), m.ratio(mode),
+                    m.measured(mode) ? " (measured)"
+                                     : (" (not measured: taken as " + taken_as + ")").c_str());
+    }
     if (threads <= 2)
         std::printf("  hours = CPU / %d threads, as measured\n", threads);
     else

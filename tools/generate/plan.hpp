@@ -28,9 +28,9 @@ struct RateRecord {
 };
 
 /// The records of owaredb-build.jsonl text that give a rate: levels built in one process
-/// (in-memory, streamed, streamed-4bit) at level kMinRateLevel or above, with their full
-/// CPU time. Other lines (other modes, torn or foreign lines, comments such as the
-/// committed file's "about" line) are skipped.
+/// (in-memory, streamed, streamed-4bit, streamed-2bit) at level kMinRateLevel or above, with their
+/// full CPU time. Other lines (other modes, torn or foreign lines, comments such as the committed
+/// file's "about" line) are skipped.
 std::vector<RateRecord> parse_rate_records(std::istream& in);
 
 /// Levels below this take under a second; their CPU time is mostly fixed costs.
@@ -57,21 +57,20 @@ class RateModel {
     int first_level() const { return first_; }
     int last_level() const { return last_; }
     /// What `mode` costs against the fit, and whether records of it measured that (else
-    /// streamed is taken as the base mode, streamed-4bit as streamed).
+    /// streamed is taken as the base mode, streamed-4bit as streamed, streamed-2bit as
+    /// streamed-4bit).
     double ratio(LevelMode mode) const { return ratio_[index(mode)]; }
     bool measured(LevelMode mode) const { return measured_[index(mode)]; }
 
   private:
-    static int index(LevelMode mode) {
-        return mode == LevelMode::InMemory ? 0 : mode == LevelMode::Streamed ? 1 : 2;
-    }
+    static int index(LevelMode mode);
     void fit(const std::vector<RateRecord>& base);
 
     LevelMode base_ = LevelMode::InMemory;
     double intercept_ = 0, slope_ = 0;
     int first_ = 0, last_ = 0;
-    double ratio_[3] = {1, 1, 1};
-    bool measured_[3] = {false, false, false};
+    double ratio_[4] = {1, 1, 1, 1};
+    bool measured_[4] = {false, false, false, false};
 };
 
 /// How many threads' worth of the measured (2-thread) rate `threads` threads give.
