@@ -366,11 +366,14 @@ try {
     const rows = want.moves.map((m) => ({ move: m.move, value: m.value, bound: m.bound, proven: m.proven ? '1' : '0' })).sort((x, y) => x.move - y.move);
     check('search: the table shows the search\'s value of every move, marked as such', t.kind === 'estimate' &&
       JSON.stringify(t.rows.slice().sort((x, y) => x.move - y.move).map(({ move, value, bound, proven }) => ({ move, value, bound, proven }))) === JSON.stringify(rows) &&
-      t.rows.every((r) => r.searched && r.db === undefined && /^[\u2248\u2264]/.test(r.cell) && /search estimate/.test(r.result)),
+      t.rows.every((r) => r.searched && r.db === undefined && /^[\u2248\u2264]/.test(r.cell) && /\u00b7\u00a0estimate$/.test(r.result)),
       `${JSON.stringify(t.rows)} vs ${JSON.stringify(want.moves)}`);
     check('search: its move first, marked as the search\'s', t.rows[0].move === want.move && t.rows[0].searchBest && t.rows.filter((r) => r.searchBest).length === 1 &&
       !t.rows.some((r) => r.best), JSON.stringify(t.rows));
     check('search: a legend says they are search values, not database values', /search estimate\), not database values/.test(t.legend), t.legend);
+    const line = await page.evaluate(() => document.getElementById('pv').textContent);
+    const moves = want.pv.map((m, i) => `${i % 2 ? 'N' : 'S'}${m}`).join(' ');
+    check('search: its line, named as the search\'s', line === `not in the databases; the search's line (a search estimate): ${moves}`, `${line} vs ${moves}`);
     check('search: the buttons play the search\'s move and never say "perfect"', t.button.on && t.button.text === 'Play the search\'s move' &&
       !/perfect/i.test(t.button.text + t.button.title + t.auto) && t.auto === 'Search estimate plays for', JSON.stringify(t));
     await page.click('#best');

@@ -644,7 +644,7 @@
     // value's \u2248 or \u2264, its colour and the legend still say it is the search's).
     const how = document.createElement('span');
     how.className = 'how search-how';
-    how.textContent = ` \u00b7 ${sv.proven ? 'proven by search' : 'search estimate'}`;
+    how.textContent = ` \u00b7\u00a0${sv.proven ? 'proven' : 'estimate'}`;
     result.push(how);
     tr.title += `: ${sv.proven ? 'proven by search' : 'a search estimate, not a database value'}`;
     return SEARCH_COLOUR;
@@ -723,6 +723,7 @@
   function drawLine(n, a) {
     const pv = $('pv');
     pv.replaceChildren();
+    delete pv.dataset.kind;
     if (a && a.pv) {
       let turn = n.turn;
       a.pv.slice(0, 80).forEach((s, i) => {
@@ -740,6 +741,17 @@
       end.className = 'end';
       end.textContent = `${a.pv.length > 80 ? '\u2026 ' : ''}(${a.pv_end}${a.pv.length ? `, ${a.pv.length} plies` : ''})`;
       pv.appendChild(end);
+    } else if (a && a.partial && state.search && state.search.pv && state.search.pv.length) {
+      // The search's line instead, named as its own: not the line of perfect play.
+      const s = state.search;
+      let turn = n.turn;
+      const line = s.pv.map((m) => {
+        const step = `${NAME[turn][0]}${m}`;
+        turn = other(turn);
+        return step;
+      });
+      pv.textContent = `not in the databases; the search's line (${s.kind === 'proven' ? 'proven by search' : 'a search estimate'}): ${line.join(' ')}`;
+      pv.dataset.kind = 'search';
     } else if (a && a.partial) {
       pv.textContent = 'not known: the position is not in the databases';
     }
