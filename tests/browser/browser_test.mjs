@@ -6,7 +6,9 @@
 // after each of 10 plies of "play the best move"; then undo/redo, the shareable URL, the
 // computer playing both sides, the rules switch, game over, positions whose levels are
 // missing (playable, marked, valued where a capture reaches the levels present, the
-// `owaredb generate` commands; the opening and "New game"), links that cannot be (refused,
+// `owaredb generate` commands; the opening and "New game"), the search there (#50: its
+// values in the table marked as its own, its move played by the button and the computer,
+// a busy server's 503 shown and asked again, a stale answer dropped), links that cannot be (refused,
 // not clamped), moves coloured by their result under the score with the bound files'
 // certainty, a click on the line of perfect play, the game record (its link, pasted back),
 // the phone layout (no sideways scrolling), and a directory of a board of 4 pits a side

@@ -6,8 +6,9 @@
 // A position whose levels are missing is still played: the server's error object (README,
 // Errors) lists the legal moves with their captures and children, valued where a move leads
 // into the levels present, so a game from the opening goes on until it reaches the
-// databases; a search's suggestion (GET /api/search), where the server has one, is shown
-// apart from the database values and named as such.
+// databases; there a search (GET /api/search), where the server has one, suggests and plays
+// moves: its move, its values of the moves and its line are shown apart from the database
+// values and named as a search's (proven or an estimate), never as perfect play.
 //
 // Moves are listed best first and coloured by the result they keep for the side to move
 // (win, draw, loss), given the seeds captured so far and endless play split evenly, as
