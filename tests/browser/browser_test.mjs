@@ -404,7 +404,7 @@ try {
     await page.goto(server.url);
     await settle(page, START, 'south', 'missing');
     let t = await searched(page, 'busy');
-    check('busy: the 503 is shown, with when it is asked again', /^Search busy: busy: 4 searches are running.*Asking again in 1 s\.$/.test(t.text) && t.shown,
+    check('busy: the 503 is shown, with when it is asked again', /^Search busy: 4 searches are running, the most at once; try again\. Asking again in 1 s\.$/.test(t.text) && t.shown,
       JSON.stringify(t));
     s = await shown(page);
     check('busy: the moves are still there and playable, none valued', s.rows.length === 6 && s.rows.every((r) => r.value === null) && !t.button.on,

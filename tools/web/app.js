@@ -239,7 +239,7 @@
     state.searchAbort = null;
     if (res.status === 503) {
       const wait = Math.min(10, Math.max(1, Number(res.headers.get('Retry-After')) || 1));
-      const why = body.error || 'the server is busy';
+      const why = String(body.error || 'the server is busy').replace(/^busy: */, '');
       if (tries >= SEARCH_TRIES) {
         setSearch('failed', `Search not available: ${why} (asked ${tries} times). The moves can still be played.`);
         return;
@@ -482,12 +482,13 @@
   // The moves best first: known values from the highest, then those not in the databases;
   // equal values in pit order. Outside the databases a move without a database value is
   // ranked by its search value (`searched`: move -> the search's entry), after a database
-  // value or an exact search value equal to it.
-  function ranked(moves, searched = new Map()) {
+  // value equal to it; among equal search values the search's move (`chosen`) first, then
+  // exact values, then bounds.
+  function ranked(moves, searched = new Map(), chosen = 0) {
     const rank = (m) => {
       const s = searched.get(m.move);
-      if (known(m)) return [m.value, 2];
-      return s ? [s.value, s.bound === 'exact' ? 1 : 0] : null;
+      if (known(m)) return [m.value, 3];
+      return s ? [s.value, m.move === chosen ? 2 : s.bound === 'exact' ? 1 : 0] : null;
     };
     return moves.slice().sort((x, y) => {
       const [a, b] = [rank(x), rank(y)];
@@ -708,7 +709,7 @@
     // search's for this node (stopSearch drops it when the node changes).
     const s = a.partial && state.search ? state.search : null;
     const searched = new Map((s ? s.moves || [] : []).map((x) => [x.move, x]));
-    for (const m of ranked(a.moves, searched)) {
+    for (const m of ranked(a.moves, searched, s ? s.move : 0)) {
       const tr = moveRow(n, m, best.has(m.move), searched.get(m.move));
       if (s && m.move === s.move) tr.classList.add('search-best');
       tbody.appendChild(tr);
