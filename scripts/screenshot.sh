@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Pictures of `owaredb serve` for the README: builds owaredb, builds abapa levels 0..12 in a
-# temporary directory, starts the server and saves docs/oracle.png (laptop, 1280 x 800) and
-# docs/oracle-phone.png (phone, 390 x 844 at 2x) with Debian's chromium driven by
+# temporary directory, starts the server and saves docs/oracle.png (laptop, 1280 x 800),
+# docs/oracle-phone.png (phone, 390 x 844 at 2x) and docs/opening.png (the opening with the
+# search's suggestions, 1100 x 540) with Debian's chromium driven by
 # playwright-core (tests/browser, installed with npm ci into the build tree).
 #   scripts/screenshot.sh [BUILD_DIR]      (default: build)
 set -euo pipefail

@@ -6,7 +6,9 @@
 // after each of 10 plies of "play the best move"; then undo/redo, the shareable URL, the
 // computer playing both sides, the rules switch, game over, positions whose levels are
 // missing (playable, marked, valued where a capture reaches the levels present, the
-// `owaredb generate` commands; the opening and "New game"), links that cannot be (refused,
+// `owaredb generate` commands; the opening and "New game"), the search there (#50: its
+// values in the table marked as its own, its move played by the button and the computer,
+// a busy server's 503 shown and asked again, a stale answer dropped), links that cannot be (refused,
 // not clamped), moves coloured by their result under the score with the bound files'
 // certainty, a click on the line of perfect play, the game record (its link, pasted back),
 // the phone layout (no sideways scrolling), and a directory of a board of 4 pits a side
@@ -100,6 +102,36 @@ async function settle(page, position, turn, state = 'ready') {
   return shown(page);
 }
 
+// The search's part of the page (#50) once its request is `status` (pending, done, busy,
+// failed): its box, its values in the moves table, the buttons that play its move.
+async function searched(page, status) {
+  await page.waitForFunction((st) => document.body.dataset.search === st && document.body.dataset.state !== 'loading', status, { timeout: 20000 });
+  return page.evaluate(() => {
+    const box = document.getElementById('search');
+    const best = document.getElementById('best');
+    return {
+      shown: !box.hidden,
+      kind: box.dataset.kind,
+      text: box.textContent,
+      legend: document.getElementById('search-legend').hidden ? '' : document.getElementById('search-legend').textContent,
+      button: { on: !best.disabled, text: best.textContent, title: best.title },
+      auto: document.getElementById('auto-label').textContent,
+      rows: [...document.querySelectorAll('#moves tbody tr')].map((tr) => ({
+        move: Number(tr.dataset.move),
+        value: tr.dataset.searchValue === undefined ? null : Number(tr.dataset.searchValue),
+        bound: tr.dataset.searchBound,
+        proven: tr.dataset.searchProven,
+        db: tr.dataset.value,
+        searched: tr.classList.contains('searched'),
+        searchBest: tr.classList.contains('search-best'),
+        best: tr.classList.contains('best'),
+        cell: tr.querySelector('td.v').textContent,
+        result: tr.querySelector('td.result').textContent,
+      })),
+    };
+  });
+}
+
 // Moves as the page lists them (#50): best first, by value; those without one after, in pit
 // order; equal values in pit order.
 const ranked = (rows) => rows.slice().sort((x, y) => (x.value === null) - (y.value === null) ||
@@ -146,8 +178,9 @@ try {
   const page = await browser.context.newPage();
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
   page.on('console', (m) => {
-    // A missing level is a 404, which Chromium reports on the console.
-    if (m.type() === 'error' && !/status of 404/.test(m.text())) errors.push(`console: ${m.text()}`);
+    // A missing level is a 404, a busy search (made up in 8e) a 503: Chromium reports both
+    // on the console.
+    if (m.type() === 'error' && !/status of (404|503)/.test(m.text())) errors.push(`console: ${m.text()}`);
   });
 
   // 1. A 12-seed position from the URL.
@@ -241,7 +274,9 @@ try {
   s = await settle(page, null, null);
   compare('back to abapa', s, probe(s.position));
 
-  // 8. A missing level: which one, and the command that builds it.
+  // 8. A missing level: which one, and the command that builds it. What the databases give
+  // alone: the server's search is kept out (a server without it answers 404) until 8c.
+  await page.route('**/api/search?*', (route) => route.fulfill({ status: 404, json: { error: 'not found' } }));
   const P13 = '4 4 4 1 0 0 0 0 0 0 0 0';
   await page.goto(`${server.url}?rules=abapa&position=${encodeURIComponent(P13)}&turn=north&south=20&north=15`);
   s = await settle(page, P13, 'north', 'missing');
@@ -274,7 +309,9 @@ try {
     compare('values are back once the game reaches the levels present', s, probe(s.position));
     check('the capture was counted', s.stores.south === 24 && s.stores.north === 15, JSON.stringify(s.stores));
   }
+  await page.unroute('**/api/search?*');
 
+  const START = '4 4 4 4 4 4 4 4 4 4 4 4';
   // 8c. Play from the opening (levels 13..48 missing): playable, and "New game" too.
   // The page asks GET /api/search for a suggestion there (#50); its answer is made up here
   // (the search is not this test's): the page must show it apart, named as a search's.
@@ -285,13 +322,14 @@ try {
       return route.fulfill({ json: { status: 'not_available', search: { kind: 'estimate', move: 3, value: 2, depth: 7, pv: [3], moves: [] } } });
     });
     await page.goto(server.url);
-    const START = '4 4 4 4 4 4 4 4 4 4 4 4';
     s = await settle(page, START, 'south', 'missing');
     await page.waitForSelector('#search:not([hidden])', { timeout: 10000 });
     const hint = await page.evaluate(() => ({ text: document.getElementById('search').textContent, kind: document.getElementById('search').dataset.kind }));
     check('opening: a search suggestion, named as an estimate', hint.kind === 'estimate' && searched[0] === START &&
       hint.text === 'Search estimate, not a database value: S3, value +2 for South (depth 7).', JSON.stringify(hint));
     check('opening: the suggestion is not a database value', (await shown(page)).rows.every((r) => r.value === null));
+    const button = await page.evaluate(() => ({ on: !document.getElementById('best').disabled, text: document.getElementById('best').textContent }));
+    check('opening: the search\'s move can be played (#50)', button.on && button.text === 'Play the search\'s move', JSON.stringify(button));
     await page.unroute('**/api/search?*');
     check('opening: every move playable, none valued', s.rows.length === 6 && s.rows.every((r) => r.value === null) &&
       Object.values(s.chips).every((c) => c === '?'), JSON.stringify(s.rows));
@@ -299,13 +337,114 @@ try {
     check('opening: the command for the position', s.generate === `owaredb generate --rules abapa --max-seeds 48 --dir ${basename(dir)}`, s.generate);
     check('opening: and one a night builds', s.night === `owaredb generate --rules abapa --max-seeds 28 --dir ${basename(dir)}` &&
       /203\.6 billion positions/.test(s.message), `${s.night} / ${s.message}`);
-    check('opening: "Play the best move" is off (no value)', !s.best);
     await page.click('#board [data-pit="south-0"]');
     s = await settle(page, '4 4 4 4 4 4 0 5 5 5 5 4', 'north', 'missing');
     check('opening: a move was played', s.ply === 1 && s.record === 'S1', `${s.ply} ${s.record}`);
     await page.click('#new-game');
     s = await settle(page, START, 'south', 'missing');
     check('"New game" returns to a playable opening', s.ply === 0 && s.rows.length === 6 && s.stores.south === 0 && s.stores.north === 0, JSON.stringify(s));
+  }
+
+  // 8d. From the opening, the search's answer (#50): its values in the moves table, marked
+  // as the search's and never as database values; "Play the search's move" and the
+  // computer play its move, and say it is a search's, not perfect play. The answers are the
+  // server's own, recorded on their way.
+  {
+    const answers = new Map();
+    await page.route('**/api/search?*', async (route) => {
+      try {
+        const res = await route.fetch();
+        const body = await res.json();
+        if (res.status() === 200) answers.set(new URL(route.request().url()).searchParams.get('position'), body.search);
+        await route.fulfill({ response: res, json: body });
+      } catch (e) {
+        // the page gave the request up (a newer position): nothing to answer
+      }
+    });
+    await page.goto(server.url);
+    await settle(page, START, 'south', 'missing');
+    let t = await searched(page, 'done');
+    const want = answers.get(START);
+    const rows = want.moves.map((m) => ({ move: m.move, value: m.value, bound: m.bound, proven: m.proven ? '1' : '0' })).sort((x, y) => x.move - y.move);
+    check('search: the table shows the search\'s value of every move, marked as such', t.kind === 'estimate' &&
+      JSON.stringify(t.rows.slice().sort((x, y) => x.move - y.move).map(({ move, value, bound, proven }) => ({ move, value, bound, proven }))) === JSON.stringify(rows) &&
+      t.rows.every((r) => r.searched && r.db === undefined && /^[\u2248\u2264]/.test(r.cell) && /\u00b7\u00a0estimate$/.test(r.result)),
+      `${JSON.stringify(t.rows)} vs ${JSON.stringify(want.moves)}`);
+    check('search: its move first, marked as the search\'s', t.rows[0].move === want.move && t.rows[0].searchBest && t.rows.filter((r) => r.searchBest).length === 1 &&
+      !t.rows.some((r) => r.best), JSON.stringify(t.rows));
+    check('search: a legend says they are search values, not database values', /search estimate\), not database values/.test(t.legend), t.legend);
+    const line = await page.evaluate(() => document.getElementById('pv').textContent);
+    const moves = want.pv.map((m, i) => `${i % 2 ? 'N' : 'S'}${m}`).join(' ');
+    check('search: its line, named as the search\'s', line === `not in the databases; the search's line (a search estimate): ${moves}`, `${line} vs ${moves}`);
+    check('search: the buttons play the search\'s move and never say "perfect"', t.button.on && t.button.text === 'Play the search\'s move' &&
+      !/perfect/i.test(t.button.text + t.button.title + t.auto) && t.auto === 'Search estimate plays for', JSON.stringify(t));
+    await page.click('#best');
+    await page.waitForFunction(() => document.body.dataset.ply === '1' && document.body.dataset.state === 'missing', null, { timeout: 20000 });
+    s = await shown(page);
+    check('search: "Play the search\'s move" played it', s.record === `S${want.move}`, s.record);
+    // The computer plays North's move from the search's answer for the position reached.
+    const p1 = s.position;
+    await page.check('#auto-north');
+    await page.waitForFunction(() => document.body.dataset.ply === '2', null, { timeout: 20000 });
+    await page.uncheck('#auto-north');
+    s = await shown(page);
+    check('search: the computer played North the search\'s move', answers.has(p1) && s.record === `S${want.move} N${answers.get(p1).move}`, s.record);
+    await page.unroute('**/api/search?*');
+  }
+
+  // 8e. A busy server (503 with Retry-After: more searches than it runs at once) is said so,
+  // asked again after the wait, and the page plays on meanwhile; once it answers, the
+  // search's move is there.
+  {
+    let asked = 0;
+    await page.route('**/api/search?*', (route) => {
+      asked += 1;
+      return route.fulfill({ status: 503, headers: { 'Retry-After': '1' }, json: { error: 'busy: 4 searches are running, the most at once; try again' } });
+    });
+    await page.goto(server.url);
+    await settle(page, START, 'south', 'missing');
+    let t = await searched(page, 'busy');
+    check('busy: the 503 is shown, with when it is asked again', /^Search busy: 4 searches are running, the most at once; try again\. Asking again in 1 s\.$/.test(t.text) && t.shown,
+      JSON.stringify(t));
+    s = await shown(page);
+    check('busy: the moves are still there and playable, none valued', s.rows.length === 6 && s.rows.every((r) => r.value === null) && !t.button.on,
+      JSON.stringify(s.rows));
+    await page.unroute('**/api/search?*');
+    t = await searched(page, 'done');
+    check('busy: asked again after Retry-After, and then answered', asked >= 1 && t.kind === 'estimate' && t.button.on, `${asked} ${JSON.stringify(t)}`);
+  }
+
+  // 8f. A search's answer that comes after the position changed is dropped: the answer for
+  // the opening is held back until a move has been played and the new position's answer
+  // shown; the page shows that one only, and the request for the opening was given up.
+  {
+    let release;
+    const held = new Promise((r) => (release = r));
+    const fake = (move, value) => ({ status: 'not_available', search: { kind: 'estimate', move, value, depth: 3, pv: [move],
+      moves: [1, 2, 3, 4, 5, 6].map((m) => ({ move: m, captured: 0, value: m === move ? value : value - 1, bound: m === move ? 'exact' : 'at_most', proven: false })) } });
+    const failed = [];
+    const onFailed = (r) => r.url().includes('/api/search') && failed.push(new URL(r.url()).searchParams.get('position'));
+    page.on('requestfailed', onFailed);
+    await page.route('**/api/search?*', async (route) => {
+      const position = new URL(route.request().url()).searchParams.get('position');
+      if (position !== START) return route.fulfill({ json: fake(2, -1) });
+      await held;
+      return route.fulfill({ json: fake(3, 7) }).catch(() => {});
+    });
+    await page.goto(server.url);
+    await settle(page, START, 'south', 'missing');
+    await page.click('#board [data-pit="south-0"]');
+    await settle(page, '4 4 4 4 4 4 0 5 5 5 5 4', 'north', 'missing');
+    await searched(page, 'done');
+    release();
+    await page.waitForTimeout(300);
+    const t = await searched(page, 'done');
+    page.off('requestfailed', onFailed);
+    await page.unroute('**/api/search?*');
+    check('stale: the new position\'s answer shown, the old one dropped', t.text === 'Search estimate, not a database value: N2, value \u22121 for North (depth 3).' &&
+      t.rows.every((r) => r.value === (r.move === 2 ? -1 : -2)) && t.rows[0].move === 2, JSON.stringify(t));
+    check('stale: the request for the old position was given up', failed.includes(START), JSON.stringify(failed));
+    check('stale: nothing was played from the old answer', (await shown(page)).ply === 1);
   }
 
   // 9. Game over.
@@ -564,6 +703,7 @@ try {
   // below the fold): one short line, every move in the first screen.
   await phone.goto(server.url);
   s = await settle(phone, '4 4 4 4 4 4 4 4 4 4 4 4', 'south', 'missing');
+  await searched(phone, 'done');
   const fold = () => phone.evaluate(() => {
     const rows = [...document.querySelectorAll('#moves tbody tr')].map((r) => r.getBoundingClientRect());
     const code = document.getElementById('generate').getBoundingClientRect();

@@ -3,7 +3,7 @@
 # the source tree):
 #   run.sh api        OWAREDB WORK          the HTTP API (node only, no browser)
 #   run.sh browser    OWAREDB WORK          the page in Debian's chromium via playwright-core
-#   run.sh screenshot OWAREDB WORK OUTDIR   docs/oracle.png, docs/oracle-phone.png
+#   run.sh screenshot OWAREDB WORK OUTDIR   docs/oracle.png, docs/oracle-phone.png, docs/opening.png
 # playwright-core comes from npm (`npm ci`, exactly package-lock.json; the npm cache is
 # enough offline); it drives /usr/bin/chromium and downloads no browser. Exits 77 (ctest:
 # skipped) with a message when node or chromium is missing.

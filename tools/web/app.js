@@ -6,8 +6,9 @@
 // A position whose levels are missing is still played: the server's error object (README,
 // Errors) lists the legal moves with their captures and children, valued where a move leads
 // into the levels present, so a game from the opening goes on until it reaches the
-// databases; a search's suggestion (GET /api/search), where the server has one, is shown
-// apart from the database values and named as such.
+// databases; there a search (GET /api/search), where the server has one, suggests and plays
+// moves: its move, its values of the moves and its line are shown apart from the database
+// values and named as a search's (proven or an estimate), never as perfect play.
 //
 // Moves are listed best first and coloured by the result they keep for the side to move
 // (win, draw, loss), given the seeds captured so far and endless play split evenly, as
@@ -35,6 +36,8 @@
   const AUTOPLAY_MS = 500;
   const FLIP_KEY = 'owaredb-flip'; // localStorage: '1' when North is drawn at the bottom
   const SEARCH_BUDGET = '500ms'; // a suggestion's search, where the databases have no value
+  const SEARCH_TRIES = 5; // a busy server (503) is asked this many times, then the page says so
+  const SEARCH_COLOUR = '#5b4bb7'; // search values: never the colours of database results
   let TOTAL = 48; // seeds in a game: on the board plus both stores
   // The largest level a laptop builds in a night (docs/results.md: level 28 in 0.2 h, 6 GiB
   // in memory); a page facing a far larger build suggests this one too.
@@ -59,6 +62,13 @@
     flipped: false, // North drawn at the bottom
     missingOpen: false, // the missing levels' details shown
     search: null, // /api/search's "search" for the current node, where the databases have no value
+    // The search request for the current node: 'none' (none asked), 'pending', 'done'
+    // (state.search holds its answer), 'busy' (503: asked again after Retry-After), 'failed';
+    // searchText says why for the last two.
+    searchStatus: 'none',
+    searchText: '',
+    searchAbort: null, // the AbortController of the search request in flight
+    searchTimer: 0, // a search asked again once the busy server's Retry-After has passed
   };
   const node = () => state.history[state.index];
 
@@ -173,7 +183,7 @@
     state.loading = true;
     state.answer = null;
     state.problem = null;
-    state.search = null;
+    stopSearch();
     render();
     const { answer = null, problem = null } = await ask(n, true);
     if (id !== state.request) return; // a newer position was asked for meanwhile
@@ -181,32 +191,83 @@
     state.answer = answer;
     state.problem = problem;
     render();
-    scheduleComputer();
     if (answer && answer.partial && !answer.terminal) suggest(n, id);
+    else scheduleComputer();
+  }
+
+  // The search for the node shown is no longer wanted (the position changed): its request
+  // is aborted, its retry forgotten, its answer dropped.
+  function stopSearch() {
+    if (state.searchAbort) state.searchAbort.abort();
+    clearTimeout(state.searchTimer);
+    state.searchAbort = null;
+    state.search = null;
+    state.searchStatus = 'none';
+    state.searchText = '';
+  }
+
+  function setSearch(status, text = '') {
+    state.searchStatus = status;
+    state.searchText = text;
+    drawPanel();
+    drawMessage();
+    scheduleComputer();
   }
 
   // A search's suggestion (GET /api/search, its "search" member) for a position whose
   // levels are missing: shown apart from the database values and named as a search's
-  // answer, proven or an estimate. A server without the endpoint (404) or a search that
-  // fails leaves the page as it was.
-  async function suggest(n, id) {
+  // answer, proven or an estimate; the computer and "Play the search's move" play it. One
+  // request at a time: a new position aborts the one in flight (stopSearch), and an answer
+  // for a node no longer shown (`id` is not the latest request) is dropped. A busy server
+  // (503, its searches at once all running) is asked again after its Retry-After, and the
+  // page says so; a server without the endpoint (404) leaves the page as it was.
+  async function suggest(n, id, tries = 1) {
+    const abort = new AbortController();
+    state.searchAbort = abort;
+    setSearch('pending');
+    let res;
+    let body;
     try {
       const query = new URLSearchParams({ rules: state.rules, position: n.pits.join(' '), budget: SEARCH_BUDGET });
-      const res = await fetch(`/api/search?${query}`);
-      const body = await res.json();
-      if (id !== state.request || !body.search || !Number.isInteger(body.search.move)) return;
-      state.search = body.search;
-      drawSearch();
+      res = await fetch(`/api/search?${query}`, { signal: abort.signal });
+      body = await res.json().catch(() => ({}));
     } catch (e) {
-      // no suggestion: the page shows what the databases say
+      if (id === state.request && !abort.signal.aborted) setSearch('failed', `Search failed: cannot reach the server (${e.message}).`);
+      return;
+    }
+    if (id !== state.request || abort.signal.aborted) return;
+    state.searchAbort = null;
+    if (res.status === 503) {
+      const wait = Math.min(10, Math.max(1, Number(res.headers.get('Retry-After')) || 1));
+      const why = String(body.error || 'the server is busy').replace(/^busy: */, '');
+      if (tries >= SEARCH_TRIES) {
+        setSearch('failed', `Search not available: ${why} (asked ${tries} times). The moves can still be played.`);
+        return;
+      }
+      state.searchTimer = setTimeout(() => id === state.request && suggest(n, id, tries + 1), wait * 1000);
+      setSearch('busy', `Search busy: ${why}. Asking again in ${wait} s.`);
+    } else if (res.status === 404 && !body.status) {
+      setSearch('none'); // no search on this server
+    } else if (!res.ok || !body.search || !Number.isInteger(body.search.move)) {
+      setSearch('failed', `Search failed: ${body.error || `status ${res.status}`}.`);
+    } else {
+      state.search = body.search;
+      setSearch('done');
     }
   }
 
+  // The search's answer, or what became of its request.
   function drawSearch() {
     const box = $('search');
     const s = state.search;
-    box.hidden = !s;
-    if (!s) return;
+    const status = state.searchStatus;
+    document.body.dataset.search = status;
+    box.hidden = status === 'none';
+    if (status !== 'done') {
+      box.dataset.kind = status;
+      box.textContent = status === 'pending' ? `Searching (up to ${SEARCH_BUDGET}) \u2026` : state.searchText;
+      return;
+    }
     const n = node();
     const proven = s.kind === 'proven';
     box.dataset.kind = proven ? 'proven' : 'estimate';
@@ -321,8 +382,14 @@
     return a.pv && a.pv.length ? a.pv[0].move : a.best[0];
   }
 
+  // Perfect play where the databases value the position; outside them the search's move,
+  // once its answer is there.
   function playBest() {
-    if (state.answer && state.answer.partial) return;
+    const a = state.answer;
+    if (a && a.partial) {
+      if (state.search) playMove(state.search.move);
+      return;
+    }
     const m = bestMove();
     if (m) playMove(m);
   }
@@ -351,17 +418,20 @@
     probe();
   }
 
-  // Plays for the side to move if the computer plays it. Stops where the game is over, at an
-  // error, or at a repeated position (perfect play may go round forever: endless play).
+  // Plays for the side to move if the computer plays it: perfect play from the databases,
+  // or outside them the search's move once it has come (suggest calls this again then).
+  // Stops where the game is over, at an error, where no search answers, or at a repeated
+  // position (perfect play may go round forever: endless play).
   function scheduleComputer() {
     clearTimeout(state.timer);
     const n = node();
     if (!$(`auto-${n.turn}`).checked || !state.answer || !state.answer.moves.length) return;
-    if (state.answer.partial) {
-      showProblem({
-        kind: 'info',
-        data: { error: `The computer plays from the databases only, and this position is not in them: play ${NAME[n.turn]}'s move yourself.` },
-      });
+    if (state.answer.partial && !state.search) {
+      if (state.searchStatus === 'none' || state.searchStatus === 'failed')
+        showProblem({
+          kind: 'info',
+          data: { error: `The computer cannot play here: the position is not in the databases and no search answered. Play ${NAME[n.turn]}'s move yourself.` },
+        });
       return;
     }
     const seen = state.history.slice(0, state.index).some((h) => key(h) === key(n));
@@ -410,10 +480,25 @@
   const finalScore = (n, o) => `final score ${NAME[n.turn]} ${half(o.mine)}, ${NAME[other(n.turn)]} ${half(o.theirs)}`;
 
   // The moves best first: known values from the highest, then those not in the databases;
-  // equal values in pit order.
-  function ranked(moves) {
-    return moves.slice().sort((x, y) => known(y) - known(x) || (known(x) ? y.value - x.value : 0) || x.move - y.move);
+  // equal values in pit order. Outside the databases a move without a database value is
+  // ranked by its search value (`searched`: move -> the search's entry), after a database
+  // value equal to it; among equal search values the search's move (`chosen`) first, then
+  // exact values, then bounds.
+  function ranked(moves, searched = new Map(), chosen = 0) {
+    const rank = (m) => {
+      const s = searched.get(m.move);
+      if (known(m)) return [m.value, 3];
+      return s ? [s.value, m.move === chosen ? 2 : s.bound === 'exact' ? 1 : 0] : null;
+    };
+    return moves.slice().sort((x, y) => {
+      const [a, b] = [rank(x), rank(y)];
+      return (a === null) - (b === null) || (a === null ? 0 : b[0] - a[0] || b[1] - a[1]) || x.move - y.move;
+    });
   }
+
+  // A search value as the table writes it, never as a database value: "\u2248+2" an estimate,
+  // "+2" proven, "\u2264+2" at most (the search proved only that the move is not better).
+  const searchValue = (s) => `${s.bound === 'at_most' ? '\u2264' : s.proven ? '' : '\u2248'}${signed(s.value)}`;
 
   // Under the rules as written (docs/values.md, Convention-free bounds), from the bound
   // files' gM and gN (what the mover and the opponent can force by play that ends): 'win',
@@ -548,8 +633,28 @@
     }
   }
 
-  // The row of move `m` of node `n`: its result in words, the exact counts in its tooltip.
-  function moveRow(n, m, best) {
+  // What a search value `sv` (the search's entry for a move without a database value) adds
+  // to the row `tr`: its marks, its result in words `result` and its colour.
+  function searchedRow(n, tr, result, sv) {
+    tr.classList.add('searched');
+    tr.dataset.searchValue = sv.value;
+    tr.dataset.searchBound = sv.bound;
+    tr.dataset.searchProven = sv.proven ? '1' : '0';
+    const o = outcome(n, sv.value);
+    result[0].textContent = `${sv.bound === 'at_most' ? 'at best ' : ''}${words(o)}`;
+    // The separator inside the mark, so that a phone, short of width, leaves both out (the
+    // value's \u2248 or \u2264, its colour and the legend still say it is the search's).
+    const how = document.createElement('span');
+    how.className = 'how search-how';
+    how.textContent = ` \u00b7\u00a0${sv.proven ? 'proven' : 'estimate'}`;
+    result.push(how);
+    tr.title += `: ${sv.proven ? 'proven by search' : 'a search estimate, not a database value'}`;
+    return SEARCH_COLOUR;
+  }
+
+  // The row of move `m` of node `n`: its result in words, the exact counts in its tooltip;
+  // outside the databases, `sv` the search's entry for it (marked as a search value).
+  function moveRow(n, m, best, sv) {
     const tr = document.createElement('tr');
     tr.dataset.move = m.move;
     tr.dataset.captured = m.captured;
@@ -578,8 +683,9 @@
       }
     } else {
       tr.dataset.result = 'unknown';
+      if (sv) colour = searchedRow(n, tr, result, sv);
     }
-    const cells = [`${NAME[n.turn][0]}${m.move}`, m.captured || '', known(m) ? signed(m.value) : '?', result];
+    const cells = [`${NAME[n.turn][0]}${m.move}`, m.captured || '', known(m) ? signed(m.value) : sv ? searchValue(sv) : '?', result];
     cells.forEach((c, i) => {
       const td = document.createElement('td');
       if (i === 3) td.append(...c);
@@ -599,13 +705,27 @@
     tbody.replaceChildren();
     if (!a) return;
     const best = new Set(a.best);
-    for (const m of ranked(a.moves)) tbody.appendChild(moveRow(n, m, best.has(m.move)));
+    // Search values only where the databases give none (a partial answer), and only the
+    // search's for this node (stopSearch drops it when the node changes).
+    const s = a.partial && state.search ? state.search : null;
+    const searched = new Map((s ? s.moves || [] : []).map((x) => [x.move, x]));
+    for (const m of ranked(a.moves, searched, s ? s.move : 0)) {
+      const tr = moveRow(n, m, best.has(m.move), searched.get(m.move));
+      if (s && m.move === s.move) tr.classList.add('search-best');
+      tbody.appendChild(tr);
+    }
+    const legend = $('search-legend');
+    legend.hidden = !s;
+    if (s)
+      legend.textContent = `Purple values are the search's (${s.kind === 'proven' ? 'proven by search' : 'a search estimate'}), ` +
+        "not database values: \u2248 an estimate, \u2264 at most (no better than that), \u2606 the search's move.";
   }
 
   // The line of perfect play, each step a button that plays up to it.
   function drawLine(n, a) {
     const pv = $('pv');
     pv.replaceChildren();
+    delete pv.dataset.kind;
     if (a && a.pv) {
       let turn = n.turn;
       a.pv.slice(0, 80).forEach((s, i) => {
@@ -623,6 +743,17 @@
       end.className = 'end';
       end.textContent = `${a.pv.length > 80 ? '\u2026 ' : ''}(${a.pv_end}${a.pv.length ? `, ${a.pv.length} plies` : ''})`;
       pv.appendChild(end);
+    } else if (a && a.partial && state.search && state.search.pv && state.search.pv.length) {
+      // The search's line instead, named as its own: not the line of perfect play.
+      const s = state.search;
+      let turn = n.turn;
+      const line = s.pv.map((m) => {
+        const step = `${NAME[turn][0]}${m}`;
+        turn = other(turn);
+        return step;
+      });
+      pv.textContent = `not in the databases; the search's line (${s.kind === 'proven' ? 'proven by search' : 'a search estimate'}): ${line.join(' ')}`;
+      pv.dataset.kind = 'search';
     } else if (a && a.partial) {
       pv.textContent = 'not known: the position is not in the databases';
     }
@@ -658,7 +789,7 @@
 
     $('undo').disabled = state.index === 0;
     $('redo').disabled = state.index + 1 >= state.history.length;
-    $('best').disabled = state.loading || !a || a.partial || !a.moves.length;
+    drawPlayers(a);
 
     // The game record from the first position, and a link that replays it.
     const rec = record();
@@ -670,6 +801,31 @@
     const link = $('game-link');
     link.href = `/?${q}`;
     link.textContent = rec ? `${state.index} ${state.index === 1 ? 'move' : 'moves'} from the first position` : 'the first position';
+  }
+
+  // "Play the best move" and "Computer plays perfectly" where the databases value the
+  // position; outside them the same buttons play the search's move, and say so (never
+  // "perfect" for a search's move).
+  function drawPlayers(a) {
+    const button = $('best');
+    const label = $('auto-label');
+    const s = state.search;
+    if (a && a.partial) {
+      const kind = !s ? 'Search' : s.kind === 'proven' ? 'Proven search' : 'Search estimate';
+      button.textContent = 'Play the search\'s move';
+      button.title = !s ? 'waiting for the search' : s.kind === 'proven'
+        ? `the search's move, proven by search (not from the databases)`
+        : `the search's move: a search estimate, not a database value`;
+      button.dataset.kind = 'search';
+      button.disabled = state.loading || !s || !a.moves.length;
+      label.textContent = `${kind} plays for`;
+    } else {
+      button.textContent = 'Play the best move';
+      button.title = 'perfect play, from the databases';
+      button.dataset.kind = 'database';
+      button.disabled = state.loading || !a || !a.moves.length;
+      label.textContent = 'Computer plays perfectly for';
+    }
   }
 
   function showProblem(p) {
