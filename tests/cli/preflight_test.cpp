@@ -65,6 +65,15 @@ TEST_CASE("disk_need: streamed-2bit checkpoints are 2 bits a position, scan file
     CHECK(need.exits == 3 * estimated_file_bytes(size));
 }
 
+TEST_CASE("disk_need: without checkpoints no scan generation is pinned: two scan files") {
+    const uint64_t size = level_size(6, 38);
+    for (LevelMode mode : {LevelMode::Nibble, LevelMode::Wld}) {
+        const DiskNeed need = disk_need(38, 1, false, mode, 6);
+        CHECK(need.checkpoint == 0);
+        CHECK(need.exits == 2 * estimated_file_bytes(size));
+    }
+}
+
 TEST_CASE("disk_need: in memory, without checkpoints, bounds") {
     const uint64_t size = level_size(6, 20);
     const DiskNeed in_memory = disk_need(20, 1, true, LevelMode::InMemory, 6);

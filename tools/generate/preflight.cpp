@@ -97,11 +97,12 @@ DiskNeed disk_need(int n, int entries_per_position, bool checkpoints, LevelMode 
     DiskNeed need;
     need.file = estimated_file_bytes(size * uint64_t(entries_per_position));
     // The streamed engine's exit file, compressed; the scan files of the 4- and 2-bit
-    // engines: the generation read, the one written and the one a checkpoint pinned, each
-    // compressed like the level's file.
+    // engines: the generation read, the one written and, with checkpoints, the one a
+    // checkpoint pinned (scan_files.hpp), each compressed like the level's file.
+    const uint64_t scan_generations = checkpoints ? 3 : 2;
     need.exits = mode == LevelMode::Streamed ? estimated_exit_file_bytes(size)
                  : mode == LevelMode::Nibble || mode == LevelMode::Wld
-                     ? 3 * estimated_file_bytes(size)
+                     ? scan_generations * estimated_file_bytes(size)
                      : 0;
     need.checkpoint = checkpoints ? word_bytes : 0;
     return need;
