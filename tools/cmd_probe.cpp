@@ -130,10 +130,10 @@ int answer_one(const Tablebase& tb, const std::string& position, const AnswerOpt
     // moves and captures, and the levels that would value it: shown before the error says
     // what is missing.
     if (json) {
-        append_error_json(out, tb, {}, position, error);
+        append_error_json(out, tb, answer, position, error);
         std::cout << out << "\n";
     } else if (error.status == ProbeStatus::NotAvailable &&
-               append_missing_text(out, tb, {}, position)) {
+               append_missing_text(out, tb, answer, position)) {
         std::cout << out << std::flush;
     }
     if (error.status == ProbeStatus::InvalidPosition) throw UsageError(error.message);

@@ -311,13 +311,21 @@ std::vector<OutsideMove> outside_moves(const Tablebase& tb, const BasicPosition<
     return out;
 }
 
+// The files a query asked with `options` needs, whose absence its NotAvailable means: the
+// bound files with scores (append_answer then needs no value file), else the value files.
+LevelFiles needed_files(const AnswerOptions& options) {
+    return options.scores ? LevelFiles::Bounds : LevelFiles::Values;
+}
+
 // The fields of a missing level's error object after "rules" (see append_error_json).
 template <int P>
 void append_missing_fields(std::string& out, const Tablebase& tb, const AnswerOptions& options,
                            const BasicPosition<P>& position) {
     const int seeds = position.seeds();
-    const MissingLevels missing = tb.missing_levels(seeds, options.dir);
-    out += ",\"seeds\":" + std::to_string(seeds) + ",\"missing_levels\":[";
+    const MissingLevels missing = tb.missing_levels(seeds, options.dir, needed_files(options));
+    out += ",\"seeds\":" + std::to_string(seeds);
+    if (missing.files == LevelFiles::Bounds) out += ",\"files\":\"bounds\"";
+    out += ",\"missing_levels\":[";
     for (std::size_t i = 0; i < missing.levels.size(); ++i)
         out += (i ? "," : "") + std::to_string(missing.levels[i]);
     // `owaredb generate` builds every missing level up to its --max-seeds, in memory while
@@ -355,16 +363,19 @@ std::string level_ranges(const std::vector<int>& levels) {
     return out;
 }
 
-// False, appending nothing, when no value level is missing (a bound file is).
+// False, appending nothing, when none of the levels' files needed is missing.
 template <int P>
-bool missing_text(std::string& out, const Tablebase& tb, std::string_view dir,
+bool missing_text(std::string& out, const Tablebase& tb, const AnswerOptions& options,
                   const BasicPosition<P>& position) {
     const int seeds = position.seeds();
-    const MissingLevels missing = tb.missing_levels(seeds, dir);
+    const MissingLevels missing = tb.missing_levels(seeds, options.dir, needed_files(options));
     if (missing.levels.empty()) return false;
+    const bool bounds = missing.files == LevelFiles::Bounds;
+    const std::string plural = missing.levels.size() == 1 ? " " : "s ";
     out += to_board(position) + "seeds " + std::to_string(seeds) +
-           ": not in the databases (no value: level" + (missing.levels.size() == 1 ? " " : "s ") +
-           level_ranges(missing.levels) + " missing)\n";
+           (bounds ? ": no bounds (the bound files of level"
+                   : ": not in the databases (no value: level") +
+           plural + level_ranges(missing.levels) + " missing)\n";
     const std::vector<OutsideMove> moves = outside_moves(tb, position);
     if (moves.empty())
         out += "no legal move: the game is over\n";
@@ -376,8 +387,9 @@ bool missing_text(std::string& out, const Tablebase& tb, std::string_view dir,
             out += ", value " + std::string(*m.value > 0 ? "+" : "") + std::to_string(*m.value);
         out += '\n';
     }
-    out += "missing levels: " + level_ranges(missing.levels) + " (level " + std::to_string(seeds) +
-           ": " + std::to_string(level_size<P>(seeds)) + " positions)\n";
+    out += (bounds ? "missing bound files: level" + plural : "missing levels: ") +
+           level_ranges(missing.levels) + " (level " + std::to_string(seeds) + ": " +
+           std::to_string(level_size<P>(seeds)) + " positions)\n";
     out += "build them with: " + missing.generate + "\n";
     return true;
 }
@@ -454,12 +466,12 @@ void append_error_json(std::string& out, const Tablebase& tb, const AnswerOption
     });
 }
 
-bool append_missing_text(std::string& out, const Tablebase& tb, std::string_view dir,
+bool append_missing_text(std::string& out, const Tablebase& tb, const AnswerOptions& options,
                          std::string_view input) {
     return on_board(tb, [&](auto board) {
         constexpr int P = decltype(board)::value;
         const BasicParseResult<P> parsed = parse_on_board<P>(input);
-        return parsed.ok && missing_text(out, tb, dir, parsed.position);
+        return parsed.ok && missing_text(out, tb, options, parsed.position);
     });
 }
 
@@ -567,9 +579,9 @@ bool answer(const Tablebase& tb, std::string_view position, const AnswerOptions&
     const Scores* scores = options.scores ? &*options.scores : nullptr;
     const auto bounds = answer_bounds(tb, pits, seeds, scores != nullptr);
     if (!bounds && (scores || bounds.status() != ProbeStatus::NotAvailable)) {
+        // A missing bound file: the error object and append_missing_text name the levels
+        // and the command that builds them (needed_files).
         error = query_error(bounds.error());
-        if (bounds.status() == ProbeStatus::NotAvailable)
-            error.message += " (bound files: owaredb generate --bounds)";
         return false;
     }
     if (auto e = scores ? scores_error(*scores, seeds) : std::nullopt) {

@@ -59,7 +59,8 @@ struct AnswerOptions {
 /// `options.format`. When the bound files it needs exist, the answer also holds gM, gN and
 /// each move's (JSON keys "gM", "gN", "exact", and "gM", "gN" in every move); without them
 /// it is exactly as before. With `options.scores` the bound files are required (the value
-/// files are then optional) and the answer ends with the scores and the verdict. A line that
+/// files are then optional; a missing one fails NotAvailable, whose error object names the
+/// bound files) and the answer ends with the scores and the verdict. A line that
 /// cannot be given is said after the rest (JSON "pv_error"). With `options.children`, every
 /// JSON move also gives "child" (after its other fields). On failure appends nothing,
 /// sets `error` (its status, and a message that starts with the status's name: "invalid
@@ -92,16 +93,18 @@ std::string shown_paths(const Tablebase& tb, std::string_view text, std::string_
 /// attributes) Python, answered with `options` (its dir and children); README, "Errors":
 ///   {["line":N,"input":"<the line, its first 100 bytes>",]
 ///    "status":"not_available","error":"<message>","position":"<pits>"|null,"rules":"abapa"
-///    [,"seeds":S,"missing_levels":[...],"generate":"owaredb generate ...",
+///    [,"seeds":S[,"files":"bounds"],"missing_levels":[...],"generate":"owaredb generate ...",
 ///     "positions":P,"moves":[{"move":1,"captured":0[,"child":"<pits>"][,"value":V]},...]]}
 /// "line" and "input" in batch records only (`line` not null). "position" is the parsed
 /// position, null when the input is not one. The fields in brackets only when a level is
-/// missing: every level 0..S that is not there (a query may need any of them: captures
-/// lead to lower levels), the command that builds them into `options.dir` (empty: the
-/// directory as given), how many positions the largest of them (level S) holds, and the
-/// legal moves with their captures, their children with `options.children` and, where the
-/// child's levels are there, their values: what a front end can show and play without the
-/// missing levels.
+/// missing: every level 0..S whose files are not there (a query may need any of them:
+/// captures lead to lower levels), the command that builds those files into `options.dir`
+/// (empty: the directory as given), how many positions the largest of them (level S)
+/// holds, and the legal moves with their captures, their children with `options.children`
+/// and, where the child's value levels are there, their values: what a front end can show
+/// and play without the missing levels. The files missing are the value files, or with
+/// `options.scores` (whose answer needs the bound files alone) the bound files: then
+/// "files":"bounds", and "generate" builds them ("--bounds").
 void append_error_json(std::string& out, const Tablebase& tb, const AnswerOptions& options,
                        std::string_view input, const ProbeError& error,
                        const std::uint64_t* line = nullptr);
@@ -109,11 +112,14 @@ void append_error_json(std::string& out, const Tablebase& tb, const AnswerOption
 /// The text counterpart of a missing level's error object, for `owaredb probe` on a
 /// position outside the databases: the board, "seeds S: not in the databases (no value:
 /// levels ... missing)", the legal moves with their captures and, where the child's levels
-/// are there, their values, the missing levels (runs written "a..b") with the size of level
-/// S, and "build them with: owaredb generate ..." (the error object's "generate", the
-/// directory named `dir`, empty: as given). Lines end in '\n'. False, appending nothing,
-/// when `input` is not a position of the Tablebase's board or no value level is missing.
-bool append_missing_text(std::string& out, const Tablebase& tb, std::string_view dir,
+/// are there, their values, "missing levels: ..." (runs written "a..b") with the size of
+/// level S, and "build them with: owaredb generate ..." (the error object's "generate", the
+/// directory named `options.dir`, empty: as given). With `options.scores` the files missing
+/// are the bound files, as in the error object: "seeds S: no bounds (the bound files of
+/// levels ... missing)", "missing bound files: levels ...", and the command with
+/// "--bounds". Lines end in '\n'. False, appending nothing, when `input` is not a position
+/// of the Tablebase's board or none of those files is missing.
+bool append_missing_text(std::string& out, const Tablebase& tb, const AnswerOptions& options,
                          std::string_view input);
 
 } // namespace owaredb::cli

@@ -141,7 +141,7 @@ bool append_searched_answer(const Tablebase& tb, std::string_view position,
     }
     const bool json = options.format == AnswerFormat::Json;
     if (!stored && json) append_error_json(answer, tb, options, position, error);
-    if (!stored && !json) append_missing_text(answer, tb, options.dir, position);
+    if (!stored && !json) append_missing_text(answer, tb, options, position);
     if (json) {
         answer.pop_back(); // the object's closing brace: the search is one more member
         append_search_json(answer, *found, search);

@@ -583,6 +583,19 @@ assert d['scores'] == [3, 5] and d['verdict'] == 'loss', d
 check "probe --scores: neither side can force a majority" bash -c "'$owaredb' probe --rules abapa --scores 5 5 --dir '$work/b' '0 0 0 0 0 1 0 0 0 0 0 1' | grep -q 'under the rules as written: decided by repetition'"
 check "probe --scores: the bound files alone suffice" bash -c "'$owaredb' probe --scores 6 2 --dir '$work/b2' '0 0 0 0 0 1 0 0 0 0 2 1' | grep -q 'decided by repetition (the side to move cannot lose)'"
 expect_fail "probe --scores needs bound files" "not available" "$owaredb" probe --rules awari --scores 0 0 --dir "$work/a" "0 0 0 0 0 1 0 0 0 0 0 1"
+# Regression (issue #50): without bound files, --scores named the value levels (none missing
+# here) and a generate command without --bounds, which builds nothing new.
+"$owaredb" probe --json --rules awari --scores 0 0 --dir "$work/a" "0 0 0 0 0 1 0 0 0 0 0 1" >"$work/nobounds.json" 2>/dev/null
+check "probe --scores --json without bound files names them and the command that builds them" python3 -c "
+import json
+d = json.load(open('$work/nobounds.json'))
+assert d['status'] == 'not_available' and d['files'] == 'bounds' and d['missing_levels'] == [0, 1, 2], d
+assert d['generate'] == 'owaredb generate --rules awari --max-seeds 2 --bounds --dir $work/a', d
+"
+"$owaredb" probe --rules awari --scores 0 0 --dir "$work/a" "0 0 0 0 0 1 0 0 0 0 0 1" >"$work/nobounds.txt" 2>/dev/null
+check "probe --scores without bound files says so and how to build them" bash -c "
+  grep -qx 'missing bound files: levels 0..2 (level 2: 78 positions)' '$work/nobounds.txt' &&
+  grep -qx 'build them with: owaredb generate --rules awari --max-seeds 2 --bounds --dir $work/a' '$work/nobounds.txt'"
 expect_fail "probe --scores rejects impossible scores" "invalid scores" "$owaredb" probe --rules abapa --scores 40 9 --dir "$work/b" "0 0 0 0 0 1 0 0 0 0 0 1"
 # Scores are written as pit counts are: "-0", "+1" and " 1" are refused, as in a position.
 for pair in "0 -0" "+1 0" "0 ' 1'"; do
