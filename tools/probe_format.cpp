@@ -86,6 +86,12 @@ void append_scores_json(std::string& out, const Bounds& b, const Scores& s) {
 
 } // namespace
 
+std::string ply_text(std::size_t ply, int pit, int captured) {
+    std::string text = (ply % 2 ? "N" : "S") + std::to_string(pit);
+    if (captured > 0) text += " \u00d7" + std::to_string(captured);
+    return text;
+}
+
 const char* verdict(const Bounds& b, const Scores& s) {
     const int total = s.mover + s.opponent + b.seeds;
     if (2 * (s.mover + b.gM) > total) return "win";
@@ -186,6 +192,34 @@ void answer_json(std::string& out, std::string_view rules, const Shown<P, A>& a,
     json::commit(out, p);
 }
 
+// The line of perfect play as text, in the page's notation (ply_text) and every value South's:
+// a reader follows one side through the line, not the side to move of each ply.
+template <class A>
+void append_line_text(std::string& out, int pits_per_side, const BasicPrincipalVariation<A>& pv) {
+    const std::string last = std::to_string(pits_per_side);
+    out += "principal variation, South to move (S1..S" + last + " South's pits, N1..N" + last +
+           " North's, as the page shows them):\n"
+           "  value: South's, the seeds it captures from that ply on minus North's;\n"
+           "  [position]: before the ply, its mover's pits first (as probe reads it)\n";
+    for (std::size_t i = 0; i < pv.steps.size(); ++i) {
+        const BasicPvStep<A>& s = pv.steps[i];
+        const int south = i % 2 ? -s.value : s.value;
+        std::string number = std::to_string(i + 1) + ".";
+        std::string move = ply_text(i, s.pit, s.captured);
+        // Columns: "×" is one column in two bytes.
+        const std::size_t shown = move.size() - (s.captured ? 1 : 0);
+        number.insert(0, number.size() < 4 ? 4 - number.size() : 0, ' ');
+        move.append(shown < 8 ? 8 - shown : 0, ' ');
+        std::string value = (south < 0 ? "" : "+") + std::to_string(south);
+        value.insert(0, value.size() < 3 ? 3 - value.size() : 0, ' ');
+        out += "  " + number + " " + move + "value " + value + "  [" +
+               owaredb::position_text(s.position) + "]\n";
+    }
+    out += "  end: " + std::string(to_string(pv.end)) + " at [" +
+           owaredb::position_text(pv.final_position) + "], " +
+           (pv.steps.size() % 2 ? "North" : "South") + " to move\n";
+}
+
 // The text answer (append_answer) for a position of P pits a side, its answers' positions of type
 // A.
 template <int P, class A>
@@ -212,19 +246,8 @@ void answer_text(std::string& out, const BasicPosition<P>& pos, const BasicPosit
     o << "best:";
     for (int b : info.best) o << " " << b;
     o << "\n";
-    if (pv) {
-        o << "principal variation:\n";
-        for (std::size_t i = 0; i < pv->steps.size(); ++i) {
-            const BasicPvStep<A>& s = pv->steps[i];
-            o << "  " << i + 1 << ". [" << owaredb::position_text(s.position) << "] value "
-              << std::showpos << s.value << std::noshowpos << ": move " << s.pit;
-            if (s.captured) o << " captures " << s.captured;
-            o << "\n";
-        }
-        o << "  end: " << to_string(pv->end) << " at ["
-          << owaredb::position_text(pv->final_position) << "]\n";
-    }
     out += o.str();
+    if (pv) append_line_text(out, P, *pv);
 }
 
 // What a query of a position of P pits a side is asked with: its Pits on the standard

@@ -13,7 +13,9 @@
 namespace owaredb::cli {
 
 enum class AnswerFormat {
-    Text, ///< the board, its value, every move's value, the best moves, the line
+    /// the board, its value, every move's value, the best moves, the line (its plies in
+    /// ply_text's notation, every value South's: the side to move's)
+    Text,
     Json, ///< one JSON object on one line (without the newline), see append_answer
 };
 
@@ -31,6 +33,13 @@ struct Scores {
 /// seeds), else "decided by repetition" (neither can force a majority: the outcome
 /// depends on when and how play repeats).
 const char* verdict(const Bounds& bounds, const Scores& scores);
+
+/// A ply of a line as the page writes it (tools/web/app.js): "S<pit>" when South plays it,
+/// "N<pit>" when North does, South being the side to move at the line's start (as the page
+/// puts a position it is given) and `ply` counted from 0 there; then " ×C" (U+00D7, UTF-8)
+/// when it captures C > 0 seeds. The one notation of the lines that `owaredb probe --pv`
+/// and `--search` print as text.
+std::string ply_text(std::size_t ply, int pit, int captured = 0);
 
 /// How a query is answered (append_answer, append_batch_answer).
 struct AnswerOptions {

@@ -98,6 +98,23 @@ assert all(m['value']==d['value'] for m in d['moves'] if m['move'] in d['best'])
 "
 "$owaredb" probe --rules awari --dir "$work/a" --pv "0 0 0 0 1 2 0 0 0 0 0 1" >"$work/pv.log"
 check "probe --pv prints the line to the end" grep -q "end: " "$work/pv.log"
+# Regression (issue #50): each ply was printed from its own mover's side ("value +2: move 6"),
+# hard to follow. The text line is the JSON's in the page's notation (S1 N2 ..., South the
+# side to move), every value South's, the position before each ply as the JSON's.
+check "probe --pv text: the JSON's line in the page's notation, every value South's" python3 -c "
+import json, re, subprocess
+args = ['$owaredb', 'probe', '--rules', 'awari', '--dir', '$work/a', '--pv', '1 1 1 1 1 1 1 1 1 1 1 1']
+d = json.loads(subprocess.check_output(args + ['--json']))
+text = subprocess.check_output(args).decode()
+assert 'principal variation, South to move (S1..S6 South\'s pits, N1..N6 North\'s' in text, text
+steps = re.findall(r'^ +(\d+)\. ([SN])(\d)(?: \u00d7(\d+))? +value +([+-]\d+)  \[([\d ]+)\]$', text, re.M)
+assert len(steps) == len(d['pv']) > 2 and any(s['captured'] for s in d['pv']), (steps, d['pv'])
+for i, (s, (n, side, pit, captured, value, position)) in enumerate(zip(d['pv'], steps)):
+    assert (int(n), side, int(pit), int(captured or 0)) == (i + 1, 'SN'[i % 2], s['move'], s['captured']), (i, s)
+    assert int(value) == (s['value'] if i % 2 == 0 else -s['value']) and position == s['position'], (i, s)
+side = 'South' if len(d['pv']) % 2 == 0 else 'North'
+assert f\"  end: {d['pv_end']} at [{d['final_position']}], {side} to move\" in text, text
+"
 check "info reports bits/position" bash -c "'$owaredb' info '$work/a/awari-10.owdb' | grep -q bits/position"
 
 # kill a generation mid-way, resume, compare bytes with the uninterrupted run
@@ -385,6 +402,12 @@ assert all(m['bound'] in ('exact', 'at_most') and m['value'] <= s['value'] for m
 assert s['pv'][0] == s['move'], s
 for d in (a, b): del d['search']['seconds']
 assert a == b, (a, b)
+"
+check "probe --search text: the expected line in the page's notation, the JSON's" python3 -c "
+import json, re
+a = json.load(open('$work/search1.json'))['search']['pv']
+line = re.search(r'expected line \(South to move, as the page writes it\):(.*)$', open('$work/search.txt').read(), re.M)
+assert line and line.group(1).split() == ['SN'[i % 2] + str(m) for i, m in enumerate(a)] and a, (line, a)
 "
 check "probe --json --search in the levels built: proven, the databases' value" python3 -c "
 import json, subprocess
