@@ -130,10 +130,10 @@ int answer_one(const Tablebase& tb, const std::string& position, const AnswerOpt
     // moves and captures, and the levels that would value it: shown before the error says
     // what is missing.
     if (json) {
-        append_error_json(out, tb, {}, position, error);
+        append_error_json(out, tb, answer, position, error);
         std::cout << out << "\n";
     } else if (error.status == ProbeStatus::NotAvailable &&
-               append_missing_text(out, tb, {}, position)) {
+               append_missing_text(out, tb, answer, position)) {
         std::cout << out << std::flush;
     }
     if (error.status == ProbeStatus::InvalidPosition) throw UsageError(error.message);
@@ -153,7 +153,9 @@ int cmd_probe(const Args& given) {
     add_database_options(opts, db);
     add_pits_option(opts, db);
     opts.add_options()("json", po::bool_switch(&json), "print JSON (JSON Lines with --batch)")(
-        "pv", po::bool_switch(&pv), "also print the line of perfect play to the end")(
+        "pv", po::bool_switch(&pv),
+        "also print the line of perfect play to the end (text: its moves as the page writes "
+        "them, S1 N2 ..., South the side to move; every value South's)")(
         "batch", po::bool_switch(&batch), "read positions from standard input, one per line")(
         "cache-mb", po::value(&cache_mb)->default_value(cache_mb),
         "block cache size in MiB (0: the default)")(

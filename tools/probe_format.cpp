@@ -86,6 +86,12 @@ void append_scores_json(std::string& out, const Bounds& b, const Scores& s) {
 
 } // namespace
 
+std::string ply_text(std::size_t ply, int pit, int captured) {
+    std::string text = (ply % 2 ? "N" : "S") + std::to_string(pit);
+    if (captured > 0) text += " \u00d7" + std::to_string(captured);
+    return text;
+}
+
 const char* verdict(const Bounds& b, const Scores& s) {
     const int total = s.mover + s.opponent + b.seeds;
     if (2 * (s.mover + b.gM) > total) return "win";
@@ -186,6 +192,34 @@ void answer_json(std::string& out, std::string_view rules, const Shown<P, A>& a,
     json::commit(out, p);
 }
 
+// The line of perfect play as text, in the page's notation (ply_text) and every value South's:
+// a reader follows one side through the line, not the side to move of each ply.
+template <class A>
+void append_line_text(std::string& out, int pits_per_side, const BasicPrincipalVariation<A>& pv) {
+    const std::string last = std::to_string(pits_per_side);
+    out += "principal variation, South to move (S1..S" + last + " South's pits, N1..N" + last +
+           " North's, as the page shows them):\n"
+           "  value: South's, the seeds it captures from that ply on minus North's;\n"
+           "  [position]: before the ply, its mover's pits first (as probe reads it)\n";
+    for (std::size_t i = 0; i < pv.steps.size(); ++i) {
+        const BasicPvStep<A>& s = pv.steps[i];
+        const int south = i % 2 ? -s.value : s.value;
+        std::string number = std::to_string(i + 1) + ".";
+        std::string move = ply_text(i, s.pit, s.captured);
+        // Columns: "×" is one column in two bytes.
+        const std::size_t shown = move.size() - (s.captured ? 1 : 0);
+        number.insert(0, number.size() < 4 ? 4 - number.size() : 0, ' ');
+        move.append(shown < 8 ? 8 - shown : 0, ' ');
+        std::string value = (south < 0 ? "" : "+") + std::to_string(south);
+        value.insert(0, value.size() < 3 ? 3 - value.size() : 0, ' ');
+        out += "  " + number + " " + move + "value " + value + "  [" +
+               owaredb::position_text(s.position) + "]\n";
+    }
+    out += "  end: " + std::string(to_string(pv.end)) + " at [" +
+           owaredb::position_text(pv.final_position) + "], " +
+           (pv.steps.size() % 2 ? "North" : "South") + " to move\n";
+}
+
 // The text answer (append_answer) for a position of P pits a side, its answers' positions of type
 // A.
 template <int P, class A>
@@ -212,19 +246,8 @@ void answer_text(std::string& out, const BasicPosition<P>& pos, const BasicPosit
     o << "best:";
     for (int b : info.best) o << " " << b;
     o << "\n";
-    if (pv) {
-        o << "principal variation:\n";
-        for (std::size_t i = 0; i < pv->steps.size(); ++i) {
-            const BasicPvStep<A>& s = pv->steps[i];
-            o << "  " << i + 1 << ". [" << owaredb::position_text(s.position) << "] value "
-              << std::showpos << s.value << std::noshowpos << ": move " << s.pit;
-            if (s.captured) o << " captures " << s.captured;
-            o << "\n";
-        }
-        o << "  end: " << to_string(pv->end) << " at ["
-          << owaredb::position_text(pv->final_position) << "]\n";
-    }
     out += o.str();
+    if (pv) append_line_text(out, P, *pv);
 }
 
 // What a query of a position of P pits a side is asked with: its Pits on the standard
@@ -311,13 +334,21 @@ std::vector<OutsideMove> outside_moves(const Tablebase& tb, const BasicPosition<
     return out;
 }
 
+// The files a query asked with `options` needs, whose absence its NotAvailable means: the
+// bound files with scores (append_answer then needs no value file), else the value files.
+LevelFiles needed_files(const AnswerOptions& options) {
+    return options.scores ? LevelFiles::Bounds : LevelFiles::Values;
+}
+
 // The fields of a missing level's error object after "rules" (see append_error_json).
 template <int P>
 void append_missing_fields(std::string& out, const Tablebase& tb, const AnswerOptions& options,
                            const BasicPosition<P>& position) {
     const int seeds = position.seeds();
-    const MissingLevels missing = tb.missing_levels(seeds, options.dir);
-    out += ",\"seeds\":" + std::to_string(seeds) + ",\"missing_levels\":[";
+    const MissingLevels missing = tb.missing_levels(seeds, options.dir, needed_files(options));
+    out += ",\"seeds\":" + std::to_string(seeds);
+    if (missing.files == LevelFiles::Bounds) out += ",\"files\":\"bounds\"";
+    out += ",\"missing_levels\":[";
     for (std::size_t i = 0; i < missing.levels.size(); ++i)
         out += (i ? "," : "") + std::to_string(missing.levels[i]);
     // `owaredb generate` builds every missing level up to its --max-seeds, in memory while
@@ -355,16 +386,19 @@ std::string level_ranges(const std::vector<int>& levels) {
     return out;
 }
 
-// False, appending nothing, when no value level is missing (a bound file is).
+// False, appending nothing, when none of the levels' files needed is missing.
 template <int P>
-bool missing_text(std::string& out, const Tablebase& tb, std::string_view dir,
+bool missing_text(std::string& out, const Tablebase& tb, const AnswerOptions& options,
                   const BasicPosition<P>& position) {
     const int seeds = position.seeds();
-    const MissingLevels missing = tb.missing_levels(seeds, dir);
+    const MissingLevels missing = tb.missing_levels(seeds, options.dir, needed_files(options));
     if (missing.levels.empty()) return false;
+    const bool bounds = missing.files == LevelFiles::Bounds;
+    const std::string plural = missing.levels.size() == 1 ? " " : "s ";
     out += to_board(position) + "seeds " + std::to_string(seeds) +
-           ": not in the databases (no value: level" + (missing.levels.size() == 1 ? " " : "s ") +
-           level_ranges(missing.levels) + " missing)\n";
+           (bounds ? ": no bounds (the bound files of level"
+                   : ": not in the databases (no value: level") +
+           plural + level_ranges(missing.levels) + " missing)\n";
     const std::vector<OutsideMove> moves = outside_moves(tb, position);
     if (moves.empty())
         out += "no legal move: the game is over\n";
@@ -376,8 +410,9 @@ bool missing_text(std::string& out, const Tablebase& tb, std::string_view dir,
             out += ", value " + std::string(*m.value > 0 ? "+" : "") + std::to_string(*m.value);
         out += '\n';
     }
-    out += "missing levels: " + level_ranges(missing.levels) + " (level " + std::to_string(seeds) +
-           ": " + std::to_string(level_size<P>(seeds)) + " positions)\n";
+    out += (bounds ? "missing bound files: level" + plural : "missing levels: ") +
+           level_ranges(missing.levels) + " (level " + std::to_string(seeds) + ": " +
+           std::to_string(level_size<P>(seeds)) + " positions)\n";
     out += "build them with: " + missing.generate + "\n";
     return true;
 }
@@ -454,12 +489,12 @@ void append_error_json(std::string& out, const Tablebase& tb, const AnswerOption
     });
 }
 
-bool append_missing_text(std::string& out, const Tablebase& tb, std::string_view dir,
+bool append_missing_text(std::string& out, const Tablebase& tb, const AnswerOptions& options,
                          std::string_view input) {
     return on_board(tb, [&](auto board) {
         constexpr int P = decltype(board)::value;
         const BasicParseResult<P> parsed = parse_on_board<P>(input);
-        return parsed.ok && missing_text(out, tb, dir, parsed.position);
+        return parsed.ok && missing_text(out, tb, options, parsed.position);
     });
 }
 
@@ -567,9 +602,9 @@ bool answer(const Tablebase& tb, std::string_view position, const AnswerOptions&
     const Scores* scores = options.scores ? &*options.scores : nullptr;
     const auto bounds = answer_bounds(tb, pits, seeds, scores != nullptr);
     if (!bounds && (scores || bounds.status() != ProbeStatus::NotAvailable)) {
+        // A missing bound file: the error object and append_missing_text name the levels
+        // and the command that builds them (needed_files).
         error = query_error(bounds.error());
-        if (bounds.status() == ProbeStatus::NotAvailable)
-            error.message += " (bound files: owaredb generate --bounds)";
         return false;
     }
     if (auto e = scores ? scores_error(*scores, seeds) : std::nullopt) {

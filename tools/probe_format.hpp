@@ -13,7 +13,9 @@
 namespace owaredb::cli {
 
 enum class AnswerFormat {
-    Text, ///< the board, its value, every move's value, the best moves, the line
+    /// the board, its value, every move's value, the best moves, the line (its plies in
+    /// ply_text's notation, every value South's: the side to move's)
+    Text,
     Json, ///< one JSON object on one line (without the newline), see append_answer
 };
 
@@ -31,6 +33,13 @@ struct Scores {
 /// seeds), else "decided by repetition" (neither can force a majority: the outcome
 /// depends on when and how play repeats).
 const char* verdict(const Bounds& bounds, const Scores& scores);
+
+/// A ply of a line as the page writes it (tools/web/app.js): "S<pit>" when South plays it,
+/// "N<pit>" when North does, South being the side to move at the line's start (as the page
+/// puts a position it is given) and `ply` counted from 0 there; then " ×C" (U+00D7, UTF-8)
+/// when it captures C > 0 seeds. The one notation of the lines that `owaredb probe --pv`
+/// and `--search` print as text.
+std::string ply_text(std::size_t ply, int pit, int captured = 0);
 
 /// How a query is answered (append_answer, append_batch_answer).
 struct AnswerOptions {
@@ -59,7 +68,8 @@ struct AnswerOptions {
 /// `options.format`. When the bound files it needs exist, the answer also holds gM, gN and
 /// each move's (JSON keys "gM", "gN", "exact", and "gM", "gN" in every move); without them
 /// it is exactly as before. With `options.scores` the bound files are required (the value
-/// files are then optional) and the answer ends with the scores and the verdict. A line that
+/// files are then optional; a missing one fails NotAvailable, whose error object names the
+/// bound files) and the answer ends with the scores and the verdict. A line that
 /// cannot be given is said after the rest (JSON "pv_error"). With `options.children`, every
 /// JSON move also gives "child" (after its other fields). On failure appends nothing,
 /// sets `error` (its status, and a message that starts with the status's name: "invalid
@@ -92,16 +102,18 @@ std::string shown_paths(const Tablebase& tb, std::string_view text, std::string_
 /// attributes) Python, answered with `options` (its dir and children); README, "Errors":
 ///   {["line":N,"input":"<the line, its first 100 bytes>",]
 ///    "status":"not_available","error":"<message>","position":"<pits>"|null,"rules":"abapa"
-///    [,"seeds":S,"missing_levels":[...],"generate":"owaredb generate ...",
+///    [,"seeds":S[,"files":"bounds"],"missing_levels":[...],"generate":"owaredb generate ...",
 ///     "positions":P,"moves":[{"move":1,"captured":0[,"child":"<pits>"][,"value":V]},...]]}
 /// "line" and "input" in batch records only (`line` not null). "position" is the parsed
 /// position, null when the input is not one. The fields in brackets only when a level is
-/// missing: every level 0..S that is not there (a query may need any of them: captures
-/// lead to lower levels), the command that builds them into `options.dir` (empty: the
-/// directory as given), how many positions the largest of them (level S) holds, and the
-/// legal moves with their captures, their children with `options.children` and, where the
-/// child's levels are there, their values: what a front end can show and play without the
-/// missing levels.
+/// missing: every level 0..S whose files are not there (a query may need any of them:
+/// captures lead to lower levels), the command that builds those files into `options.dir`
+/// (empty: the directory as given), how many positions the largest of them (level S)
+/// holds, and the legal moves with their captures, their children with `options.children`
+/// and, where the child's value levels are there, their values: what a front end can show
+/// and play without the missing levels. The files missing are the value files, or with
+/// `options.scores` (whose answer needs the bound files alone) the bound files: then
+/// "files":"bounds", and "generate" builds them ("--bounds").
 void append_error_json(std::string& out, const Tablebase& tb, const AnswerOptions& options,
                        std::string_view input, const ProbeError& error,
                        const std::uint64_t* line = nullptr);
@@ -109,11 +121,14 @@ void append_error_json(std::string& out, const Tablebase& tb, const AnswerOption
 /// The text counterpart of a missing level's error object, for `owaredb probe` on a
 /// position outside the databases: the board, "seeds S: not in the databases (no value:
 /// levels ... missing)", the legal moves with their captures and, where the child's levels
-/// are there, their values, the missing levels (runs written "a..b") with the size of level
-/// S, and "build them with: owaredb generate ..." (the error object's "generate", the
-/// directory named `dir`, empty: as given). Lines end in '\n'. False, appending nothing,
-/// when `input` is not a position of the Tablebase's board or no value level is missing.
-bool append_missing_text(std::string& out, const Tablebase& tb, std::string_view dir,
+/// are there, their values, "missing levels: ..." (runs written "a..b") with the size of
+/// level S, and "build them with: owaredb generate ..." (the error object's "generate", the
+/// directory named `options.dir`, empty: as given). With `options.scores` the files missing
+/// are the bound files, as in the error object: "seeds S: no bounds (the bound files of
+/// levels ... missing)", "missing bound files: levels ...", and the command with
+/// "--bounds". Lines end in '\n'. False, appending nothing, when `input` is not a position
+/// of the Tablebase's board or none of those files is missing.
+bool append_missing_text(std::string& out, const Tablebase& tb, const AnswerOptions& options,
                          std::string_view input);
 
 } // namespace owaredb::cli

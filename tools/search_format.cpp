@@ -102,8 +102,8 @@ void append_search_text(std::string& out, const SearchResult& r) {
                      : " (captures within the horizon; the seeds left counted as split evenly)\n");
     out += "  searched " + std::to_string(r.depth) + (r.depth == 1 ? " ply, " : " plies, ") +
            std::to_string(r.nodes) + " positions in " + seconds_text(r.seconds) +
-           " s; expected line:";
-    for (int pit : r.pv) out += " " + std::to_string(pit);
+           " s; expected line (South to move, as the page writes it):";
+    for (std::size_t i = 0; i < r.pv.size(); ++i) out += " " + ply_text(i, r.pv[i]);
     out += "\n  moves (value for the mover; at most: not the best, no more is known):\n";
     for (const SearchMove& m : r.moves)
         out += "    " + std::to_string(m.pit) + ": captures " + std::to_string(m.captured) +
@@ -141,7 +141,7 @@ bool append_searched_answer(const Tablebase& tb, std::string_view position,
     }
     const bool json = options.format == AnswerFormat::Json;
     if (!stored && json) append_error_json(answer, tb, options, position, error);
-    if (!stored && !json) append_missing_text(answer, tb, options.dir, position);
+    if (!stored && !json) append_missing_text(answer, tb, options, position);
     if (json) {
         answer.pop_back(); // the object's closing brace: the search is one more member
         append_search_json(answer, *found, search);

@@ -31,7 +31,8 @@ std::string parse_search_budget(std::string_view text, SearchOptions& options);
 void append_search_json(std::string& out, const SearchResult& result, const SearchOptions& budget);
 
 /// Appends the search's answer as text, lines ending in '\n', its first line starting
-/// "proven (search):" or "search estimate (not a database value):".
+/// "proven (search):" or "search estimate (not a database value):"; its expected line in
+/// ply_text's notation ("S1 N3 ...", South the side to move).
 void append_search_text(std::string& out, const SearchResult& result);
 
 /// The answer of `owaredb probe --search` and GET /api/search: what append_answer gives

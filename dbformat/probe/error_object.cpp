@@ -34,23 +34,26 @@ std::string position_text(std::span<const uint8_t> pits) {
 }
 
 std::string generate_command(std::string_view rules, int pits_per_side, int max_seeds,
-                             std::string_view dir) {
+                             std::string_view dir, LevelFiles files) {
     std::string command = "owaredb generate";
     if (!rules.empty()) command += " --rules " + std::string(rules);
     if (pits_per_side != 6) command += " --pits " + std::to_string(pits_per_side);
     command += " --max-seeds " + std::to_string(max_seeds);
+    if (files == LevelFiles::Bounds) command += " --bounds";
     if (!dir.empty()) command += " --dir " + shell_word(dir);
     return command;
 }
 
-MissingLevels Tablebase::missing_levels(int seeds, std::string_view dir) const {
+MissingLevels Tablebase::missing_levels(int seeds, std::string_view dir, LevelFiles files) const {
     MissingLevels m;
     m.seeds = std::clamp(seeds, 0, 48);
+    m.files = files;
+    const bool bounds = files == LevelFiles::Bounds;
     for (int n = 0; n <= m.seeds; ++n)
-        if (!level_available(n)) m.levels.push_back(n);
+        if (!(bounds ? bounds_available(n) : level_available(n))) m.levels.push_back(n);
     const std::string given = directory().string();
     m.generate = generate_command(rules(), pits_per_side() ? pits_per_side() : 6, m.seeds,
-                                  dir.empty() ? std::string_view(given) : dir);
+                                  dir.empty() ? std::string_view(given) : dir, files);
     return m;
 }
 

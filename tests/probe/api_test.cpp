@@ -227,4 +227,11 @@ TEST_CASE("generate_command: the flags it is given, in one order, the directory 
           "owaredb generate --rules abapa --max-seeds 1 --dir 'a$b'");
     CHECK(generate_command("abapa", 6, 1, "x_y.z-1+2,3:4=5@6") ==
           "owaredb generate --rules abapa --max-seeds 1 --dir x_y.z-1+2,3:4=5@6");
+    // The bound files: "--bounds", before the directory.
+    CHECK(generate_command("awari", 4, 9, "db", LevelFiles::Bounds) ==
+          "owaredb generate --rules awari --pits 4 --max-seeds 9 --bounds --dir db");
+    CHECK(generate_command({}, 6, 3, {}, LevelFiles::Bounds) ==
+          "owaredb generate --max-seeds 3 --bounds");
+    CHECK(generate_command("awari", 6, 3, {}, LevelFiles::Values) ==
+          "owaredb generate --rules awari --max-seeds 3");
 }

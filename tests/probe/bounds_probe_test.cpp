@@ -100,6 +100,21 @@ TEST_CASE("probe bounds: positions outside the databases by one ply; missing fil
     CHECK(Tablebase(f.dir, "nonsense").bounds(p.pits).status() == ProbeStatus::InvalidRules);
 }
 
+TEST_CASE("missing_levels of the bound files: their levels, and the command builds them") {
+    const Fixture& f = fixture();
+    Tablebase tb(f.dir, "abapa");
+    const MissingLevels bounds = tb.missing_levels(kTop + 2, "db", LevelFiles::Bounds);
+    CHECK(bounds.files == LevelFiles::Bounds);
+    CHECK(bounds.levels == std::vector<int>{kTop + 1, kTop + 2});
+    CHECK(bounds.generate == "owaredb generate --rules abapa --max-seeds 11 --bounds --dir db");
+    CHECK(tb.missing_levels(kTop, "db", LevelFiles::Bounds).levels.empty());
+    // The value files of the same levels are none of them there.
+    const MissingLevels values = tb.missing_levels(2, "db");
+    CHECK(values.files == LevelFiles::Values);
+    CHECK(values.levels == std::vector<int>{0, 1, 2});
+    CHECK(values.generate == "owaredb generate --rules abapa --max-seeds 2 --dir db");
+}
+
 TEST_CASE("probe bounds: the C API") {
     const Fixture& f = fixture();
     owaredb_tablebase* tb = nullptr;

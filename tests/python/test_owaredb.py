@@ -603,6 +603,21 @@ class BoundsQueries(unittest.TestCase):
         with self.assertRaises(owaredb.NotAvailable):
             owaredb.Tablebase(DB, "abapa").bounds([1] * 12)
 
+    def test_missing_bound_files_named_as_probe_scores_names_them(self):
+        # Regression (issue #50): the levels and the command were the value files' (DB
+        # holds levels 0..MAX_SEEDS of them), a generate without --bounds.
+        run = subprocess.run([CLI, "probe", "--json", "--scores", "0", "0", "--rules", "abapa",
+                              "--dir", DB, " ".join(["1"] * 12)], capture_output=True, text=True)
+        want = json.loads(run.stdout)
+        self.assertEqual(want["missing_levels"], list(range(13)))
+        self.assertIn(" --bounds ", want["generate"])
+        tb = owaredb.Tablebase(DB, "abapa")
+        for call in (tb.bounds, tb.analyse_bounds):
+            with self.assertRaises(owaredb.NotAvailable) as cm:
+                call([1] * 12)
+            self.assertEqual(cm.exception.missing_levels, want["missing_levels"])
+            self.assertEqual(cm.exception.generate, want["generate"])
+
 
 class OtherBoards(unittest.TestCase):
     """Boards of P != 6 pits a side (#28): positions of 2P numbers, the board the

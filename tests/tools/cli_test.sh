@@ -98,6 +98,23 @@ assert all(m['value']==d['value'] for m in d['moves'] if m['move'] in d['best'])
 "
 "$owaredb" probe --rules awari --dir "$work/a" --pv "0 0 0 0 1 2 0 0 0 0 0 1" >"$work/pv.log"
 check "probe --pv prints the line to the end" grep -q "end: " "$work/pv.log"
+# Regression (issue #50): each ply was printed from its own mover's side ("value +2: move 6"),
+# hard to follow. The text line is the JSON's in the page's notation (S1 N2 ..., South the
+# side to move), every value South's, the position before each ply as the JSON's.
+check "probe --pv text: the JSON's line in the page's notation, every value South's" python3 -c "
+import json, re, subprocess
+args = ['$owaredb', 'probe', '--rules', 'awari', '--dir', '$work/a', '--pv', '1 1 1 1 1 1 1 1 1 1 1 1']
+d = json.loads(subprocess.check_output(args + ['--json']))
+text = subprocess.check_output(args).decode()
+assert 'principal variation, South to move (S1..S6 South\'s pits, N1..N6 North\'s' in text, text
+steps = re.findall(r'^ +(\d+)\. ([SN])(\d)(?: \u00d7(\d+))? +value +([+-]\d+)  \[([\d ]+)\]$', text, re.M)
+assert len(steps) == len(d['pv']) > 2 and any(s['captured'] for s in d['pv']), (steps, d['pv'])
+for i, (s, (n, side, pit, captured, value, position)) in enumerate(zip(d['pv'], steps)):
+    assert (int(n), side, int(pit), int(captured or 0)) == (i + 1, 'SN'[i % 2], s['move'], s['captured']), (i, s)
+    assert int(value) == (s['value'] if i % 2 == 0 else -s['value']) and position == s['position'], (i, s)
+side = 'South' if len(d['pv']) % 2 == 0 else 'North'
+assert f\"  end: {d['pv_end']} at [{d['final_position']}], {side} to move\" in text, text
+"
 check "info reports bits/position" bash -c "'$owaredb' info '$work/a/awari-10.owdb' | grep -q bits/position"
 
 # kill a generation mid-way, resume, compare bytes with the uninterrupted run
@@ -386,6 +403,12 @@ assert s['pv'][0] == s['move'], s
 for d in (a, b): del d['search']['seconds']
 assert a == b, (a, b)
 "
+check "probe --search text: the expected line in the page's notation, the JSON's" python3 -c "
+import json, re
+a = json.load(open('$work/search1.json'))['search']['pv']
+line = re.search(r'expected line \(South to move, as the page writes it\):(.*)$', open('$work/search.txt').read(), re.M)
+assert line and line.group(1).split() == ['SN'[i % 2] + str(m) for i, m in enumerate(a)] and a, (line, a)
+"
 check "probe --json --search in the levels built: proven, the databases' value" python3 -c "
 import json, subprocess
 d = json.loads(subprocess.check_output(['$owaredb', 'probe', '--rules', 'awari', '--dir', '$work/a', '--json', '--search', '1000n', '2 0 1 0 3 0 0 1 0 0 2 1']))
@@ -582,7 +605,22 @@ assert d['scores'] == [3, 5] and d['verdict'] == 'loss', d
 "
 check "probe --scores: neither side can force a majority" bash -c "'$owaredb' probe --rules abapa --scores 5 5 --dir '$work/b' '0 0 0 0 0 1 0 0 0 0 0 1' | grep -q 'under the rules as written: decided by repetition'"
 check "probe --scores: the bound files alone suffice" bash -c "'$owaredb' probe --scores 6 2 --dir '$work/b2' '0 0 0 0 0 1 0 0 0 0 2 1' | grep -q 'decided by repetition (the side to move cannot lose)'"
-expect_fail "probe --scores needs bound files" "not available" "$owaredb" probe --rules awari --scores 0 0 --dir "$work/a" "0 0 0 0 0 1 0 0 0 0 0 1"
+# Its standard output is the board, the missing levels and the command (checked below).
+expect_fail "probe --scores needs bound files" "not available" bash -c \
+  "'$owaredb' probe --rules awari --scores 0 0 --dir '$work/a' '0 0 0 0 0 1 0 0 0 0 0 1' >/dev/null"
+# Regression (issue #50): without bound files, --scores named the value levels (none missing
+# here) and a generate command without --bounds, which builds nothing new.
+"$owaredb" probe --json --rules awari --scores 0 0 --dir "$work/a" "0 0 0 0 0 1 0 0 0 0 0 1" >"$work/nobounds.json" 2>/dev/null
+check "probe --scores --json without bound files names them and the command that builds them" python3 -c "
+import json
+d = json.load(open('$work/nobounds.json'))
+assert d['status'] == 'not_available' and d['files'] == 'bounds' and d['missing_levels'] == [0, 1, 2], d
+assert d['generate'] == 'owaredb generate --rules awari --max-seeds 2 --bounds --dir $work/a', d
+"
+"$owaredb" probe --rules awari --scores 0 0 --dir "$work/a" "0 0 0 0 0 1 0 0 0 0 0 1" >"$work/nobounds.txt" 2>/dev/null
+check "probe --scores without bound files says so and how to build them" bash -c "
+  grep -qx 'missing bound files: levels 0..2 (level 2: 78 positions)' '$work/nobounds.txt' &&
+  grep -qx 'build them with: owaredb generate --rules awari --max-seeds 2 --bounds --dir $work/a' '$work/nobounds.txt'"
 expect_fail "probe --scores rejects impossible scores" "invalid scores" "$owaredb" probe --rules abapa --scores 40 9 --dir "$work/b" "0 0 0 0 0 1 0 0 0 0 0 1"
 # Scores are written as pit counts are: "-0", "+1" and " 1" are refused, as in a position.
 for pair in "0 -0" "+1 0" "0 ' 1'"; do

@@ -93,10 +93,11 @@ std::vector<std::tuple<int, int, std::optional<int>>> valued_moves(const Tableba
 }
 
 // `f` with what the error objects of the other front ends say besides the message: the
-// rules, and for a missing level what the library's Tablebase::missing_levels says (every
-// level 0..seeds that is not there, the command that builds them into this directory).
-// With the GIL, which it releases while it looks at the levels.
-ProbeFailure with_context(const Tablebase& tb, ProbeFailure f) {
+// rules, and for a missing level what the library's Tablebase::missing_levels says of the
+// `files` the query read (every level 0..seeds without them, the command that builds them
+// into this directory). With the GIL, which it releases while it looks at the levels.
+ProbeFailure with_context(const Tablebase& tb, ProbeFailure f,
+                          LevelFiles files = LevelFiles::Values) {
     f.rules = tb.rules();
     if (f.status != ProbeStatus::NotAvailable || !f.position) return f;
     int seeds = 0;
@@ -104,7 +105,7 @@ ProbeFailure with_context(const Tablebase& tb, ProbeFailure f) {
     MissingLevels missing;
     {
         py::gil_scoped_release release;
-        missing = tb.missing_levels(seeds);
+        missing = tb.missing_levels(seeds, {}, files);
     }
     f.missing_levels = std::move(missing.levels);
     f.generate = std::move(missing.generate);
@@ -245,8 +246,10 @@ int count_argument(py::handle obj, const char* name) {
     return obj.cast<int>();
 }
 
-template <class T> T unwrap(const Tablebase& tb, const ProbeResult<T>& r, const Counts& pits) {
-    if (!r) throw with_context(tb, ProbeFailure(r.status(), r.message(), pits));
+template <class T>
+T unwrap(const Tablebase& tb, const ProbeResult<T>& r, const Counts& pits,
+         LevelFiles files = LevelFiles::Values) {
+    if (!r) throw with_context(tb, ProbeFailure(r.status(), r.message(), pits), files);
     return r.value();
 }
 
@@ -1036,8 +1039,9 @@ A move that is not legal raises owaredb.IllegalMove, a ValueError.)";
     // library works, an error raises (with_context).
     // Positions are of the Tablebase's board, asked through the functions taking pit counts
     // (whose answers, Board..., are the Python classes above, on every board).
-    auto query = [](auto call) {
-        return [call](const PyTablebase& self, py::object position) {
+    // `files`: the level files `call` reads, which a NotAvailable names.
+    auto query = [](auto call, LevelFiles files = LevelFiles::Values) {
+        return [call, files](const PyTablebase& self, py::object position) {
             const std::shared_ptr<const Tablebase> tb = self.get();
             const Counts pits = to_pits(position, self.pits_per_side());
             std::optional<decltype(call(*tb, std::span<const uint8_t>(pits)))> r;
@@ -1045,7 +1049,7 @@ A move that is not legal raises owaredb.IllegalMove, a ValueError.)";
                 py::gil_scoped_release release;
                 r.emplace(call(*tb, std::span<const uint8_t>(pits)));
             }
-            return unwrap(*tb, *r, pits);
+            return unwrap(*tb, *r, pits, files);
         };
     };
 
@@ -1131,15 +1135,17 @@ missing level: NotAvailable) gives default instead of raising; every other error
             },
             py::arg("position"), py::arg("max_plies") = 1000,
             "A line of perfect play until the game ends or provably goes on forever.")
-        .def("bounds", query([](const Tablebase& tb, std::span<const uint8_t> pits) {
-                 return tb.bounds(pits);
-             }),
+        .def("bounds",
+             query(
+                 [](const Tablebase& tb, std::span<const uint8_t> pits) { return tb.bounds(pits); },
+                 LevelFiles::Bounds),
              py::arg("position"),
              "gM and gN of the position (Bounds) from the bound files (owaredb generate "
              "--bounds); the value files are not needed.")
-        .def("analyse_bounds", query([](const Tablebase& tb, std::span<const uint8_t> pits) {
-                 return tb.analyse_bounds(pits);
-             }),
+        .def("analyse_bounds",
+             query([](const Tablebase& tb,
+                      std::span<const uint8_t> pits) { return tb.analyse_bounds(pits); },
+                   LevelFiles::Bounds),
              py::arg("position"), "The bounds of the position and of every legal move.")
         .def(
             "values",

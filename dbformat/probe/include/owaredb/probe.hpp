@@ -97,15 +97,22 @@ struct ProbeError {
 /// object's "position" names them (README, Errors).
 OWAREDB_API std::string position_text(std::span<const uint8_t> pits);
 
-/// The `owaredb generate` command line that builds levels 0..max_seeds:
-///   "owaredb generate[ --rules R][ --pits P] --max-seeds N[ --dir D]"
+/// The two kinds of level files: the value files "<rules>-NN.owdb" (what value(),
+/// analyse() and principal_variation() read) and the bound files "<rules>-NN.bounds.owdb"
+/// (what bounds() and analyse_bounds() read; `owaredb generate --bounds` builds them).
+enum class LevelFiles { Values, Bounds };
+
+/// The `owaredb generate` command line that builds the `files` of levels 0..max_seeds:
+///   "owaredb generate[ --rules R][ --pits P] --max-seeds N[ --bounds][ --dir D]"
 /// "--rules" only when `rules` is not empty, "--pits" only for a board other than the
-/// standard one (pits_per_side != 6), "--dir" only when `dir` is not empty. `dir` is one
-/// word of a POSIX shell: as it is when made only of letters, digits and "_./-+,:=@", else
-/// in single quotes (a quote in it written '\''). The one builder of the command that the
-/// error object's "generate" (Tablebase::missing_levels) and the messages suggest.
+/// standard one (pits_per_side != 6), "--bounds" only for LevelFiles::Bounds, "--dir" only
+/// when `dir` is not empty. `dir` is one word of a POSIX shell: as it is when made only of
+/// letters, digits and "_./-+,:=@", else in single quotes (a quote in it written '\'').
+/// The one builder of the command that the error object's "generate"
+/// (Tablebase::missing_levels) and the messages suggest.
 OWAREDB_API std::string generate_command(std::string_view rules, int pits_per_side, int max_seeds,
-                                         std::string_view dir);
+                                         std::string_view dir,
+                                         LevelFiles files = LevelFiles::Values);
 
 /// Why `dir` cannot be read as a database directory, in the words of `owaredb probe`:
 /// "no database directory 'D'" followed by " " and `missing_hint` when that is not empty
@@ -118,12 +125,14 @@ OWAREDB_API std::string directory_problem(const std::filesystem::path& dir,
                                           std::string_view missing_hint = {});
 
 /// What the error object (README, Errors) adds for a query that failed NotAvailable: the
-/// levels the position may need that are not there, and the command that builds them.
-/// What `owaredb probe --json`, the HTTP API and Python's exceptions say.
+/// levels the position may need whose files are not there, which files those are, and the
+/// command that builds them. What `owaredb probe --json`, the HTTP API and Python's
+/// exceptions say.
 struct MissingLevels {
-    int seeds = 0;           ///< the position's seeds: the largest level a query of it may need
-    std::vector<int> levels; ///< every level 0..seeds not available, ascending
-    std::string generate;    ///< the command that builds levels 0..seeds (generate_command)
+    int seeds = 0; ///< the position's seeds: the largest level a query of it may need
+    LevelFiles files = LevelFiles::Values; ///< the kind of file missing (the query's)
+    std::vector<int> levels; ///< every level 0..seeds whose `files` are not there, ascending
+    std::string generate;    ///< the command that builds those files of levels 0..seeds
 };
 
 namespace detail {
@@ -371,12 +380,15 @@ class OWAREDB_API Tablebase {
     [[nodiscard]] bool bounds_available(int seeds) const;
 
     /// For a query of a position of `seeds` seeds that failed NotAvailable: every level
-    /// 0..seeds that level_available() says is not there (a query may need any of them:
-    /// captures lead to lower levels), and the command that builds them with this
-    /// Tablebase's rules and board into `dir` (empty: directory() as it was given). Opens
-    /// each level that is there, as level_available() does. `seeds` outside 0..48 is taken
-    /// as the nearest of the two.
-    [[nodiscard]] MissingLevels missing_levels(int seeds, std::string_view dir = {}) const;
+    /// 0..seeds whose `files` are not there (level_available(), or bounds_available() for
+    /// the bound files that bounds() and analyse_bounds() read; a query may need any of
+    /// them: captures lead to lower levels), and the command that builds those files
+    /// (generate_command: "--bounds" for the bound files) with this Tablebase's rules and
+    /// board into `dir` (empty: directory() as it was given). Opens each level that is
+    /// there, as level_available() does. `seeds` outside 0..48 is taken as the nearest of
+    /// the two.
+    [[nodiscard]] MissingLevels missing_levels(int seeds, std::string_view dir = {},
+                                               LevelFiles files = LevelFiles::Values) const;
 
     const std::filesystem::path& directory() const;
     /// The rule set read: the constructor's, or the directory's when it was given none.
