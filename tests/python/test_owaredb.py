@@ -724,6 +724,34 @@ class OtherBoards(unittest.TestCase):
                          "--dir " + self.dir4)
 
 
+def assert_gil_released(test, call):
+    """Runs call() in a thread while this one runs Python code, checks that this one kept
+    running while the call was inside the library, and returns the call's result."""
+    times = {}
+    started = threading.Event()
+
+    def work():
+        started.set()
+        times["start"] = time.perf_counter()
+        times["result"] = call()
+        times["end"] = time.perf_counter()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    started.wait()
+    ticks = []
+    while worker.is_alive():
+        ticks.append(time.perf_counter())
+        sum(range(100))
+    worker.join()
+    duration = times["end"] - times["start"]
+    inside = [t for t in ticks if times["start"] <= t <= times["end"]]
+    test.assertGreater(duration, 0.02)
+    test.assertGreater(len(inside), 100)
+    test.assertGreater(inside[-1] - inside[0], 0.5 * duration)
+    return times["result"]
+
+
 class Threads(unittest.TestCase):
     def test_gil_released(self):
         # While one thread is inside values(), the main thread keeps running Python code.
@@ -731,29 +759,8 @@ class Threads(unittest.TestCase):
         rng = np.random.default_rng(3)
         positions = np.tile(random_positions(rng, 20000), (100, 1))  # 2,000,000 rows
         tb.values(positions[:20000])  # warm the cache
-        times = {}
-        started = threading.Event()
-
-        def work():
-            started.set()
-            times["start"] = time.perf_counter()
-            times["result"] = tb.values(positions)
-            times["end"] = time.perf_counter()
-
-        worker = threading.Thread(target=work)
-        worker.start()
-        started.wait()
-        ticks = []
-        while worker.is_alive():
-            ticks.append(time.perf_counter())
-            sum(range(100))
-        worker.join()
-        duration = times["end"] - times["start"]
-        inside = [t for t in ticks if times["start"] <= t <= times["end"]]
-        self.assertGreater(duration, 0.02)
-        self.assertGreater(len(inside), 100)
-        self.assertGreater(inside[-1] - inside[0], 0.5 * duration)
-        np.testing.assert_array_equal(times["result"], np.tile(tb.values(positions[:20000]), 100))
+        result = assert_gil_released(self, lambda: tb.values(positions))
+        np.testing.assert_array_equal(result, np.tile(tb.values(positions[:20000]), 100))
 
     def test_many_threads_one_tablebase(self):
         tb = owaredb.Tablebase(DB, "abapa", cache_bytes=1 << 20)  # small: blocks get evicted
@@ -1102,28 +1109,8 @@ class Search(unittest.TestCase):
     def test_gil_released(self):
         # While one thread searches, the main thread keeps running Python code.
         tb = owaredb.Tablebase(DB, "abapa")
-        times = {}
-        started = threading.Event()
-
-        def work():
-            started.set()
-            times["start"] = time.perf_counter()
-            times["result"] = tb.search([4] * 12, seconds=0.3)
-            times["end"] = time.perf_counter()
-
-        worker = threading.Thread(target=work)
-        worker.start()
-        started.wait()
-        ticks = []
-        while worker.is_alive():
-            ticks.append(time.perf_counter())
-            sum(range(100))
-        worker.join()
-        inside = [t for t in ticks if times["start"] <= t <= times["end"]]
-        self.assertGreater(len(inside), 100)
-        self.assertGreater(inside[-1] - inside[0], 0.5 * (times["end"] - times["start"]))
-        self.assertEqual(times["result"].kind, "estimate")
-
+        result = assert_gil_released(self, lambda: tb.search([4] * 12, seconds=0.3))
+        self.assertEqual(result.kind, "estimate")
 
 if __name__ == "__main__":
     unittest.main()
