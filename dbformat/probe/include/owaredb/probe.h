@@ -183,11 +183,12 @@ typedef struct owaredb_search_result {
  * name as such). The same answer as `owaredb probe --search` (its "search" member in JSON);
  * with a node budget and no time budget, the same on every run and machine. Writes the out
  * fields of *search; nothing on error. OWAREDB_INVALID_POSITION for a null pointer, a
- * position not of the handle's board, no budget (max_nodes and max_seconds both 0),
- * max_seconds negative or not finite, max_depth outside 0..OWAREDB_SEARCH_MAX_DEPTH, max_pv <
- * 0, or pv null with max_pv > 0; OWAREDB_CORRUPT for a damaged level file. Single-threaded;
- * any number of searches may run at once on one handle; allocates only inside the library
- * (a transposition table of 16 MiB a call). */
+ * position of more seeds than the board's start (48 on the standard board), no budget (max_nodes
+ * and max_seconds both 0), max_seconds negative or not finite, max_depth outside
+ * 0..OWAREDB_SEARCH_MAX_DEPTH, max_pv < 0, or pv null with max_pv > 0; OWAREDB_CORRUPT for a
+ * damaged level file; OWAREDB_IO_ERROR for a level file the system refused, or no memory for the
+ * table. Single-threaded; any number of searches may run at once on one handle; allocates only
+ * inside the library (a transposition table of 16 MiB a call). */
 OWAREDB_API owaredb_status owaredb_search(const owaredb_tablebase* tb, const uint8_t pits[12],
                                           owaredb_search_result* search, char* message,
                                           size_t message_size);
