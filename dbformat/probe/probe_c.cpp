@@ -4,8 +4,11 @@
 #include "oware/position.hpp"
 #include "oware/rules.hpp"
 #include "owaredb/probe.hpp"
+#include "owaredb/search.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <new>
 #include <span>
@@ -31,6 +34,10 @@ static_assert(int(PvEnd::GameOver) == OWAREDB_PV_GAME_OVER);
 static_assert(int(PvEnd::EndlessPlay) == OWAREDB_PV_ENDLESS_PLAY);
 static_assert(int(PvEnd::PlyLimit) == OWAREDB_PV_PLY_LIMIT);
 static_assert(int(PvEnd::Repetition) == OWAREDB_PV_REPETITION);
+
+// The C search's limits are the C++ ones.
+static_assert(OWAREDB_SEARCH_MAX_DEPTH == owaredb::SearchOptions::kMaxDepth);
+static_assert(OWAREDB_MAX_MOVES == owaredb::kMaxPitsPerSide);
 
 owaredb_status to_c(owaredb::ProbeStatus s) {
     return static_cast<owaredb_status>(s);
@@ -76,6 +83,39 @@ owaredb_status write_moves(const owaredb::ProbeResult<Info>& r, owaredb_move* mo
     return OWAREDB_OK;
 }
 
+// What is wrong with the in fields of a C search (empty: nothing); the C++ search checks
+// the rest (a budget, the depth, the position).
+std::string search_input_problem(const owaredb_search_result& s) {
+    if (!std::isfinite(s.max_seconds) || s.max_seconds < 0) {
+        char seconds[32];
+        std::snprintf(seconds, sizeof seconds, "%g", s.max_seconds);
+        return "max_seconds " + std::string(seconds) + ": must be 0 or more, finite";
+    }
+    if (s.max_depth < 0 || s.max_depth > OWAREDB_SEARCH_MAX_DEPTH)
+        return "max_depth " + std::to_string(s.max_depth) + ": must be 0.." +
+               std::to_string(OWAREDB_SEARCH_MAX_DEPTH);
+    if (s.max_pv < 0 || (!s.pv && s.max_pv > 0))
+        return "max_pv " + std::to_string(s.max_pv) + ": must be 0 or more, with room at pv";
+    return {};
+}
+
+// The C++ answer into the out fields of `out`.
+void write_search(const owaredb::SearchResult& r, owaredb_search_result& out) {
+    out.proven = r.proven ? 1 : 0;
+    out.best_move = r.best_move;
+    out.value = r.value;
+    out.depth = r.depth;
+    out.nodes = r.nodes;
+    out.seconds = r.seconds;
+    out.pv_count = static_cast<int>(std::min<std::size_t>(r.pv.size(), std::size_t(out.max_pv)));
+    std::copy_n(r.pv.begin(), out.pv_count, out.pv);
+    out.move_count = static_cast<int>(r.moves.size());
+    for (std::size_t i = 0; i < r.moves.size(); ++i) {
+        const owaredb::SearchMove& m = r.moves[i];
+        out.moves[i] = {m.pit, m.captured, m.value, m.exact ? 1 : 0, m.proven ? 1 : 0};
+    }
+}
+
 } // namespace
 
 extern "C" {
@@ -87,12 +127,14 @@ owaredb_status owaredb_open(const char* dir, const char* rules, size_t cache_byt
 
 owaredb_status owaredb_open_board(const char* dir, const char* rules, int pits_per_side,
                                   size_t cache_bytes, owaredb_tablebase** out) {
-    if (!dir || !rules || !out) return OWAREDB_INVALID_POSITION;
-    if (!owaredb::Rules::by_name(rules)) return OWAREDB_INVALID_RULES;
+    if (!dir || !out) return OWAREDB_INVALID_POSITION;
     owaredb::TablebaseOptions options;
     options.cache_bytes = cache_bytes; // 0: the default, as Tablebase reads it
     try {
-        owaredb::Tablebase tb(dir, rules, pits_per_side, options);
+        // "" (and NULL): the directory's rule set, which the C++ Tablebase chooses.
+        owaredb::Tablebase tb(dir, rules ? rules : "", pits_per_side, options);
+        // An unknown name, or a directory of several rule sets or of an unknown one.
+        if (!owaredb::Rules::by_name(tb.rules())) return OWAREDB_INVALID_RULES;
         // Not a board (or, for 0, a directory of several): nothing to open.
         if (tb.pits_per_side() == 0) return OWAREDB_INVALID_POSITION;
         *out = new owaredb_tablebase{std::move(tb)};
@@ -100,6 +142,10 @@ owaredb_status owaredb_open_board(const char* dir, const char* rules, int pits_p
     } catch (const std::bad_alloc&) {
         return OWAREDB_IO_ERROR;
     }
+}
+
+const char* owaredb_rules(const owaredb_tablebase* tb) {
+    return tb ? tb->tb.rules().c_str() : nullptr;
 }
 
 int owaredb_pits_per_side(const owaredb_tablebase* tb) {
@@ -203,6 +249,32 @@ owaredb_status owaredb_principal_variation(const owaredb_tablebase* tb, const ui
     std::copy(r->final_position.begin(), r->final_position.end(), pv->final_position);
     pv->final_value = r->final_value;
     return OWAREDB_OK;
+}
+
+owaredb_status owaredb_search(const owaredb_tablebase* tb, const uint8_t pits[12],
+                              owaredb_search_result* search, char* message, size_t message_size) {
+    if (!tb || !pits || !search) return OWAREDB_INVALID_POSITION;
+    const std::string problem = search_input_problem(*search);
+    if (!problem.empty()) {
+        copy_message(problem, message, message_size);
+        return OWAREDB_INVALID_POSITION;
+    }
+    owaredb::SearchOptions options;
+    options.max_nodes = search->max_nodes;
+    options.max_seconds = search->max_seconds;
+    if (search->max_depth) options.max_depth = search->max_depth;
+    try {
+        const auto r = owaredb::search(tb->tb, board_pits(tb, pits), options);
+        if (!r) {
+            copy_message(r.message(), message, message_size);
+            return to_c(r.status());
+        }
+        write_search(*r, *search);
+        return OWAREDB_OK;
+    } catch (const std::bad_alloc&) { // the transposition table
+        copy_message("out of memory for the search's table", message, message_size);
+        return OWAREDB_IO_ERROR;
+    }
 }
 
 const char* owaredb_status_string(owaredb_status status) {

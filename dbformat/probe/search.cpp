@@ -109,9 +109,13 @@ template <int P> class Searcher {
           start_(Clock::now()) {
         for (int n = 0; n <= std::min(o.max_level, kMaxSeeds); ++n)
             built_[n] = tb.level_available(n);
+        // Capped: the clock's nanoseconds overflow after 292 years, and a deadline past
+        // them would lie in the past.
+        constexpr double kLongestSeconds = 1e9;
         if (o.max_seconds > 0)
-            deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(
-                                     std::chrono::duration<double>(o.max_seconds));
+            deadline_ =
+                start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+                             std::min(o.max_seconds, kLongestSeconds)));
     }
 
     ProbeResult<SearchResult> run(const Pos& root);

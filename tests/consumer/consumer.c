@@ -1,5 +1,5 @@
-/* The same query through the installed C API (value, principal variation), and its version
- * against the package's. */
+/* The same query through the installed C API (value, principal variation), a search above
+ * the levels built, and the library's version against the package's. */
 #include <owaredb/probe.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +30,25 @@ int main(int argc, char** argv) {
     for (int i = 0; i < pv.count; ++i) printf(" %d", steps[i].pit);
     printf(" end %d final", (int)pv.end);
     for (int i = 0; i < 12; ++i) printf(" %d", pv.final_position[i]);
+    printf("\n");
+    /* A search of a position above the levels built, as `probe --search 100000n` does. */
+    const uint8_t above[12] = {3, 1, 0, 2, 0, 2, 0, 1, 0, 1, 1, 0};
+    int line[OWAREDB_SEARCH_MAX_DEPTH];
+    owaredb_search_result s = {0};
+    s.max_nodes = 100000;
+    s.pv = line;
+    s.max_pv = OWAREDB_SEARCH_MAX_DEPTH;
+    if (owaredb_search(tb, above, &s, message, sizeof message) != OWAREDB_OK) {
+        fprintf(stderr, "%s\n", message);
+        return 1;
+    }
+    printf("search %s move %d value %d depth %d nodes %llu pv", s.proven ? "proven" : "estimate",
+           s.best_move, s.value, s.depth, (unsigned long long)s.nodes);
+    for (int i = 0; i < s.pv_count; ++i) printf(" %d", line[i]);
+    printf(" moves");
+    for (int i = 0; i < s.move_count; ++i)
+        printf(" %d:%d:%d:%s:%d", s.moves[i].pit, s.moves[i].captured, s.moves[i].value,
+               s.moves[i].exact ? "exact" : "at_most", s.moves[i].proven);
     printf("\n");
     owaredb_close(tb);
     return 0;

@@ -23,7 +23,8 @@ fi
 for api in owaredb_open owaredb_value owaredb_values owaredb_version owaredb_open_board \
   'owaredb::Tablebase::value(' 'owaredb::Tablebase::pits_per_side()' 'owaredb::version()' \
   'owaredb::generate_command' 'owaredb::position_text' 'owaredb::Tablebase::missing_levels(' \
-  'owaredb::game_state(' 'owaredb::directory_problem(' owaredb_principal_variation; do
+  'owaredb::game_state(' 'owaredb::directory_problem(' owaredb_principal_variation \
+  owaredb_search owaredb_rules 'owaredb::search('; do
   grep -qF "$api" <<<"$symbols" || { echo "missing API symbol: $api"; exit 1; }
 done
 if [[ -n "$header" ]]; then

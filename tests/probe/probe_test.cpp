@@ -5,14 +5,17 @@
 #include "owaredb/game.hpp"
 #include "owaredb/probe.h"
 #include "owaredb/probe.hpp"
+#include "owaredb/search.hpp"
 #include "retro/bellman.hpp"
 #include "retro/solve_in_memory.hpp"
 #include "tablebase/capture_bound.hpp"
+#include "temp_dir.hpp"
 
 #include <doctest/doctest.h>
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -438,6 +441,120 @@ TEST_CASE("the C API's principal variation is the C++ one, cut at max_plies") {
     pv.max_plies = 300;
     CHECK(owaredb_principal_variation(tb, start, &pv, msg, sizeof msg) == OWAREDB_NOT_AVAILABLE);
     CHECK(std::string(msg).find("awari-") != std::string::npos);
+    owaredb_close(tb);
+}
+
+TEST_CASE("the C API opened with rules \"\" or NULL reads the directory's rule set") {
+    const Fixture& f = fixture(); // awari files: not the rule set taken when none is found
+    const Position p = unrank<6>(10, 12345);
+    for (const char* rules : {"", static_cast<const char*>(nullptr)}) {
+        owaredb_tablebase* tb = nullptr;
+        REQUIRE(owaredb_open(f.dir.c_str(), rules, 0, &tb) == OWAREDB_OK);
+        CHECK(std::string(owaredb_rules(tb)) == "awari");
+        int value = 99;
+        CHECK(owaredb_value(tb, p.pits.data(), &value, nullptr, 0) == OWAREDB_OK);
+        CHECK(value == f.levels[10][12345]);
+        owaredb_close(tb);
+    }
+    CHECK(owaredb_rules(nullptr) == nullptr);
+    test::TempDir empty, both;
+    owaredb_tablebase* tb = nullptr;
+    REQUIRE(owaredb_open(empty.path().c_str(), "", 0, &tb) == OWAREDB_OK);
+    CHECK(std::string(owaredb_rules(tb)) == "abapa"); // none there: the commands' default
+    owaredb_close(tb);
+    // Files of two rule sets: none is chosen, for either board argument.
+    fs::copy_file(f.dir / "awari-01.owdb", both / "awari-01.owdb");
+    fs::copy_file(f.dir / "awari-01.owdb", both / "abapa-01.owdb");
+    tb = nullptr;
+    CHECK(owaredb_open(both.path().c_str(), "", 0, &tb) == OWAREDB_INVALID_RULES);
+    CHECK(owaredb_open_board(both.path().c_str(), nullptr, 0, 0, &tb) == OWAREDB_INVALID_RULES);
+    CHECK(tb == nullptr);
+    REQUIRE(owaredb_open(both.path().c_str(), "awari", 0, &tb) == OWAREDB_OK);
+    owaredb_close(tb);
+}
+
+TEST_CASE("the C API's search is the C++ one, its line cut at max_pv") {
+    const Fixture& f = fixture();
+    owaredb_tablebase* tb = nullptr;
+    REQUIRE(owaredb_open(f.dir.c_str(), "awari", 0, &tb) == OWAREDB_OK);
+    const Tablebase cpp(f.dir, "awari");
+    SearchOptions budget;
+    budget.max_nodes = 20000;
+    std::vector<int> line(OWAREDB_SEARCH_MAX_DEPTH);
+    int lines = 0;
+    for (uint64_t i : {100003u, 345678u, 654321u}) { // levels 12 and 11: above the levels built
+        for (int n : {12, 11}) {
+            const Position p = unrank<6>(n, i);
+            const ProbeResult<SearchResult> want = search(cpp, p.pits, budget);
+            REQUIRE(want.ok());
+            owaredb_search_result s{};
+            s.max_nodes = budget.max_nodes;
+            s.pv = line.data();
+            s.max_pv = OWAREDB_SEARCH_MAX_DEPTH;
+            REQUIRE(owaredb_search(tb, p.pits.data(), &s, nullptr, 0) == OWAREDB_OK);
+            CHECK(s.proven == int(want->proven));
+            CHECK(s.best_move == want->best_move);
+            CHECK(s.value == want->value);
+            CHECK(s.depth == want->depth);
+            CHECK(s.nodes == want->nodes);
+            CHECK(std::vector<int>(line.begin(), line.begin() + s.pv_count) == want->pv);
+            REQUIRE(s.move_count == int(want->moves.size()));
+            for (int k = 0; k < s.move_count; ++k) {
+                const SearchMove& m = want->moves[std::size_t(k)];
+                CHECK(s.moves[k].pit == m.pit);
+                CHECK(s.moves[k].captured == m.captured);
+                CHECK(s.moves[k].value == m.value);
+                CHECK(s.moves[k].exact == int(m.exact));
+                CHECK(s.moves[k].proven == int(m.proven));
+            }
+            s.max_pv = 1; // cut: the best move only
+            REQUIRE(owaredb_search(tb, p.pits.data(), &s, nullptr, 0) == OWAREDB_OK);
+            CHECK(s.pv_count == std::min<int>(1, int(want->pv.size())));
+            if (!want->pv.empty()) CHECK(line[0] == want->pv[0]);
+            lines += want->pv.size() > 1;
+        }
+    }
+    CHECK(lines > 0); // a line of several plies among them, not only one move
+    owaredb_close(tb);
+}
+
+TEST_CASE("the C API's search refuses a missing budget and bad fields by name") {
+    owaredb_tablebase* tb = nullptr;
+    REQUIRE(owaredb_open(fixture().dir.c_str(), "awari", 0, &tb) == OWAREDB_OK);
+    const uint8_t p[12] = {3, 1, 0, 2, 0, 2, 0, 1, 0, 1, 1, 0};
+    auto refused = [&](owaredb_search_result s, const char* words) {
+        char msg[256] = "";
+        s.proven = s.value = 77; // untouched on error
+        CHECK(owaredb_search(tb, p, &s, msg, sizeof msg) == OWAREDB_INVALID_POSITION);
+        CHECK_MESSAGE(std::string(msg).find(words) != std::string::npos, msg);
+        CHECK((s.proven == 77 && s.value == 77));
+    };
+    owaredb_search_result s{};
+    refused(s, "budget");
+    s.max_nodes = 1000;
+    s.max_seconds = -1;
+    refused(s, "max_seconds -1");
+    s.max_seconds = std::nan("");
+    refused(s, "max_seconds");
+    s.max_seconds = 0;
+    s.max_depth = OWAREDB_SEARCH_MAX_DEPTH + 1;
+    refused(s, "max_depth 101");
+    s.max_depth = 0;
+    s.max_pv = 3; // no room given
+    refused(s, "max_pv 3");
+    s.max_pv = 0;
+    CHECK(owaredb_search(tb, p, &s, nullptr, 0) == OWAREDB_OK);
+    CHECK(s.best_move >= 1);
+    CHECK(s.pv_count == 0);
+    // A time budget of centuries is no budget, not one already spent: the node budget
+    // decides, as without it.
+    const owaredb_search_result by_nodes = s;
+    s.max_seconds = 1e12;
+    CHECK(owaredb_search(tb, p, &s, nullptr, 0) == OWAREDB_OK);
+    CHECK(s.nodes == by_nodes.nodes);
+    CHECK(s.depth == by_nodes.depth);
+    CHECK(owaredb_search(tb, p, nullptr, nullptr, 0) == OWAREDB_INVALID_POSITION);
+    CHECK(owaredb_search(nullptr, p, &s, nullptr, 0) == OWAREDB_INVALID_POSITION);
     owaredb_close(tb);
 }
 

@@ -739,6 +739,34 @@ class OtherBoards(unittest.TestCase):
                          "--dir " + self.dir4)
 
 
+def assert_gil_released(test, call):
+    """Runs call() in a thread while this one runs Python code, checks that this one kept
+    running while the call was inside the library, and returns the call's result."""
+    times = {}
+    started = threading.Event()
+
+    def work():
+        started.set()
+        times["start"] = time.perf_counter()
+        times["result"] = call()
+        times["end"] = time.perf_counter()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    started.wait()
+    ticks = []
+    while worker.is_alive():
+        ticks.append(time.perf_counter())
+        sum(range(100))
+    worker.join()
+    duration = times["end"] - times["start"]
+    inside = [t for t in ticks if times["start"] <= t <= times["end"]]
+    test.assertGreater(duration, 0.02)
+    test.assertGreater(len(inside), 100)
+    test.assertGreater(inside[-1] - inside[0], 0.5 * duration)
+    return times["result"]
+
+
 class Threads(unittest.TestCase):
     def test_gil_released(self):
         # While one thread is inside values(), the main thread keeps running Python code.
@@ -746,29 +774,8 @@ class Threads(unittest.TestCase):
         rng = np.random.default_rng(3)
         positions = np.tile(random_positions(rng, 20000), (100, 1))  # 2,000,000 rows
         tb.values(positions[:20000])  # warm the cache
-        times = {}
-        started = threading.Event()
-
-        def work():
-            started.set()
-            times["start"] = time.perf_counter()
-            times["result"] = tb.values(positions)
-            times["end"] = time.perf_counter()
-
-        worker = threading.Thread(target=work)
-        worker.start()
-        started.wait()
-        ticks = []
-        while worker.is_alive():
-            ticks.append(time.perf_counter())
-            sum(range(100))
-        worker.join()
-        duration = times["end"] - times["start"]
-        inside = [t for t in ticks if times["start"] <= t <= times["end"]]
-        self.assertGreater(duration, 0.02)
-        self.assertGreater(len(inside), 100)
-        self.assertGreater(inside[-1] - inside[0], 0.5 * duration)
-        np.testing.assert_array_equal(times["result"], np.tile(tb.values(positions[:20000]), 100))
+        result = assert_gil_released(self, lambda: tb.values(positions))
+        np.testing.assert_array_equal(result, np.tile(tb.values(positions[:20000]), 100))
 
     def test_many_threads_one_tablebase(self):
         tb = owaredb.Tablebase(DB, "abapa", cache_bytes=1 << 20)  # small: blocks get evicted
@@ -1014,6 +1021,111 @@ class MissingAnswers(unittest.TestCase):
             owaredb.Tablebase(a_file, "abapa")
         self.assertIn(str(cm.exception), self.cli("--dir", a_file, "1 0 0 0 0 0 0 0 0 0 0 0").stderr)
 
+
+def search_words(r):
+    """A SearchResult in the words of `probe --search --json`'s "search" member, less the
+    time it took (and the budget, the caller's)."""
+    return {"kind": r.kind, "move": r.move, "value": r.value, "depth": r.depth,
+            "nodes": r.nodes, "pv": r.pv,
+            "moves": [{"move": m.move, "captured": m.captured, "value": m.value,
+                       "bound": m.bound, "proven": m.proven} for m in r.moves]}
+
+
+class Search(unittest.TestCase):
+    """Issue #50: the search above the levels built (tb.search), as `probe --search` gives
+    it, proven where the databases one level up say so."""
+
+    def cli_search(self, text, budget="100000n", db=None):
+        run = subprocess.run([CLI, "probe", "--json", "--dir", db or DB, "--rules", "abapa",
+                              "--search", budget, text], capture_output=True, text=True)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        answer = json.loads(run.stdout)["search"]
+        self.assertEqual(answer["budget"], {"nodes": 100000, "seconds": None})
+        del answer["seconds"], answer["budget"]
+        return answer
+
+    def test_against_cli(self):
+        tb = owaredb.Tablebase(DB, "abapa")
+        rng = np.random.default_rng(50)
+        texts = [" ".join(map(str, p)) for p in random_positions(rng, 5, 11, 14)]
+        # The start, a game over above the levels, a position inside them.
+        texts += ["4 4 4 4 4 4 4 4 4 4 4 4", "0 0 0 0 0 0 11 0 0 0 0 0",
+                  "1 0 0 1 0 1 0 1 0 0 1 0"]
+        kinds = set()
+        for text in texts:
+            with self.subTest(position=text):
+                got = tb.search(text, nodes=100000)
+                self.assertEqual(search_words(got), self.cli_search(text))
+                self.assertGreaterEqual(got.seconds, 0)
+                kinds.add(got.kind)
+                # A Position and a list are the same position.
+                again = tb.search(owaredb.Position(text, "awari"), nodes=100000)
+                self.assertEqual(search_words(again), search_words(got))
+        self.assertEqual(kinds, {"proven", "estimate"})
+        over = tb.search("0 0 0 0 0 0 11 0 0 0 0 0", nodes=1)
+        self.assertEqual((over.kind, over.move, over.value, over.moves), ("proven", None, -11, []))
+        self.assertIn("kind='estimate'", repr(tb.search(texts[1], nodes=1000)))
+
+    def test_proven_scores_are_the_databases_one_level_up(self):
+        below = os.path.join(tmp, "search-below")  # levels 0..9: level 10 is searched
+        os.makedirs(below, exist_ok=True)
+        for n in range(MAX_SEEDS):
+            shutil.copy(os.path.join(DB, "abapa-%02d.owdb" % n), below)
+        full = owaredb.Tablebase(DB, "abapa")
+        tb = owaredb.Tablebase(below, "abapa")
+        self.assertEqual(tb.available_levels(), list(range(MAX_SEEDS)))
+        rng = np.random.default_rng(7)
+        proven = 0
+        # Most lines from one level up go round without a capture: few answers are proven.
+        for p in random_positions(rng, 300, MAX_SEEDS, MAX_SEEDS, stored_only=True):
+            r = tb.search(p, nodes=5000)
+            truth = full.analyse(p)
+            if r.kind != "proven":
+                continue
+            proven += 1
+            self.assertEqual(r.value, truth.value)
+            self.assertTrue(r.move in truth.best or truth.terminal)
+            for m, t in zip(r.moves, truth.moves):
+                self.assertEqual((m.move, m.captured), (t.pit, t.captured))
+                if m.proven and m.bound == "exact":
+                    self.assertEqual(m.value, t.value)
+                elif m.proven:
+                    self.assertLessEqual(t.value, m.value)
+        self.assertGreaterEqual(proven, 10)
+
+    def test_bad_budgets_raise(self):
+        tb = owaredb.Tablebase(DB, "abapa")
+        pos = [1] * 12
+        with self.assertRaises(ValueError) as cm:
+            tb.search(pos)
+        self.assertIn("needs a budget", str(cm.exception))
+        for kw in ({"nodes": -1}, {"nodes": 0}, {"nodes": 2 ** 64}, {"seconds": -1},
+                   {"seconds": 0}, {"seconds": float("nan")}, {"seconds": float("inf")},
+                   {"nodes": 10, "seconds": -0.5}):
+            with self.subTest(**kw), self.assertRaises(ValueError) as cm:
+                tb.search(pos, **kw)
+            self.assertRegex(str(cm.exception), "^(nodes|seconds) must be a positive")
+        for kw in ({"nodes": True}, {"nodes": 1.5}, {"seconds": "1"}):
+            with self.subTest(**kw), self.assertRaises(TypeError):
+                tb.search(pos, **kw)
+        with self.assertRaises(owaredb.InvalidPosition) as cm:
+            tb.search(pos, nodes=10, max_depth=0)
+        self.assertIn("max_depth 0", str(cm.exception))
+        with self.assertRaises(owaredb.InvalidPosition):
+            tb.search([1] * 11, nodes=10)
+        with self.assertRaises(TypeError):
+            tb.search(pos, 10)  # the budget is named
+        self.assertEqual(tb.search(pos, nodes=10, max_depth=1).depth, 1)
+        self.assertGreater(tb.search(pos, seconds=0.01).nodes, 0)
+        tb.close()
+        with self.assertRaises(ValueError):
+            tb.search(pos, nodes=10)
+
+    def test_gil_released(self):
+        # While one thread searches, the main thread keeps running Python code.
+        tb = owaredb.Tablebase(DB, "abapa")
+        result = assert_gil_released(self, lambda: tb.search([4] * 12, seconds=0.3))
+        self.assertEqual(result.kind, "estimate")
 
 if __name__ == "__main__":
     unittest.main()

@@ -8,12 +8,14 @@
 // (lowest index) by default, or with errors="status" returns a status array next to the values.
 #include "owaredb/game.hpp"
 #include "owaredb/probe.hpp"
+#include "owaredb/search.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <exception>
 #include <filesystem>
@@ -776,6 +778,130 @@ its principal variations stop), so final_score() then gives each side half of th
         });
 }
 
+// ---- search(): the search above the levels built (owaredb/search.hpp) ----
+
+// Tablebase.search's node budget: a positive integer below 2**63.
+uint64_t search_nodes(py::handle nodes) {
+    if (PyBool_Check(nodes.ptr()) || !PyIndex_Check(nodes.ptr()))
+        throw py::type_error("nodes must be an integer, not " +
+                             py::repr(nodes).cast<std::string>());
+    py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(nodes.ptr()));
+    if (!index) throw py::error_already_set();
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+    if (overflow || v <= 0)
+        throw py::value_error("nodes must be a positive number of positions (below 2**63), not " +
+                              py::str(index).cast<std::string>());
+    return uint64_t(v);
+}
+
+// Tablebase.search's time budget: a positive finite number of seconds.
+double search_seconds(py::handle seconds) {
+    if (PyBool_Check(seconds.ptr()) || !PyNumber_Check(seconds.ptr()))
+        throw py::type_error("seconds must be a number, not " +
+                             py::repr(seconds).cast<std::string>());
+    const double v = PyFloat_AsDouble(seconds.ptr());
+    if (v == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+    if (!(v > 0) || !std::isfinite(v))
+        throw py::value_error("seconds must be a positive, finite number, not " +
+                              py::repr(seconds).cast<std::string>());
+    return v;
+}
+
+// The options of Tablebase.search from its arguments: at least one budget, each refused
+// by name when it is none.
+SearchOptions search_options(py::handle seconds, py::handle nodes, py::handle max_depth) {
+    if (seconds.is_none() && nodes.is_none())
+        throw py::value_error("search() needs a budget: seconds=, nodes= or both (nodes "
+                              "alone gives the same answer on every run)");
+    SearchOptions o;
+    o.max_nodes = nodes.is_none() ? 0 : search_nodes(nodes);
+    o.max_seconds = seconds.is_none() ? 0 : search_seconds(seconds);
+    o.max_depth = count_argument(max_depth, "max_depth"); // 1..100: the library says so
+    return o;
+}
+
+std::string repr_search_move(const SearchMove& mv) {
+    return "SearchMove(move=" + std::to_string(mv.pit) +
+           ", captured=" + std::to_string(mv.captured) + ", value=" + std::to_string(mv.value) +
+           ", bound='" + (mv.exact ? "exact" : "at_most") +
+           "', proven=" + (mv.proven ? "True" : "False") + ")";
+}
+
+// The answer's classes, named as the members of `probe --search --json`'s "search".
+void bind_search_result(py::module_& m) {
+    py::class_<SearchMove>(m, "SearchMove", "What a search says of one legal move.")
+        .def_readonly("move", &SearchMove::pit, "1..P, from the mover's left")
+        .def_readonly("captured", &SearchMove::captured, "seeds the move captures")
+        .def_readonly("value", &SearchMove::value, "captured - the child's score")
+        .def_property_readonly(
+            "bound", [](const SearchMove& mv) { return mv.exact ? "exact" : "at_most"; },
+            "'exact': the tree's value of the move; 'at_most': not the best, no more is known")
+        .def_readonly("proven", &SearchMove::proven,
+                      "that value (or bound) holds under perfect play")
+        .def("__repr__", repr_search_move);
+    py::class_<SearchResult>(m, "SearchResult", R"(The answer of Tablebase.search.
+
+kind is 'proven' (every line that decided it ends in the databases or at the game's end: the
+value under perfect play, move a best move) or 'estimate' (the value of the depth-limited
+tree, captures within the horizon: a search estimate, never a database value).)")
+        .def_property_readonly(
+            "kind", [](const SearchResult& r) { return r.proven ? "proven" : "estimate"; })
+        .def_property_readonly(
+            "move",
+            [](const SearchResult& r) -> std::optional<int> {
+                if (!r.best_move) return std::nullopt;
+                return r.best_move;
+            },
+            "the best move found, 1..P; None when the game is over")
+        .def_readonly("value", &SearchResult::value,
+                      "for the side to move, on the databases' scale")
+        .def_readonly("depth", &SearchResult::depth, "plies of the last completed iteration")
+        .def_readonly("nodes", &SearchResult::nodes, "positions visited")
+        .def_readonly("seconds", &SearchResult::seconds, "wall-clock time taken")
+        .def_readonly("pv", &SearchResult::pv, "the expected line: pits 1..P, the move first")
+        .def_readonly("moves", &SearchResult::moves, "every legal move (SearchMove), pit order")
+        .def("__repr__", [](const SearchResult& r) {
+            std::string moves;
+            for (const SearchMove& mv : r.moves)
+                moves += (moves.empty() ? "" : ", ") + repr_search_move(mv);
+            return std::string("SearchResult(kind='") + (r.proven ? "proven" : "estimate") +
+                   "', move=" + (r.best_move ? std::to_string(r.best_move) : "None") +
+                   ", value=" + std::to_string(r.value) + ", depth=" + std::to_string(r.depth) +
+                   ", nodes=" + std::to_string(r.nodes) + ", moves=[" + moves + "])";
+        });
+}
+
+// Tablebase.search: the search of owaredb/search.hpp, the GIL released while it runs.
+void bind_search(py::module_& m) {
+    bind_search_result(m);
+    auto tablebase = py::reinterpret_borrow<py::class_<PyTablebase>>(m.attr("Tablebase"));
+    tablebase.def(
+        "search",
+        [](const PyTablebase& self, py::object position, py::object seconds, py::object nodes,
+           py::object max_depth) {
+            const std::shared_ptr<const Tablebase> tb = self.get();
+            const Counts pits = to_pits(position, self.pits_per_side());
+            const SearchOptions options = search_options(seconds, nodes, max_depth);
+            std::optional<ProbeResult<SearchResult>> r;
+            {
+                py::gil_scoped_release release;
+                r.emplace(owaredb::search(*tb, std::span<const uint8_t>(pits), options));
+            }
+            return unwrap(*tb, *r, pits);
+        },
+        py::arg("position"), py::kw_only(), py::arg("seconds") = py::none(),
+        py::arg("nodes") = py::none(), py::arg("max_depth") = SearchOptions::kMaxDepth,
+        R"(A best move and a score for any position, above the levels built too: the search of
+`owaredb probe --search` (owaredb/search.hpp), iterative-deepening alpha-beta whose leaves
+are the databases' values and the game's end, with a transposition table (16 MiB).
+
+The budget is seconds=, nodes= (positions visited) or both, at least one (ValueError
+otherwise, as for one that is not positive); nodes alone gives the same answer on every run
+and machine. max_depth: plies at most, 1..100. Returns a SearchResult whose kind says
+whether its value is proven or a search estimate. The GIL is released while it searches.)");
+}
+
 } // namespace
 
 PYBIND11_MODULE(owaredb, m) {
@@ -800,6 +926,8 @@ game itself without them.
     tb.pv(pos)                          # a line of perfect play to the end of the game
     tb.values(array)                    # (N, 12) integer array -> int8 array, GIL released
     tb.bounds(pos), tb.analyse_bounds(pos)  # gM, gN from the bound files (generate --bounds)
+    tb.search(pos, nodes=100000)        # a search, above the levels built too: .kind 'proven'
+                                        # or 'estimate' (never a database value), .move, .value
     tb.close()                          # or: with owaredb.Tablebase(...) as tb: ...
     owaredb.__version__                 # the library's version, e.g. "0.1.0"
 
@@ -1213,4 +1341,5 @@ Malformed arrays (not (N, 2P), not integers) raise ValueError / TypeError in bot
             return "owaredb.Tablebase(" + py::repr(py::str(tb.directory())).cast<std::string>() +
                    ", '" + tb.rules() + "'" + board + ")" + (tb.closed() ? " (closed)" : "");
         });
+    bind_search(m);
 }

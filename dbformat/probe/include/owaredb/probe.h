@@ -46,7 +46,12 @@ typedef struct owaredb_move {
 /* Opens a tablebase over directory `dir` for rule set `rules` ("abapa" or "awari") with a
  * cache of `cache_bytes` for decompressed blocks, 0 meaning the default, 256 MiB (the rule
  * of TablebaseOptions::cache_bytes in probe.hpp, and of Python). No file is read yet.
- * Writes the handle to *out; OWAREDB_INVALID_RULES for an unknown name. */
+ * `rules` NULL or "" takes the directory's rule set, as `owaredb probe` does without
+ * --rules and C++'s Tablebase(dir, ""): the one rule set whose level files lie in `dir`
+ * (listed once here), else awari for Romein & Bal's published files, else abapa
+ * (owaredb_rules says which). Writes the handle to *out; OWAREDB_INVALID_RULES, with nothing
+ * opened, for an unknown name, or for NULL or "" when `dir` holds level files of several
+ * rule sets (or of an unknown one). */
 OWAREDB_API owaredb_status owaredb_open(const char* dir, const char* rules, size_t cache_bytes,
                                         owaredb_tablebase** out);
 
@@ -57,6 +62,11 @@ OWAREDB_API owaredb_status owaredb_open(const char* dir, const char* rules, size
  * OWAREDB_INVALID_RULES for an unknown rule set. */
 OWAREDB_API owaredb_status owaredb_open_board(const char* dir, const char* rules, int pits_per_side,
                                               size_t cache_bytes, owaredb_tablebase** out);
+
+/* The rule set of the handle, "abapa" or "awari" (for one opened with NULL or "", the
+ * directory's): a NUL-terminated string that lives as long as the handle; NULL for a null
+ * handle. */
+OWAREDB_API const char* owaredb_rules(const owaredb_tablebase* tb);
 
 /* The board of the handle: pits a side, 1..8 (6 for a handle from owaredb_open); 0 for a
  * null handle. Positions given to the handle hold twice as many pit counts. */
@@ -128,6 +138,60 @@ typedef struct owaredb_pv {
 OWAREDB_API owaredb_status owaredb_principal_variation(const owaredb_tablebase* tb,
                                                        const uint8_t pits[12], owaredb_pv* pv,
                                                        char* message, size_t message_size);
+
+/* The most plies a search goes (owaredb::SearchOptions::kMaxDepth), and so the most pits of
+ * its expected line; the most legal moves of a position (8 pits a side). */
+#define OWAREDB_SEARCH_MAX_DEPTH 100
+#define OWAREDB_MAX_MOVES 8
+
+/* One legal move of a searched position: what the search's last completed iteration says
+ * of it (owaredb::SearchMove in owaredb/search.hpp; `probe --search --json`'s "moves"). */
+typedef struct owaredb_search_move {
+    int pit;      /* 1..6 (1..P) */
+    int captured; /* seeds the move captures */
+    int value;    /* captured - the child's score */
+    int exact;    /* 1: value is the tree's value of the move ("exact"); 0: an upper bound
+                   * ("at_most": not the best, no more is known) */
+    int proven;   /* 1: that value, or bound, holds under perfect play */
+} owaredb_search_move;
+
+/* A search: the budget and the buffer for its line in, the answer out (as ZSTD_outBuffer).
+ * Set the in fields and zero the rest: owaredb_search_result s = {0}; s.max_nodes = ...; */
+typedef struct owaredb_search_result {
+    uint64_t max_nodes; /* in: positions visited at most (0: no limit) */
+    double max_seconds; /* in: wall-clock seconds at most (0: no limit); finite, >= 0 */
+    int max_depth;      /* in: plies at most, 1..OWAREDB_SEARCH_MAX_DEPTH; 0: the most */
+    int* pv;            /* in: room for max_pv pits (null allowed when 0) */
+    int max_pv;         /* in: the most pits of the line written, >= 0 (OWAREDB_SEARCH_MAX_DEPTH:
+                         * the whole line, always) */
+    int proven;         /* out: 1 proven (search), 0 a search estimate: never a database value */
+    int best_move;      /* out: 1..6 (1..P); 0 when the game is over (no legal move) */
+    int value;          /* out: for the side to move, on the databases' scale */
+    int depth;          /* out: plies of the last completed iteration (0: game over) */
+    uint64_t nodes;     /* out: positions visited */
+    double seconds;     /* out: wall-clock time taken */
+    int pv_count;       /* out: pits written to pv[]: the expected line, best move first, cut at
+                         * max_pv */
+    int move_count;     /* out: legal moves, 0..P */
+    owaredb_search_move moves[OWAREDB_MAX_MOVES]; /* out: the first move_count, in pit order */
+} owaredb_search_result;
+
+/* Searches `pits`, a position above the levels built or any other, within the budget in
+ * *search: owaredb::search in owaredb/search.hpp, whose contract this is (iterative-deepening
+ * alpha-beta whose leaves are database values and the game's end; a proven answer is the
+ * position's value under perfect play, anything else a search estimate that a front end must
+ * name as such). The same answer as `owaredb probe --search` (its "search" member in JSON);
+ * with a node budget and no time budget, the same on every run and machine. Writes the out
+ * fields of *search; nothing on error. OWAREDB_INVALID_POSITION for a null pointer, a
+ * position of more seeds than the board's start (48 on the standard board), no budget (max_nodes
+ * and max_seconds both 0), max_seconds negative or not finite, max_depth outside
+ * 0..OWAREDB_SEARCH_MAX_DEPTH, max_pv < 0, or pv null with max_pv > 0; OWAREDB_CORRUPT for a
+ * damaged level file; OWAREDB_IO_ERROR for a level file the system refused, or no memory for the
+ * table. Single-threaded; any number of searches may run at once on one handle; allocates only
+ * inside the library (a transposition table of 16 MiB a call). */
+OWAREDB_API owaredb_status owaredb_search(const owaredb_tablebase* tb, const uint8_t pits[12],
+                                          owaredb_search_result* search, char* message,
+                                          size_t message_size);
 
 /* A static description of a status, e.g. "not available". */
 OWAREDB_API const char* owaredb_status_string(owaredb_status status);
