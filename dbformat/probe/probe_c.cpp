@@ -70,16 +70,17 @@ bool standard(const owaredb_tablebase* tb) {
 // analyse() on the handle's board: the moves (pit, captured, value) into moves[], their
 // number into *count, the value into *value.
 template <class Info>
-owaredb_status write_moves(const owaredb::ProbeResult<Info>& r, owaredb_move* moves, int* count,
-                           int* value, char* message, size_t message_size) {
+owaredb_status write_moves(const owaredb::ProbeResult<Info>& r, owaredb_analysis* out,
+                           char* message, size_t message_size) {
     if (!r) {
         copy_message(r.message(), message, message_size);
         return to_c(r.status());
     }
-    *count = static_cast<int>(r->moves.size());
+    static_assert(sizeof out->moves / sizeof out->moves[0] >= owaredb::kMaxPitsPerSide);
+    out->count = static_cast<int>(r->moves.size());
     for (size_t i = 0; i < r->moves.size(); ++i)
-        moves[i] = {r->moves[i].pit, r->moves[i].captured, r->moves[i].value};
-    *value = r->value;
+        out->moves[i] = {r->moves[i].pit, r->moves[i].captured, r->moves[i].value};
+    out->value = r->value;
     return OWAREDB_OK;
 }
 
@@ -169,14 +170,10 @@ owaredb_status owaredb_value(const owaredb_tablebase* tb, const uint8_t pits[12]
 }
 
 owaredb_status owaredb_moves(const owaredb_tablebase* tb, const uint8_t pits[12],
-                             owaredb_move moves[6], int* count, int* value, char* message,
-                             size_t message_size) {
-    if (!tb || !pits || !moves || !count || !value) return OWAREDB_INVALID_POSITION;
-    if (standard(tb))
-        return write_moves(tb->tb.analyse(to_pits(pits)), moves, count, value, message,
-                           message_size);
-    return write_moves(tb->tb.analyse(board_pits(tb, pits)), moves, count, value, message,
-                       message_size);
+                             owaredb_analysis* out, char* message, size_t message_size) {
+    if (!tb || !pits || !out) return OWAREDB_INVALID_POSITION;
+    if (standard(tb)) return write_moves(tb->tb.analyse(to_pits(pits)), out, message, message_size);
+    return write_moves(tb->tb.analyse(board_pits(tb, pits)), out, message, message_size);
 }
 
 owaredb_status owaredb_values(const owaredb_tablebase* tb, const uint8_t* positions, size_t n,
@@ -209,17 +206,15 @@ owaredb_status owaredb_values(const owaredb_tablebase* tb, const uint8_t* positi
     return first;
 }
 
-owaredb_status owaredb_bounds(const owaredb_tablebase* tb, const uint8_t pits[12], int* gm, int* gn,
-                              int* exact, char* message, size_t message_size) {
-    if (!tb || !pits || !gm || !gn || !exact) return OWAREDB_INVALID_POSITION;
+owaredb_status owaredb_bounds(const owaredb_tablebase* tb, const uint8_t pits[12],
+                              owaredb_bounds_result* out, char* message, size_t message_size) {
+    if (!tb || !pits || !out) return OWAREDB_INVALID_POSITION;
     auto r = standard(tb) ? tb->tb.bounds(to_pits(pits)) : tb->tb.bounds(board_pits(tb, pits));
     if (!r) {
         copy_message(r.message(), message, message_size);
         return to_c(r.status());
     }
-    *gm = r->gM;
-    *gn = r->gN;
-    *exact = r->exact ? 1 : 0;
+    *out = {r->gM, r->gN, r->exact ? 1 : 0};
     return OWAREDB_OK;
 }
 

@@ -1,5 +1,5 @@
-/* The same query through the installed C API (value, principal variation), a search above
- * the levels built, and the library's version against the package's. */
+/* The same query through the installed C API (value and best moves, principal variation),
+ * a search above the levels built, and the library's version against the package's. */
 #include <owaredb/probe.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,7 +18,17 @@ int main(int argc, char** argv) {
         fprintf(stderr, "%s\n", message);
         return 1;
     }
-    printf("value %d\n", value);
+    /* Its moves: the best ones (worth the position's value) as `probe` names them. */
+    owaredb_analysis analysis;
+    if (owaredb_moves(tb, pits, &analysis, message, sizeof message) != OWAREDB_OK ||
+        analysis.value != value) {
+        fprintf(stderr, "owaredb_moves: %s\n", message);
+        return 1;
+    }
+    printf("value %d best", value);
+    for (int i = 0; i < analysis.count; ++i)
+        if (analysis.moves[i].value == value) printf(" %d", analysis.moves[i].pit);
+    printf("\n");
     /* The principal variation, each ply's pit and how the line ends, as `probe --pv` says. */
     owaredb_pv_step steps[200];
     owaredb_pv pv = {steps, 200, 0, OWAREDB_PV_PLY_LIMIT, {0}, 0};

@@ -287,14 +287,13 @@ TEST_CASE("the C API on a 4-pit board") {
         int v = 99;
         REQUIRE(owaredb_value(tb, p.pits.data(), &v, nullptr, 0) == OWAREDB_OK);
         CHECK(v == f.levels[n][i]);
-        owaredb_move moves[4];
-        int count = -1, value = 99;
-        REQUIRE(owaredb_moves(tb, p.pits.data(), moves, &count, &value, nullptr, 0) == OWAREDB_OK);
+        owaredb_analysis analysis{};
+        REQUIRE(owaredb_moves(tb, p.pits.data(), &analysis, nullptr, 0) == OWAREDB_OK);
         const BasicMoveList<4> legal = legal_moves(f.rules, p);
-        REQUIRE(count == legal.size());
-        for (int k = 0; k < count; ++k)
-            CHECK(moves[k].value == legal[k].captured - f.stored(legal[k].child));
-        CHECK(value == f.levels[n][i]);
+        REQUIRE(analysis.count == legal.size());
+        for (int k = 0; k < analysis.count; ++k)
+            CHECK(analysis.moves[k].value == legal[k].captured - f.stored(legal[k].child));
+        CHECK(analysis.value == f.levels[n][i]);
     }
     std::vector<int> values(want.size());
     std::vector<owaredb_status> statuses(want.size());

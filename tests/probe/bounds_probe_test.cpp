@@ -120,16 +120,18 @@ TEST_CASE("probe bounds: the C API") {
     owaredb_tablebase* tb = nullptr;
     REQUIRE(owaredb_open(f.dir.c_str(), "abapa", 0, &tb) == OWAREDB_OK);
     const Position p = parse_position_or_throw<6>("0 0 0 0 0 1 0 0 0 0 2 1");
-    int gm = -1, gn = -1, exact = -1;
-    CHECK(owaredb_bounds(tb, p.pits.data(), &gm, &gn, &exact, nullptr, 0) == OWAREDB_OK);
-    CHECK(gm == 0);
-    CHECK(gn == 2);
-    CHECK(exact == 0);
+    owaredb_bounds_result b{-1, -1, -1};
+    CHECK(owaredb_bounds(tb, p.pits.data(), &b, nullptr, 0) == OWAREDB_OK);
+    CHECK(b.gm == 0);
+    CHECK(b.gn == 2);
+    CHECK(b.exact == 0);
     const uint8_t ten[12] = {10};
     char message[256] = "";
-    CHECK(owaredb_bounds(tb, ten, &gm, &gn, &exact, message, sizeof message) ==
-          OWAREDB_NOT_AVAILABLE);
+    owaredb_bounds_result untouched{-1, -1, -1};
+    CHECK(owaredb_bounds(tb, ten, &untouched, message, sizeof message) == OWAREDB_NOT_AVAILABLE);
     CHECK(std::string(message).find("bounds") != std::string::npos);
-    CHECK(owaredb_bounds(tb, nullptr, &gm, &gn, &exact, nullptr, 0) == OWAREDB_INVALID_POSITION);
+    CHECK(untouched.gm == -1);
+    CHECK(owaredb_bounds(tb, nullptr, &b, nullptr, 0) == OWAREDB_INVALID_POSITION);
+    CHECK(owaredb_bounds(tb, p.pits.data(), nullptr, nullptr, 0) == OWAREDB_INVALID_POSITION);
     owaredb_close(tb);
 }

@@ -382,11 +382,22 @@ TEST_CASE("the C API answers like the C++ API") {
     int value = 99;
     CHECK(owaredb_value(tb, p.pits.data(), &value, nullptr, 0) == OWAREDB_OK);
     CHECK(value == f.levels[10][12345]);
-    owaredb_move moves[6];
-    int count = 0, v2 = 0;
-    CHECK(owaredb_moves(tb, p.pits.data(), moves, &count, &v2, nullptr, 0) == OWAREDB_OK);
-    CHECK(v2 == value);
-    CHECK(count == legal_moves(f.rules, p).size());
+    owaredb_analysis analysis{};
+    CHECK(owaredb_moves(tb, p.pits.data(), &analysis, nullptr, 0) == OWAREDB_OK);
+    CHECK(analysis.value == value);
+    const auto legal = legal_moves(f.rules, p);
+    REQUIRE(analysis.count == legal.size());
+    for (int k = 0; k < analysis.count; ++k) {
+        CHECK(analysis.moves[k].pit == legal[k].pit + 1);
+        CHECK(analysis.moves[k].captured == legal[k].captured);
+    }
+    // Nothing is written on an error: a position of a level not in the directory.
+    owaredb_analysis untouched{};
+    untouched.count = -7;
+    const uint8_t eleven[12] = {11};
+    CHECK(owaredb_moves(tb, eleven, &untouched, nullptr, 0) == OWAREDB_NOT_AVAILABLE);
+    CHECK(untouched.count == -7);
+    CHECK(owaredb_moves(tb, p.pits.data(), nullptr, nullptr, 0) == OWAREDB_INVALID_POSITION);
     uint8_t too_many[12] = {49};
     char msg[128] = "";
     CHECK(owaredb_value(tb, too_many, &value, msg, sizeof msg) == OWAREDB_INVALID_POSITION);

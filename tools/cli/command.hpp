@@ -63,7 +63,7 @@ int run_subcommand(const Program& program, int argc, char** argv);
 /// one), which parse_args prints after the options when asked for --help.
 std::string_view current_command_help();
 
-/// "<program> <version>\n", e.g. "owaredb 0.1.0": what `<program> --version` prints. The
+/// "<program> <version>\n", e.g. "owaredb 0.2.0": what `<program> --version` prints. The
 /// version is the project's, project(owaredb VERSION ...) in CMake, as libowaredb's
 /// owaredb::version().
 std::string version_line(std::string_view program);

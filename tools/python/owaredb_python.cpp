@@ -929,7 +929,7 @@ game itself without them.
     tb.search(pos, nodes=100000)        # a search, above the levels built too: .kind 'proven'
                                         # or 'estimate' (never a database value), .move, .value
     tb.close()                          # or: with owaredb.Tablebase(...) as tb: ...
-    owaredb.__version__                 # the library's version, e.g. "0.1.0"
+    owaredb.__version__                 # the library's version, e.g. "0.2.0"
 
 Positions are 12 pit counts, pits 0..5 for the side to move, in sowing order (2P counts,
 pits 0..P-1 the mover's, on a board of P pits a side: Tablebase(..., pits_per_side=P), by

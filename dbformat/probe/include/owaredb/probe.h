@@ -12,7 +12,11 @@
  * Other boards: a handle from owaredb_open_board reads a board of P = 1..8 pits a side
  * (files "<rules>-pP-NN.owdb"); every function taking a position then reads 2P pit counts
  * where the declarations below say 12 (pits 0..P-1 for the side to move), and
- * owaredb_moves writes up to P moves where they say 6.
+ * owaredb_moves writes up to P moves.
+ *
+ * Versions: while the major version is 0, a new minor version may change this interface
+ * (and the library's soname, libowaredb.so.0.MINOR, changes with it); 0.2 gave
+ * owaredb_moves and owaredb_bounds an output struct in place of separate out-parameters.
  */
 #ifndef OWAREDB_PROBE_H
 #define OWAREDB_PROBE_H
@@ -80,11 +84,18 @@ OWAREDB_API void owaredb_close(owaredb_tablebase* tb);
 OWAREDB_API owaredb_status owaredb_value(const owaredb_tablebase* tb, const uint8_t pits[12],
                                          int* value, char* message, size_t message_size);
 
-/* Every legal move (at most 6) with its value into moves[], their number into *count
- * (0: the game is over), and the position's value into *value. */
+/* A position's value and every legal move's (owaredb_moves' output). */
+typedef struct owaredb_analysis {
+    owaredb_move moves[8]; /* the legal moves, in pit order: moves[0..count-1] */
+    int count;             /* legal moves, 0..P (0: the game is over) */
+    int value;             /* the position's value for its mover */
+} owaredb_analysis;
+
+/* Every legal move of `pits` with its value, and the position's value, into *out
+ * (Tablebase::analyse in probe.hpp); nothing is written to *out on error. On error, when
+ * `message` is not null, a description is copied there as by owaredb_value. */
 OWAREDB_API owaredb_status owaredb_moves(const owaredb_tablebase* tb, const uint8_t pits[12],
-                                         owaredb_move moves[6], int* count, int* value,
-                                         char* message, size_t message_size);
+                                         owaredb_analysis* out, char* message, size_t message_size);
 
 /* Values of `n` positions (12 bytes each, 2P on a board of P pits a side, consecutive) into
  * values[] and each one's status into statuses[]. Returns OWAREDB_OK when every position succeeded,
@@ -92,13 +103,20 @@ OWAREDB_API owaredb_status owaredb_moves(const owaredb_tablebase* tb, const uint
 OWAREDB_API owaredb_status owaredb_values(const owaredb_tablebase* tb, const uint8_t* positions,
                                           size_t n, int* values, owaredb_status* statuses);
 
-/* Convention-free bounds of `pits` from the bound files (`owaredb generate --bounds`;
- * docs/values.md, Convention-free bounds): *gm = seeds the side to move can force by play
- * that ends by itself, *gn = the same for the opponent, *exact = 1 when gm + gn equals the
- * seeds on the board (the division is the same under every rule for endless play), else 0.
- * OWAREDB_NOT_AVAILABLE when a bound file needed is missing. */
+/* Convention-free bounds of a position (owaredb_bounds' output; docs/values.md,
+ * Convention-free bounds). */
+typedef struct owaredb_bounds_result {
+    int gm;    /* seeds the side to move can force by play that ends by itself */
+    int gn;    /* the same for the opponent */
+    int exact; /* 1 when gm + gn equals the seeds on the board (the division is then the
+                  same under every rule for endless play), else 0 */
+} owaredb_bounds_result;
+
+/* The bounds of `pits` from the bound files (`owaredb generate --bounds`) into *out;
+ * nothing is written to *out on error. OWAREDB_NOT_AVAILABLE when a bound file needed is
+ * missing; a message as by owaredb_value. */
 OWAREDB_API owaredb_status owaredb_bounds(const owaredb_tablebase* tb, const uint8_t pits[12],
-                                          int* gm, int* gn, int* exact, char* message,
+                                          owaredb_bounds_result* out, char* message,
                                           size_t message_size);
 
 /* How a principal variation ends (owaredb::PvEnd in probe.hpp). */
@@ -197,7 +215,7 @@ OWAREDB_API owaredb_status owaredb_search(const owaredb_tablebase* tb, const uin
 OWAREDB_API const char* owaredb_status_string(owaredb_status status);
 
 /* The version of the library loaded at run time, "MAJOR.MINOR.PATCH" (the project's CMake
- * version, e.g. "0.1.0"): a static NUL-terminated string, never NULL, the same as
+ * version, e.g. "0.2.0"): a static NUL-terminated string, never NULL, the same as
  * owaredb::version() in C++. The soname carries the major version (libowaredb.so.MAJOR), so
  * a program may run with another release of the major version it was built against; this
  * says which one it got. Needs no handle and cannot fail. */

@@ -74,7 +74,7 @@ enum class ProbeStatus {
 };
 
 /// The version of the library loaded at run time, "MAJOR.MINOR.PATCH": the project's
-/// version in CMake (project(owaredb VERSION ...)), e.g. "0.1.0". A static NUL-terminated
+/// version in CMake (project(owaredb VERSION ...)), e.g. "0.2.0". A static NUL-terminated
 /// string, never null, the same as owaredb_version(). The shared library's soname carries
 /// the major version (libowaredb.so.MAJOR), so a program built against one release may run
 /// with another of the same major version; this says which one it got.
