@@ -80,6 +80,19 @@ uint64_t LevelDir::scratch_bytes(int n) const {
     return bytes;
 }
 
+uint64_t LevelDir::level_bytes(int n) const {
+    const std::string prefix = path(n).stem().string() + ".";
+    uint64_t bytes = 0;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
+        if (!entry.path().filename().string().starts_with(prefix)) continue;
+        std::error_code size_ec; // a file removed since the listing counts nothing
+        const uintmax_t size = std::filesystem::file_size(entry.path(), size_ec);
+        if (!size_ec) bytes += uint64_t(size);
+    }
+    return bytes;
+}
+
 db::Status LevelDir::check_file_types(int n) const {
     const std::filesystem::path level = path(n);
     for (const auto& file : {level, db::checkpoint_path(level), db::exit_file_path(level)})

@@ -67,6 +67,10 @@ class LevelDir {
     /// The bytes of level n's checkpoint, exit file and scan files that a killed run left
     /// (0 for none there): what a resumed build of the level has on disk already.
     uint64_t scratch_bytes(int n) const;
+    /// The bytes of every file of level n in the directory now: its file, a file being
+    /// written, its checkpoint, exit files and scan files (every name that starts with the
+    /// file's stem and a dot, e.g. "awari-34."); what the level holds on disk.
+    uint64_t level_bytes(int n) const;
     /// Io naming the first of level n's files (its file, its checkpoint, its exit file)
     /// that is there but not a regular file (a FIFO, a device, a directory), else ok:
     /// generate refuses those before solving, rather than replace what it did not write

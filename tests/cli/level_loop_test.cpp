@@ -1,6 +1,8 @@
 // The level loop of `owaredb generate` (generate/pipeline.hpp) driven by a builder of the
 // test's own, so that what the loop measures about each level can be checked exactly.
+#include "dbformat/checkpoint.hpp"
 #include "generate/build_record.hpp"
+#include "generate/disk_peak.hpp"
 #include "generate/pipeline.hpp"
 #include "tablebase/level_dir.hpp"
 #include "temp_dir.hpp"
@@ -91,4 +93,62 @@ TEST_CASE("the build record holds the threads the run was given, not the machine
         CHECK(text.find(field) != std::string::npos);
         CHECK(text.find("\"threads\":") == text.rfind("\"threads\":"));
     }
+}
+
+namespace {
+
+void write_bytes(const std::filesystem::path& file, uint64_t bytes) {
+    std::ofstream(file, std::ios::binary) << std::string(bytes, 'x');
+}
+
+// Level 1's solve leaves an exit file and a scan file of its own and a file of another level
+// (level 10: its name starts like level 1's, "awari-1"), as a killed run of level 10 would.
+class ScratchBuilder final : public LevelBuilder {
+  public:
+    explicit ScratchBuilder(const std::filesystem::path& dir)
+        : dir_(dir, Rules::awari(), db::LevelKind::Values, 1, 6) {}
+
+    const LevelDir& dir() const override { return dir_; }
+    bool load(int n, LevelRow&) override { return n == 0; }
+    void check(int) const override {}
+    void solve(int n, ProgressDisplay&) override {
+        write_bytes(db::exit_file_path(dir_.path(n)), 3 * kMiB);
+        write_bytes(db::scan_file_path(dir_.path(n), 7), kMiB);
+        write_bytes(db::exit_file_path(dir_.path(10)), 5 * kMiB);
+    }
+    void write(int n, LevelRow& row) override {
+        write_bytes(dir_.path(n), 12);
+        row.mode = "streamed";
+    }
+    std::string solved_label(const LevelRow&) const override { return "solved"; }
+    std::string files_name() const override { return "databases"; }
+    std::string start_position(int) override { return "value +0"; }
+
+  private:
+    LevelDir dir_;
+};
+
+} // namespace
+
+TEST_CASE("the build record holds a level's disk peak: its own files, no other level's") {
+    test::TempDir tmp;
+    ScratchBuilder builder(tmp.path());
+    CHECK(run_levels(builder, GameLevels::up_to(1, 6), "test run", "levels", 1) == 0);
+    const std::optional<LevelRow> row = BuildRecord(tmp.path()).find(builder.dir().path(1));
+    REQUIRE(row);
+    REQUIRE(row->disk_peak);
+    CHECK(*row->disk_peak == 4 * kMiB + 12);
+}
+
+TEST_CASE("DiskPeak keeps the largest sample, a file gone since included") {
+    test::TempDir tmp;
+    const LevelDir dir(tmp.path(), Rules::awari(), db::LevelKind::Values, 1, 6);
+    write_bytes(db::checkpoint_path(dir.path(3)), 2 * kMiB);
+    DiskPeak peak(dir, 3); // its first sample: the checkpoint
+    std::filesystem::remove(db::checkpoint_path(dir.path(3)));
+    write_bytes(dir.path(3), kMiB);
+    CHECK(peak.stop() == 2 * kMiB);
+    CHECK(peak.stop() == 2 * kMiB); // a second stop answers the same
+    CHECK(dir.level_bytes(3) == kMiB);
+    CHECK(dir.level_bytes(4) == 0);
 }

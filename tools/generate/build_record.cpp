@@ -56,6 +56,7 @@ void BuildRecord::append(const std::filesystem::path& file, const LevelRow& row,
     line["earlier_unknown"] = row.earlier_unknown;
     line["peak_rss"] = row.peak_rss;
     if (row.messages) line["messages"] = *row.messages;
+    if (row.disk_peak) line["disk_peak"] = *row.disk_peak;
     line["threads"] = threads;
     line["finished"] = utc_timestamp();
     const std::string text = line.dump() + "\n";
@@ -94,6 +95,7 @@ std::optional<LevelRow> BuildRecord::find(const std::filesystem::path& file) con
             row.earlier_unknown = line.at("earlier_unknown").get<bool>();
             row.peak_rss = line.at("peak_rss").get<std::vector<uint64_t>>();
             if (line.contains("messages")) row.messages = line.at("messages").get<uint64_t>();
+            if (line.contains("disk_peak")) row.disk_peak = line.at("disk_peak").get<uint64_t>();
             found = std::move(row);
         } catch (const Json::exception&) {
             continue; // a line of another shape: not ours to read

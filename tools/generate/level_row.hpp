@@ -29,6 +29,9 @@ struct LevelRow {
     std::map<int, uint64_t> values;   ///< value files: value -> positions
     std::optional<uint64_t> exact;    ///< bound files: positions with gM + gN = n
     std::optional<uint64_t> messages; ///< distributed: propagation messages between ranks
+    /// Built here: the most bytes the level's files held at once while it was built (its
+    /// file, checkpoint, exit and scan files; DiskPeak, sampled each second).
+    std::optional<uint64_t> disk_peak;
 
     double bits_per_position() const {
         return positions ? 8.0 * double(file_bytes) / double(positions) : 0;

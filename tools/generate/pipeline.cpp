@@ -3,6 +3,7 @@
 #include "cli/stop_signals.hpp"
 #include "cli/system_stats.hpp"
 #include "generate/build_record.hpp"
+#include "generate/disk_peak.hpp"
 #include "oware/position.hpp"
 #include "tablebase/level_checkpoint.hpp"
 
@@ -46,6 +47,7 @@ LevelRow load_or_build(LevelBuilder& builder, int n, ProgressDisplay& display) {
         // The level's own peak from here: what load() just gave back (the in-memory
         // levels, when the run turns to streamed ones) was never this level's.
         reset_peak_rss();
+        DiskPeak disk(builder.dir(), n);
         builder.check(n);
         builder.solve(n, display);
         row.seconds = since(t0);
@@ -54,6 +56,7 @@ LevelRow load_or_build(LevelBuilder& builder, int n, ProgressDisplay& display) {
         builder.write(n, row);
         row.write_seconds = since(w0);
         if (prints) display.level_finished(row.write_seconds);
+        row.disk_peak = disk.stop();
     }
     row.file_bytes = builder.dir().file_bytes(n);
     row.seconds += row.earlier_seconds;
@@ -88,6 +91,7 @@ void recall_build(const BuildRecord& record, const std::filesystem::path& file, 
     row.earlier_unknown = built->earlier_unknown;
     row.peak_rss = built->peak_rss;
     row.messages = built->messages;
+    row.disk_peak = built->disk_peak;
 }
 
 // The summary table and the start positions' values.
