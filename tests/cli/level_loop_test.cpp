@@ -3,6 +3,7 @@
 #include "dbformat/checkpoint.hpp"
 #include "generate/build_record.hpp"
 #include "generate/disk_peak.hpp"
+#include "generate/phase_times.hpp"
 #include "generate/pipeline.hpp"
 #include "tablebase/level_dir.hpp"
 #include "temp_dir.hpp"
@@ -111,7 +112,11 @@ class ScratchBuilder final : public LevelBuilder {
     const LevelDir& dir() const override { return dir_; }
     bool load(int n, LevelRow&) override { return n == 0; }
     void check(int) const override {}
-    void solve(int n, ProgressDisplay&) override {
+    void solve(int n, ProgressDisplay& display) override {
+        display.level_started(n, 1000, LevelMode::Streamed);
+        for (int t : {0, 0, 1, 2}) // a step, the first pass, two thresholds
+            display.update(
+                {n, t, 0, 1000, 0.25 * t, t == 0 && !stepped_++ ? "capture exits" : nullptr});
         write_bytes(db::exit_file_path(dir_.path(n)), 3 * kMiB);
         write_bytes(db::scan_file_path(dir_.path(n), 7), kMiB);
         write_bytes(db::exit_file_path(dir_.path(10)), 5 * kMiB);
@@ -126,6 +131,7 @@ class ScratchBuilder final : public LevelBuilder {
 
   private:
     LevelDir dir_;
+    int stepped_ = 0;
 };
 
 } // namespace
@@ -138,6 +144,40 @@ TEST_CASE("the build record holds a level's disk peak: its own files, no other l
     REQUIRE(row);
     REQUIRE(row->disk_peak);
     CHECK(*row->disk_peak == 4 * kMiB + 12);
+    // and its time by phase, as the updates named them
+    REQUIRE(row->phases.size() == 3);
+    double phases = 0;
+    for (const char* name : {"capture exits", "first pass", "thresholds"}) {
+        CAPTURE(name);
+        REQUIRE(row->phases.count(name) == 1);
+        CHECK(row->phases.at(name).seconds >= 0);
+        phases += row->phases.at(name).seconds;
+    }
+    CHECK(phases <= row->seconds);
+}
+
+TEST_CASE("PhaseClock splits a level's time where the phase changes") {
+    PhaseClock clock;
+    CHECK(clock.until(5, 5).empty()); // nothing before the first update
+    clock.start(10, 100);
+    clock.at("capture exits", 12, 101); // the first phase from start()
+    clock.at("capture exits", 15, 103);
+    clock.at("first pass", 20, 108);
+    clock.at("thresholds", 30, 125);
+    clock.at("thresholds", 35, 130);
+    const PhaseTimes t = clock.until(40, 140);
+    REQUIRE(t.size() == 3);
+    CHECK(t.at("capture exits").seconds == 10);
+    CHECK(t.at("capture exits").cpu_seconds == 8);
+    CHECK(t.at("first pass").seconds == 10);
+    CHECK(t.at("first pass").cpu_seconds == 17);
+    CHECK(t.at("thresholds").seconds == 10); // the one in progress, ended at until()
+    CHECK(t.at("thresholds").cpu_seconds == 15);
+    clock.start(50, 200); // the next level: nothing of this one
+    CHECK(clock.until(60, 210).empty());
+    CHECK(phase_name({1, 0, 0, 1, 0, "capture exits"}) == "capture exits");
+    CHECK(phase_name({1, 0, 0, 1, 0, nullptr}) == "first pass");
+    CHECK(phase_name({1, 7, 0, 1, 0, nullptr}) == "thresholds");
 }
 
 TEST_CASE("DiskPeak keeps the largest sample, a file gone since included") {

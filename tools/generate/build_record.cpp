@@ -57,6 +57,8 @@ void BuildRecord::append(const std::filesystem::path& file, const LevelRow& row,
     line["peak_rss"] = row.peak_rss;
     if (row.messages) line["messages"] = *row.messages;
     if (row.disk_peak) line["disk_peak"] = *row.disk_peak;
+    for (const auto& [name, t] : row.phases)
+        line["phases"][name] = {{"seconds", t.seconds}, {"cpu_seconds", t.cpu_seconds}};
     line["threads"] = threads;
     line["finished"] = utc_timestamp();
     const std::string text = line.dump() + "\n";
@@ -96,6 +98,10 @@ std::optional<LevelRow> BuildRecord::find(const std::filesystem::path& file) con
             row.peak_rss = line.at("peak_rss").get<std::vector<uint64_t>>();
             if (line.contains("messages")) row.messages = line.at("messages").get<uint64_t>();
             if (line.contains("disk_peak")) row.disk_peak = line.at("disk_peak").get<uint64_t>();
+            if (line.contains("phases"))
+                for (const auto& [name, t] : line.at("phases").items())
+                    row.phases[name] = {t.at("seconds").get<double>(),
+                                        t.at("cpu_seconds").get<double>()};
             found = std::move(row);
         } catch (const Json::exception&) {
             continue; // a line of another shape: not ours to read

@@ -2,6 +2,8 @@
 // table it prints at the end of a run.
 #pragma once
 
+#include "generate/phase_times.hpp"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -32,6 +34,8 @@ struct LevelRow {
     /// Built here: the most bytes the level's files held at once while it was built (its
     /// file, checkpoint, exit and scan files; DiskPeak, sampled each second).
     std::optional<uint64_t> disk_peak;
+    /// Built here: the solving time by phase (PhaseClock; without the file's write).
+    PhaseTimes phases;
 
     double bits_per_position() const {
         return positions ? 8.0 * double(file_bytes) / double(positions) : 0;

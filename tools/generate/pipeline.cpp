@@ -51,6 +51,7 @@ LevelRow load_or_build(LevelBuilder& builder, int n, ProgressDisplay& display) {
         builder.check(n);
         builder.solve(n, display);
         row.seconds = since(t0);
+        row.phases = display.phases();
         if (prints && row.positions > (1u << 24)) display.writing();
         const auto w0 = Clock::now();
         builder.write(n, row);
@@ -92,6 +93,7 @@ void recall_build(const BuildRecord& record, const std::filesystem::path& file, 
     row.peak_rss = built->peak_rss;
     row.messages = built->messages;
     row.disk_peak = built->disk_peak;
+    row.phases = built->phases;
 }
 
 // The summary table and the start positions' values.

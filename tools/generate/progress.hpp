@@ -8,6 +8,7 @@
 #include "cli/system_stats.hpp"
 #include "cli/write_rate.hpp"
 #include "generate/build_record.hpp"
+#include "generate/phase_times.hpp"
 #include "generate/preflight.hpp"
 #include "oware/ranking.hpp"
 #include "progress_line.hpp"
@@ -103,6 +104,7 @@ class ProgressDisplay {
         level_size_ = size;
         mode_ = mode;
         level_start_ = clock_.elapsed();
+        phases_.start(level_start_, cpu_seconds());
         level_from_ = -1;
         level_earlier_seconds_ = 0;
         checkpoint_ = checkpoint;
@@ -114,6 +116,8 @@ class ProgressDisplay {
     // from its first minutes alone: cli/run_rate.hpp). Both leave out the time the process
     // was stopped (cli/active_clock.hpp).
     void update(const LevelProgress& p) {
+        if (const std::string phase = phase_name(p); phase != phases_.current())
+            phases_.at(phase, clock_.elapsed(), cpu_seconds());
         const Eta eta = estimate(p);
         std::string level_eta = "?", run_eta = "?";
         if (eta.level) level_eta = format_duration(*eta.level);
@@ -181,6 +185,9 @@ class ProgressDisplay {
         std::fprintf(stderr, "level %2d: %s\n", n, what.c_str());
         std::fflush(stderr);
     }
+    /// The level's solving time so far by phase, as this process's updates split it (a
+    /// level resumed from a checkpoint: this process's part).
+    PhaseTimes phases() { return phases_.until(clock_.elapsed(), cpu_seconds()); }
     /// The level's file was written in `write_seconds`.
     void level_finished(double write_seconds) {
         writes_.add(mode_name(mode_), level_size_, write_seconds);
@@ -219,6 +226,7 @@ class ProgressDisplay {
     double done_here_ = 0; // the part of it this process did
     ProgressLine line_;
     cli::ActiveClock clock_;           // the run's running time
+    PhaseClock phases_;                // the level's time by phase, on clock_ and CPU
     double level_start_ = 0;           // on clock_: the level's first report
     double level_from_ = -1;           // the level's fraction then (-1: none yet)
     double level_earlier_seconds_ = 0; // earlier processes' time on the level, if known
