@@ -6,8 +6,8 @@ machine shared with other work) has no single `owaredb generate` summary; the bu
 keeps one row per level as it was written (tools/generate/build_record.hpp). This prints
 them as a Markdown table: mode, wall seconds (solving, then writing), CPU seconds, CPU / T
 (what the level would take on T otherwise idle cores, were its threads never idle: a
-shared machine's wall time does not tell it), positions/s by that, peak RSS, disk peak (the
-level's files at most at once, "-" where the record has none), file size and bits/position;
+shared machine's wall time does not tell it), positions/s by that, the thresholds' CPU seconds, peak RSS, disk peak (the
+level's files at most at once), file size and bits/position ("-" where the record has none);
 then the totals.
 
     scripts/build-record-table.py DIR [--levels A..B] [--cores T] [--verify PROGRESS_FILE]
@@ -47,6 +47,13 @@ def disk_peak(row):
     return f"{row['disk_peak'] / 2**30:.2f} GiB" if "disk_peak" in row else "-"
 
 
+def thresholds_cpu(row):
+    """CPU seconds of the level's thresholds (recorded since 0.2, by this process: a
+    level resumed from a checkpoint counts the resumed part)."""
+    t = row.get("phases", {}).get("thresholds")
+    return f"{t['cpu_seconds']:,.0f}" if t else "-"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dir")
@@ -74,8 +81,9 @@ def main():
         sys.exit(f"build-record-table: no recorded level {first}..{last} in {record}")
     t = args.cores
     print(f"| level | mode | positions | wall s (solve + write) | CPU s | CPU / {t} s | "
-          f"positions/s (by CPU / {t}) | peak RSS | disk peak | file | bits/position |")
-    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          f"positions/s (by CPU / {t}) | thresholds CPU s | peak RSS | disk peak | file | "
+          f"bits/position |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     wall = cpu = positions = file_bytes = 0
     for r in chosen:
         w = r["seconds"] + r["write_seconds"]
@@ -84,7 +92,7 @@ def main():
         print(f"| {r['level']} | {r['mode']}{'+' if r['earlier_unknown'] else ''} | "
               f"{r['positions']:,} | {r['seconds']:,.0f} + {r['write_seconds']:,.0f} | "
               f"{c:,.0f} | {c / t:,.0f} | {r['positions'] / max(c / t, 1e-9):,.0f} | "
-              f"{rss:.2f} GiB | {disk_peak(r)} | {r['file_bytes'] / 2**30:.2f} GiB | "
+              f"{thresholds_cpu(r)} | {rss:.2f} GiB | {disk_peak(r)} | {r['file_bytes'] / 2**30:.2f} GiB | "
               f"{8 * r['file_bytes'] / r['positions']:.3f} |")
         wall += w
         cpu += c
