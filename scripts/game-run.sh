@@ -6,7 +6,9 @@
 #
 #   scripts/game-run.sh start  DIR   start, or resume, the generation and its checker
 #   scripts/game-run.sh status DIR   where both stand
-#   scripts/game-run.sh stop   DIR   stop both (the generation resumes inside its level)
+#   scripts/game-run.sh stop   DIR   stop both and wait until they are gone (STOP_WAIT s, 1800:
+#                                    the generation saves its checkpoint first; it resumes
+#                                    inside its level)
 #   scripts/game-run.sh report DIR   the run's tables: each level's generation (mode, wall,
 #                                    CPU, memory, file) and check (wall, CPU), the counted
 #                                    levels and the start position's value
@@ -55,6 +57,20 @@ alive() {
   [[ -r /proc/$pid/cmdline ]] && tr '\0' '\n' <"/proc/$pid/cmdline" | grep -qxF "$dir"
 }
 stamp() { date -u +%FT%TZ; }
+# wait_gone SECONDS PIDFILE...: waits until no PIDFILE names a live process of this run;
+# says so and fails after SECONDS.
+wait_gone() {
+  local seconds=$1 f i running
+  shift
+  for ((i = 0; i <= 2 * seconds; i++)); do
+    running=
+    for f in "$@"; do alive "$f" && running=1; done
+    [[ -z $running ]] && return 0
+    sleep 0.5
+  done
+  echo "game-run: still running after $seconds s: $*" >&2
+  return 1
+}
 
 # The levels a game of k seeds a pit reaches on 6 pits a side: 0..12k-2 and 12k.
 game_levels() {
@@ -314,7 +330,10 @@ main() {
       for f in check/checker.pid generate.pid; do
         alive "$f" && kill -- -"$(cat "$f")" 2>/dev/null && echo "stopped $f"
       done
-      true
+      # A generation saves its checkpoint before it exits (minutes at the largest levels):
+      # stop returns once both are gone, so that a start right after finds the directory's
+      # lock free instead of failing on it.
+      wait_gone "${STOP_WAIT:-1800}" check/checker.pid generate.pid
       ;;
     *) usage ;;
   esac

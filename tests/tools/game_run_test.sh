@@ -79,6 +79,13 @@ rm -f "$run/generate.exit"
 "$script" status "$run" >"$work/status-stale.out" 2>&1
 check "a pid file naming another process is not the generation" grep -q "generation: not running" "$work/status-stale.out"
 kill $stranger 2>/dev/null
+# Regression: stop returned while the generation was still saving its checkpoint, and a
+# start right after failed on the directory's lock. A stand-in that takes 2 s to exit.
+setsid bash -c 'trap "sleep 2; exit 0" TERM; while :; do sleep 0.2; done' slow-exit "$run" &
+slow=$!
+echo $slow >"$run/generate.pid"
+"$script" stop "$run" >/dev/null 2>&1
+check "stop returns once the generation is gone" bash -c "! kill -0 $slow 2>/dev/null"
 echo 0 >"$run/generate.exit"
 
 # A damaged level file of a finished generation (which would otherwise rebuild it): the
