@@ -116,29 +116,22 @@ template <class GameState> struct PropagationStack {
     std::vector<Entry> parents; ///< a batch's parents, generated and not yet visited
     /// Entries that a full stack left for later (BasicState::spill), without their state.
     std::vector<uint64_t> spilled;
-    std::vector<uint64_t> hints; ///< the batch's hints, for a visit in two steps (drain())
     bool empty() const { return entries.empty() && spilled.empty(); }
 };
 /// The propagation stack of the engines for Game.
 template <RetroGame Game> using StackFor = PropagationStack<typename Game::State>;
 
-/// Whether `visit` looks at the parents' moves (the WLD engine's check of an eligible
-/// parent's children, wld_retrograde.hpp) in two steps: visit.prepare(tag, k,
-/// parent_state, child_state) for every parent of a batch first, which returns a hint (and
-/// may prefetch what the check will load), then visit(tag, k, full, parent_state,
-/// child_state, hint) for each; child_state is the position whose joining led to the
-/// parent.
+/// visit(tag, k, full), or visit(tag, k, full, parent_state, child_state) for a visit that
+/// looks at the parent's moves (the WLD engine's check of its children, wld_retrograde.hpp;
+/// child_state is the position whose joining led to the parent).
 template <class Visit, class GameState>
-inline constexpr bool kPreparesVisits = requires(Visit& v, const GameState& g) {
-    v.prepare(true, uint64_t{0}, g, g);
-};
-
-/// visit(tag, k, full), or with the states and the hint of kPreparesVisits.
+inline constexpr bool kVisitsWithStates =
+    std::is_invocable_v<Visit&, bool, uint64_t, bool, const GameState&, const GameState&>;
 template <class Visit, class GameState>
 bool visit_parent(Visit& visit, bool tag, uint64_t k, bool full, const GameState& state,
-                  const GameState& child, uint64_t hint) {
-    if constexpr (kPreparesVisits<Visit, GameState>)
-        return visit(tag, k, full, state, child, hint);
+                  const GameState& child) {
+    if constexpr (kVisitsWithStates<Visit, GameState>)
+        return visit(tag, k, full, state, child);
     else
         return visit(tag, k, full);
 }
@@ -165,7 +158,7 @@ void drain(const Game& game, SweepState& s, StackFor<Game>& stack, Visit&& visit
            Route&& route = Route{}) {
     auto& entries = stack.entries;
     auto& batch = stack.parents;
-    constexpr bool kStates = kPreparesVisits<std::remove_reference_t<Visit>, typename Game::State>;
+    constexpr bool kStates = kVisitsWithStates<Visit, typename Game::State>;
     std::array<typename Game::State, kPropagationBatch> children; // the batch's positions
     std::array<size_t, kPropagationBatch> ends{}; // children[b]'s parents end at batch[ends[b]]
     uint64_t count = 0;
@@ -187,26 +180,15 @@ void drain(const Game& game, SweepState& s, StackFor<Game>& stack, Visit&& visit
                 ends[b] = batch.size();
             }
         }
-        if constexpr (kStates) {
-            stack.hints.resize(batch.size());
-            for (size_t j = 0, from = 0; j < batch.size(); ++j) {
-                while (ends[from] <= j) ++from;
-                stack.hints[j] = visit.prepare(batch[j].entry & 1, batch[j].entry >> 1,
-                                               batch[j].state, children[from]);
-            }
-        }
         size_t from = 0;
         for (size_t j = 0; j < batch.size(); ++j) {
             const auto& p = batch[j];
-            uint64_t hint = 0;
-            if constexpr (kStates) {
+            if constexpr (kStates)
                 while (ends[from] <= j) ++from;
-                hint = stack.hints[j];
-            }
             const bool tag = p.entry & 1;
             const uint64_t k = p.entry >> 1;
             const bool full = entries.size() >= s.stack_limit;
-            if (!visit_parent(visit, tag, k, full, p.state, children[from], hint)) continue;
+            if (!visit_parent(visit, tag, k, full, p.state, children[from])) continue;
             if (full && s.spill)
                 stack.spilled.push_back(k << 1 | (tag ? 0 : 1));
             else if (full)

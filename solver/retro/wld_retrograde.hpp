@@ -111,19 +111,9 @@ class WldRetrogradeSolver final : public ScanSolver<WldRetrogradeSolver<Game>, G
                : w == W::kLost               ? -1 // decided at threshold 1
                                              : 1;
     }
-    static constexpr uint64_t kNoChild = ~uint64_t(0);
-    /// Whether pred(child) holds for every quiet child of `state`, stopping at the first
-    /// false (the game's all_quiet_children where it has one: it plays no move after it).
-    template <class Pred> bool all_quiet_children(const State& state, Pred&& pred) const;
-    /// Whether every quiet child of `state` is won. `won`, if given, is a child known won
-    /// (the one whose win started the check), not ranked or loaded again; so is, if
-    /// `first_other_won`, the first quiet child other than it (first_other_child()).
-    bool all_quiet_children_won(const State& state, const State* won = nullptr,
-                                bool first_other_won = false) const;
-    /// The index of the first quiet child of `state` other than `won` (kNoChild: none),
-    /// its word prefetched: the child a check of `state` loads first.
-    uint64_t first_other_child(const State& state, const State& won) const;
-    struct Update;
+    /// Whether every quiet child of `state` is won; `won`, if given, is a child known won
+    /// (the one whose win started the check), not ranked or loaded again.
+    bool all_quiet_children_won(const State& state, const State* won = nullptr) const;
     void first_pass(sweep::SweepProgress& progress);
     uint64_t threshold(int t, sweep::SweepProgress& progress);
     void commit(int t);
@@ -135,42 +125,19 @@ class WldRetrogradeSolver final : public ScanSolver<WldRetrogradeSolver<Game>, G
 // ---------------------------------------------------------------------------------------
 
 template <RetroGame Game>
-template <class Pred>
-bool WldRetrogradeSolver<Game>::all_quiet_children(const State& state, Pred&& pred) const {
-    if constexpr (requires { this->game_.all_quiet_children(state, pred); }) {
-        return this->game_.all_quiet_children(state, pred); // plays the moves it needs
+bool WldRetrogradeSolver<Game>::all_quiet_children_won(const State& state, const State* won) const {
+    const auto is_won = [&](const State& child) {
+        return (won && child == *won) || W::is_won(this->s_.word(this->game_.rank(child)));
+    };
+    if constexpr (requires { this->game_.all_quiet_children(state, is_won); }) {
+        return this->game_.all_quiet_children(state, is_won); // plays the moves it needs
     } else {
         bool all = true;
         this->game_.for_each_move(state, [&](int captured, const State& child) {
-            if (all && captured == 0 && !pred(child)) all = false;
+            if (all && captured == 0 && !is_won(child)) all = false;
         });
         return all;
     }
-}
-
-template <RetroGame Game>
-bool WldRetrogradeSolver<Game>::all_quiet_children_won(const State& state, const State* won,
-                                                       bool first_other_won) const {
-    return all_quiet_children(state, [&](const State& child) {
-        if (won && child == *won) return true;
-        if (first_other_won) { // loaded by the caller
-            first_other_won = false;
-            return true;
-        }
-        return W::is_won(this->s_.word(this->game_.rank(child)));
-    });
-}
-
-template <RetroGame Game>
-uint64_t WldRetrogradeSolver<Game>::first_other_child(const State& state, const State& won) const {
-    uint64_t first = kNoChild;
-    all_quiet_children(state, [&](const State& child) {
-        if (child == won) return true;
-        first = this->game_.rank(child);
-        return false;
-    });
-    if (first != kNoChild) this->s_.prefetch(first);
-    return first;
 }
 
 template <RetroGame Game>
@@ -214,39 +181,20 @@ template <RetroGame Game> void WldRetrogradeSolver<Game>::commit(int t) {
     this->checksum_ = this->store_.end();
 }
 
-/// The parent update of propagation, in two steps (sweep::kPreparesVisits): a lost child
-/// (tag 1) wins the parent; a won child (tag 0) makes an eligible parent look at its quiet
-/// children. The first step, for a whole batch of parents, finds each eligible parent's
-/// first child to load and prefetches its word, so that the loads of the second step,
-/// which decides, overlap (a child's word is a random access into the level's words). The
-/// first step's load of the parent is only a hint: the second loads it again (seq_cst:
-/// wld_word.hpp) and loads the hinted child there.
-template <RetroGame Game> struct WldRetrogradeSolver<Game>::Update {
-    const WldRetrogradeSolver& solver;
-    uint64_t& checks;
-
-    uint64_t prepare(bool child_lost, uint64_t k, const State& parent, const State& child) const {
-        if (child_lost || solver.s_.word(k).load(std::memory_order_relaxed) != W::kEligible)
-            return kNoChild;
-        return solver.first_other_child(parent, child);
-    }
-    bool operator()(bool child_lost, uint64_t k, bool, const State& parent, const State& child,
-                    uint64_t first) const {
-        const auto word = solver.s_.word(k);
-        if (child_lost) return W::decide_won(word);
-        if (!W::is_eligible(word)) return false;
-        ++checks;
-        if (first != kNoChild && !W::is_won(solver.s_.word(first))) return false;
-        return solver.all_quiet_children_won(parent, &child, first != kNoChild) &&
-               W::decide_lost(word);
-    }
-};
-
 template <RetroGame Game>
 void WldRetrogradeSolver<Game>::scan_chunk(uint64_t begin, uint64_t end, int t, Stack& stack) {
     Sweep& s = this->s_;
     uint64_t checks = 0;
-    const Update update{*this, checks};
+    // The parent update: a lost child (tag 1) wins the parent; a won child (tag 0) makes an
+    // eligible parent look at all its quiet children.
+    const auto update = [this, &s, &checks](bool child_lost, uint64_t k, bool, const State& parent,
+                                            const State& child) {
+        const auto word = s.word(k);
+        if (child_lost) return W::decide_won(word);
+        if (!W::is_eligible(word)) return false;
+        ++checks;
+        return all_quiet_children_won(parent, &child) && W::decide_lost(word);
+    };
     thread_local std::vector<int8_t> bytes;
     bytes.resize(end - begin);
     this->store_.read(begin / kChunk, bytes);
