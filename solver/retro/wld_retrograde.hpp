@@ -19,10 +19,8 @@
 //        Propagation, through the sweep's un-moves: a parent of a lost child is won; an
 //        eligible parent of a won child re-generates its moves and loads its quiet
 //        children's words, stopping at the first not won, and is lost if all are (a child
-//        won at an earlier threshold is won at this one: W_t grows as t falls). The check
-//        plays the moves only up to that child and skips the child it came from (its own
-//        thread made it won). A full propagation stack spills its parents, since the word
-//        has no pending mark;
+//        won at an earlier threshold is won at this one: W_t grows as t falls). A full
+//        propagation stack spills its parents, since the word has no pending mark;
 //      - the commit pass (generation n - t + 2), once the scan and all its propagation are
 //        done: every decided word whose byte is not a committed value was decided at t, so
 //        its byte becomes +-t. The bytes committed before are the "decided before" map, 1
