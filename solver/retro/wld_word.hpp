@@ -8,12 +8,12 @@
 //     kWon, kLost decided at this threshold or an earlier one (which one: the store byte
 //                says, once the commit pass after the threshold has written the value).
 // There is no counter of open moves: an eligible position re-generates its moves and looks
-// at its quiet children whenever one of them becomes won (is_won() on each).
+// at its quiet children whenever one of them becomes won (all_won()).
 //
 // Memory ordering. Every change of a word during a threshold is a seq_cst read-modify-write
 // (decide_won, decide_lost, make_eligible; on packed words, of their 64-bit container), and
 // every load that decides whether a parent is lost is a seq_cst load (of the parent's word,
-// then of each child's, is_won). That is enough for the race the counters of the other
+// then of each child's, in all_won). That is enough for the race the counters of the other
 // engines never had: a parent P whose last two quiet children c1 and c2 are made won by two
 // threads at once, each of which then loads P and the other child. With relaxed (or
 // acquire/release) order each thread may read the other child's old word, both conclude
@@ -24,14 +24,12 @@
 // eligible: by make_eligible in a scan, or before the threshold, which the parallel loop's
 // barrier orders before it) and let X be the last of them in S, made by thread T. After X,
 // T always looks: a child made won is propagated by T to its parents, P among them (the
-// un-moves of the child), and visiting P loads P's word and, if eligible, each of P's
-// other quiet children (the child it came from is not loaded: T made it won itself, before
-// in program order, and kWon is final within a level); make_eligible is followed by T's
-// own check of all of P's quiet children. T's loads come after X in S, so they read P
-// eligible (or already decided: then nothing is left to do) and every child won. So T
-// finds P lost, and decide_lost's compare-exchange from kEligible lets exactly one thread
-// of those who find it claim P and propagate it. tests/retro/wld_test.cpp races two
-// threads over sibling children, each loading the other's word (and the whole engine
+// un-moves of the child), and visiting P loads P's word and, if eligible, all of P's quiet
+// children; make_eligible is followed by T's own all_won. T's loads come after X in S, so
+// they read P eligible (or already decided: then nothing is left to do) and every child
+// won (kWon is final within a level). So T finds P lost, and decide_lost's compare-exchange
+// from kEligible lets exactly one thread of those who find it claim P and propagate it.
+// tests/retro/wld_test.cpp races two threads over sibling children (and the whole engine
 // under TSan, where the suite is registered as a parallel test).
 #pragma once
 
