@@ -35,26 +35,22 @@ template <int P> int capture_chain(const BasicPosition<P>& board, int last) {
     return captured;
 }
 
-template <int P> BasicMove<P> play(const Rules& rules, const BasicPosition<P>& p, int pit) {
-    BasicPosition<P> b = p;
-    int last = sow(b, pit);
-    int captured = capture_chain(b, last);
-    if (captured > 0 && captured == b.opponent_seeds() &&
-        rules.grand_slam == GrandSlam::CapturesNothing)
-        captured = 0; // grand slam: legal, captures nothing
-    if (captured > 0)
-        for (int q = last; q >= P && (b.pits[q] == 2 || b.pits[q] == 3); --q) b.pits[q] = 0;
-    return BasicMove<P>{static_cast<uint8_t>(pit), static_cast<uint8_t>(captured), b.rotated()};
-}
-
 template <int P> BasicMoveList<P> legal_moves(const Rules& rules, const BasicPosition<P>& p) {
     BasicMoveList<P> feeding;
     BasicMoveList<P> starving; // moves that leave the opponent without seeds
     for (int pit = 0; pit < P; ++pit) {
         if (p.pits[pit] == 0) continue;
-        const BasicMove<P> m = play(rules, p, pit);
-        BasicMoveList<P>& list = m.child.mover_seeds() > 0 ? feeding : starving;
-        list.moves[list.count++] = m;
+        BasicPosition<P> b = p;
+        int last = sow(b, pit);
+        int captured = capture_chain(b, last);
+        if (captured > 0 && captured == b.opponent_seeds() &&
+            rules.grand_slam == GrandSlam::CapturesNothing)
+            captured = 0; // grand slam: legal, captures nothing
+        if (captured > 0)
+            for (int q = last; q >= P && (b.pits[q] == 2 || b.pits[q] == 3); --q) b.pits[q] = 0;
+        BasicMoveList<P>& list = b.opponent_seeds() > 0 ? feeding : starving;
+        list.moves[list.count++] =
+            BasicMove<P>{static_cast<uint8_t>(pit), static_cast<uint8_t>(captured), b.rotated()};
     }
     if (!feeding.empty()) return feeding;
     if (rules.all_moves_starve == AllMovesStarve::MovesAreLegal) return starving;
@@ -80,7 +76,6 @@ template <int P> bool may_capture(const BasicPosition<P>& p) {
 #define OWAREDB_INSTANTIATE(P)                                                                     \
     template int sow(BasicPosition<P>&, int);                                                      \
     template int capture_chain(const BasicPosition<P>&, int);                                      \
-    template BasicMove<P> play(const Rules&, const BasicPosition<P>&, int);                        \
     template BasicMoveList<P> legal_moves(const Rules&, const BasicPosition<P>&);                  \
     template int terminal_value(const BasicPosition<P>&);                                          \
     template bool may_capture(const BasicPosition<P>&);

@@ -44,35 +44,6 @@ template <int P> int capture_chain(const BasicPosition<P>& board, int last);
 /// over in `p` (see terminal_value).
 template <int P> BasicMoveList<P> legal_moves(const Rules& rules, const BasicPosition<P>& p);
 
-/// The move of `pit` (not empty) on `p` under `rules`, legal or not: its child and the
-/// seeds it captures. It is legal when its child's mover (the opponent) has seeds, or when
-/// every move of `p` starves the opponent and the rules allow them (legal_moves).
-template <int P> BasicMove<P> play(const Rules& rules, const BasicPosition<P>& p, int pit);
-
-/// Whether pred(child) holds for the child of every legal quiet move of `p` (captured == 0
-/// in legal_moves; true when there is none). Asks in pit order and stops at the first
-/// false, playing only the moves up to it: the check of an eligible position's children
-/// (wld_retrograde.hpp), which most often ends at its first or second quiet child.
-template <int P, class Pred>
-bool all_quiet_children(const Rules& rules, const BasicPosition<P>& p, Pred&& pred) {
-    bool feeds = false;
-    bool starves = false;
-    for (int pit = 0; pit < P; ++pit) {
-        if (p.pits[pit] == 0) continue;
-        const BasicMove<P> m = play(rules, p, pit);
-        if (m.child.mover_seeds() == 0) {
-            starves = true; // legal only if every move starves: decided after the loop
-            continue;
-        }
-        feeds = true;
-        if (m.captured == 0 && !pred(m.child)) return false;
-    }
-    if (feeds || !starves) return true;
-    for (const BasicMove<P>& m : legal_moves(rules, p)) // every move starves
-        if (m.captured == 0 && !pred(m.child)) return false;
-    return true;
-}
-
 /// False only when no move of `p` can capture under any rules: a cheap necessary condition
 /// that skips move generation for most positions. A sowing of s < 2P - 1 seeds from pit i
 /// puts one seed in each of pits i+1..i+s, so it can capture only if its last pit i+s is

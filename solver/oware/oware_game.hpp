@@ -41,12 +41,6 @@ template <int P> class BasicOwareGame {
         return moves.size();
     }
 
-    /// Whether pred(child) holds for every legal quiet move's child, stopping at the first
-    /// that fails and playing no move after it (all_quiet_children in moves.hpp).
-    template <class Pred> bool all_quiet_children(const State& s, Pred&& pred) const {
-        return owaredb::all_quiet_children(rules_, s, pred);
-    }
-
     /// Calls f(parent) for every parent within the level (legal quiet moves into s).
     template <class F> void for_each_parent(const State& s, F&& f) const {
         BasicParentList<P> list;

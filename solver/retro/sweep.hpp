@@ -19,7 +19,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -121,17 +120,12 @@ template <class GameState> struct PropagationStack {
 /// The propagation stack of the engines for Game.
 template <RetroGame Game> using StackFor = PropagationStack<typename Game::State>;
 
-/// visit(tag, k, full), or visit(tag, k, full, parent_state, child_state) for a visit that
-/// looks at the parent's moves (the WLD engine's check of its children, wld_retrograde.hpp;
-/// child_state is the position whose joining led to the parent).
+/// visit(tag, k, full), or visit(tag, k, full, parent_state) for a visit that looks at the
+/// parent's moves (the WLD engine's check of its children, wld_retrograde.hpp).
 template <class Visit, class GameState>
-inline constexpr bool kVisitsWithStates =
-    std::is_invocable_v<Visit&, bool, uint64_t, bool, const GameState&, const GameState&>;
-template <class Visit, class GameState>
-bool visit_parent(Visit& visit, bool tag, uint64_t k, bool full, const GameState& state,
-                  const GameState& child) {
-    if constexpr (kVisitsWithStates<Visit, GameState>)
-        return visit(tag, k, full, state, child);
+bool visit_parent(Visit& visit, bool tag, uint64_t k, bool full, const GameState& state) {
+    if constexpr (std::is_invocable_v<Visit&, bool, uint64_t, bool, const GameState&>)
+        return visit(tag, k, full, state);
     else
         return visit(tag, k, full);
 }
@@ -158,9 +152,6 @@ void drain(const Game& game, SweepState& s, StackFor<Game>& stack, Visit&& visit
            Route&& route = Route{}) {
     auto& entries = stack.entries;
     auto& batch = stack.parents;
-    constexpr bool kStates = kVisitsWithStates<Visit, typename Game::State>;
-    std::array<typename Game::State, kPropagationBatch> children; // the batch's positions
-    std::array<size_t, kPropagationBatch> ends{}; // children[b]'s parents end at batch[ends[b]]
     uint64_t count = 0;
     while (!entries.empty()) {
         batch.clear();
@@ -175,20 +166,12 @@ void drain(const Game& game, SweepState& s, StackFor<Game>& stack, Visit&& visit
                 s.prefetch(k);
                 batch.push_back({k << 1 | tag, parent});
             });
-            if constexpr (kStates) {
-                children[b] = child.state;
-                ends[b] = batch.size();
-            }
         }
-        size_t from = 0;
-        for (size_t j = 0; j < batch.size(); ++j) {
-            const auto& p = batch[j];
-            if constexpr (kStates)
-                while (ends[from] <= j) ++from;
+        for (const auto& p : batch) {
             const bool tag = p.entry & 1;
             const uint64_t k = p.entry >> 1;
             const bool full = entries.size() >= s.stack_limit;
-            if (!visit_parent(visit, tag, k, full, p.state, children[from])) continue;
+            if (!visit_parent(visit, tag, k, full, p.state)) continue;
             if (full && s.spill)
                 stack.spilled.push_back(k << 1 | (tag ? 0 : 1));
             else if (full)

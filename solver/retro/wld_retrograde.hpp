@@ -111,9 +111,7 @@ class WldRetrogradeSolver final : public ScanSolver<WldRetrogradeSolver<Game>, G
                : w == W::kLost               ? -1 // decided at threshold 1
                                              : 1;
     }
-    /// Whether every quiet child of `state` is won; `won`, if given, is a child known won
-    /// (the one whose win started the check), not ranked or loaded again.
-    bool all_quiet_children_won(const State& state, const State* won = nullptr) const;
+    bool all_quiet_children_won(const State& state) const;
     void first_pass(sweep::SweepProgress& progress);
     uint64_t threshold(int t, sweep::SweepProgress& progress);
     void commit(int t);
@@ -125,19 +123,12 @@ class WldRetrogradeSolver final : public ScanSolver<WldRetrogradeSolver<Game>, G
 // ---------------------------------------------------------------------------------------
 
 template <RetroGame Game>
-bool WldRetrogradeSolver<Game>::all_quiet_children_won(const State& state, const State* won) const {
-    const auto is_won = [&](const State& child) {
-        return (won && child == *won) || W::is_won(this->s_.word(this->game_.rank(child)));
-    };
-    if constexpr (requires { this->game_.all_quiet_children(state, is_won); }) {
-        return this->game_.all_quiet_children(state, is_won); // plays the moves it needs
-    } else {
-        bool all = true;
+bool WldRetrogradeSolver<Game>::all_quiet_children_won(const State& state) const {
+    return W::all_won([&](auto&& f) {
         this->game_.for_each_move(state, [&](int captured, const State& child) {
-            if (all && captured == 0 && !is_won(child)) all = false;
+            if (captured == 0) f([&] { return this->s_.word(this->game_.rank(child)); });
         });
-        return all;
-    }
+    });
 }
 
 template <RetroGame Game>
@@ -187,13 +178,13 @@ void WldRetrogradeSolver<Game>::scan_chunk(uint64_t begin, uint64_t end, int t, 
     uint64_t checks = 0;
     // The parent update: a lost child (tag 1) wins the parent; a won child (tag 0) makes an
     // eligible parent look at all its quiet children.
-    const auto update = [this, &s, &checks](bool child_lost, uint64_t k, bool, const State& parent,
-                                            const State& child) {
+    const auto update = [this, &s, &checks](bool child_lost, uint64_t k, bool,
+                                            const State& parent) {
         const auto word = s.word(k);
         if (child_lost) return W::decide_won(word);
         if (!W::is_eligible(word)) return false;
         ++checks;
-        return all_quiet_children_won(parent, &child) && W::decide_lost(word);
+        return all_quiet_children_won(parent) && W::decide_lost(word);
     };
     thread_local std::vector<int8_t> bytes;
     bytes.resize(end - begin);

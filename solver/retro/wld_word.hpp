@@ -70,8 +70,16 @@ struct WldWord {
     template <class Ref> static bool is_eligible(const Ref& word) {
         return word.load(kOrder) == kEligible;
     }
-    /// Whether a child's word is won (each load of a parent's check after its own).
-    template <class Ref> static bool is_won(const Ref& word) { return word.load(kOrder) == kWon; }
+    /// Whether every child's word is won: for_each_child(f) calls f(word_of) for each child,
+    /// where word_of() returns the child's word reference; none is asked for (a child's
+    /// rank is the costly part) or loaded after the first that is not won.
+    template <class ForEachChild> static bool all_won(ForEachChild&& for_each_child) {
+        bool all = true;
+        for_each_child([&](const auto& word_of) {
+            if (all && word_of().load(kOrder) != kWon) all = false;
+        });
+        return all;
+    }
 };
 
 } // namespace owaredb

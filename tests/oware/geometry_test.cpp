@@ -202,33 +202,3 @@ TEST_CASE("ranking is a bijection onto D_n in lexicographic order, P = 1..8") {
     CHECK(rank(unrank<8>(48, level_size<8>(48) - 1)) == level_size<8>(48) - 1);
     CHECK(level_size<6>(48) == 203648015935ULL);
 }
-
-// all_quiet_children against legal_moves: for every position of small levels, under both
-// rules, with a predicate that fails on about one child in three (by rank), the answer and
-// the children asked (the quiet ones in pit order, none after the first that fails).
-template <int P> void check_all_quiet_children(int max_n) {
-    for (const Rules& rules : {Rules::abapa(), Rules::awari()})
-        for (int n = 0; n <= max_n; ++n)
-            for (uint64_t i = 0; i < level_size<P>(n); ++i) {
-                const auto p = unrank<P>(n, i);
-                const auto good = [](const BasicPosition<P>& c) { return rank(c) % 3 != 1; };
-                std::vector<BasicPosition<P>> expected;
-                for (const auto& m : legal_moves(rules, p)) {
-                    if (m.captured != 0) continue;
-                    expected.push_back(m.child);
-                    if (!good(m.child)) break;
-                }
-                std::vector<BasicPosition<P>> asked;
-                const bool all = all_quiet_children(rules, p, [&](const BasicPosition<P>& c) {
-                    asked.push_back(c);
-                    return good(c);
-                });
-                REQUIRE(asked == expected);
-                CHECK(all == std::all_of(asked.begin(), asked.end(), good));
-            }
-}
-
-TEST_CASE("all_quiet_children: legal_moves' quiet children, stopping at the first that fails") {
-    check_all_quiet_children<3>(test::quick() ? 8 : 12);
-    check_all_quiet_children<6>(test::quick() ? 5 : 7);
-}
