@@ -145,6 +145,11 @@ db::WriteReport LevelDir::write_level(int n, const db::LevelMeta& m, const db::V
     std::filesystem::create_directories(dir_);
     db::WriterOptions options;
     options.threads = threads;
+    // Values not in memory (a level of 4 or 2 bits a position, read from its words and scan
+    // files) are read and compressed 8 Mi at a time: the writer's default window, 64 Mi,
+    // held 64 MiB of values and their compressed blocks beside the words, the largest part
+    // of such a level's peak. The bytes do not depend on the window.
+    if (!entries.contiguous()) options.window_entries = uint64_t(8) << 20;
     return db::write_level(path(n), m, entries, options);
 }
 
