@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <mutex>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -45,18 +46,47 @@ inline constexpr uint64_t kRoundsPerScan = 64;
 
 /// The bytes of message buffers of one of `ranks` ranks holding `slice` positions. Four
 /// rounds' worth are alive at once: the outboxes being filled, the exchange in flight
-/// (sent and being received) and the messages being delivered; 8 bytes a message, at most
-/// about 3.5 messages a position scanned for a parent that lies elsewhere, which it does at
-/// most (ranks - 1) / ranks of the time (index ranges; the level partition of a
-/// distributed solve keeps most parents on their rank: docs/distributed.md has the rates).
+/// (sent and being received) and the messages being delivered; 8 bytes a message. A
+/// position scanned that joins a set is one message for each other rank that holds some
+/// of its parents, so never more messages than it has parents elsewhere: at most about 3.5
+/// parents a position, which lie elsewhere at most (ranks - 1) / ranks of the time (index
+/// ranges; the level partition of a distributed solve keeps most parents on their rank,
+/// and a child's parents on one rank are one message: docs/distributed.md has the rates).
 inline uint64_t message_bytes(uint64_t slice, int ranks) {
     const uint64_t round = std::min(slice / kRoundsPerScan, kRoundChunks * sweep::kChunk);
     return ranks < 2 ? 0 : 4 * 8 * 7 * round / 2 * uint64_t(ranks - 1) / uint64_t(ranks);
 }
 
+/// A thread's route in a distributed solve (sweep::OwnsAll's contract): the parents that
+/// lie outside this rank's slice [base, base + size) are left to their ranks, and the
+/// child, (index << 1 | tag), goes once into the outbox of each of those ranks, which
+/// visit the child's parents in their own slices (sweep::deliver). One message a child and
+/// rank instead of one a parent: a child's parents elsewhere are often on one rank.
+class ChildRoute {
+  public:
+    ChildRoute(std::span<const uint64_t> bounds, uint64_t base, uint64_t size)
+        : outboxes(bounds.size() - 1), bounds_(bounds), base_(base), size_(size) {}
+    bool elsewhere(uint64_t parent) {
+        if (parent - base_ < size_) return false;
+        const int r = owner_of(bounds_, parent);
+        if (std::find(to_.begin(), to_.end(), r) == to_.end()) to_.push_back(r);
+        return true;
+    }
+    void send(uint64_t child_entry) {
+        for (const int r : to_) outboxes[size_t(r)].push_back(child_entry);
+        to_.clear();
+    }
+    std::vector<std::vector<uint64_t>> outboxes; ///< [r]: the children for rank r
+
+  private:
+    std::span<const uint64_t> bounds_;
+    uint64_t base_, size_;
+    std::vector<int> to_; // the ranks of the child being walked
+};
+
 /// What a distributed level's rounds did (this rank's share).
 struct RoundStats {
-    uint64_t messages = 0; ///< propagation messages this rank sent
+    uint64_t messages = 0; ///< propagation messages this rank sent (a child to a rank)
     uint64_t rounds = 0;   ///< message exchanges
 };
 
@@ -69,9 +99,10 @@ template <RetroGame Game> class DistributedRounds {
 
     /// Threshold s.t's scans of this rank's slice, again while a propagation overflowed on
     /// any rank; returns the number of scans. `scan_chunk(begin, end, stack, route)` scans
-    /// a chunk of the slice (offsets in it) with this thread's Stack, leaving to
-    /// `route(parent, tag)` the parents that lie in other slices; `update(tag, parent,
-    /// full)` is the engine's parent update, for the messages delivered here.
+    /// a chunk of the slice (offsets in it) with this thread's Stack, propagating with
+    /// `route` (a distributed::ChildRoute, which sends the children whose parents lie in
+    /// other slices there); `update(tag, parent, full)` is the engine's parent update, for
+    /// the parents here of the children delivered here.
     template <class Stack, class ScanChunk, class Update>
     uint64_t threshold(StreamedSweep& s, sweep::SweepProgress& progress, ScanChunk&& scan_chunk,
                        Update&& update);
@@ -136,12 +167,7 @@ uint64_t DistributedRounds<Game>::threshold(StreamedSweep& s, sweep::SweepProgre
                     if (starter && in_flight) link_.progress();
                 };
                 Stack stack;
-                std::vector<std::vector<uint64_t>> mine(static_cast<size_t>(ranks));
-                auto route = [&](uint64_t k, bool tag) {
-                    if (k - s.base < s.size) return false;
-                    mine[size_t(owner_of(bounds, k))].push_back(k << 1 | (tag ? 1 : 0));
-                    return true;
-                };
+                distributed::ChildRoute route(bounds, s.base, s.size);
 #pragma omp for schedule(dynamic, 1) nowait
                 for (uint64_t c = next; c < last; ++c) {
                     const uint64_t end = std::min(s.size, (c + 1) * kChunk);
@@ -155,15 +181,16 @@ uint64_t DistributedRounds<Game>::threshold(StreamedSweep& s, sweep::SweepProgre
 #pragma omp for schedule(dynamic, 1)
                 for (size_t b = 0; b < to_deliver.size(); b += kDeliverBatch) {
                     failure.guard([&] {
-                        for (size_t m = b; m < std::min(to_deliver.size(), b + kDeliverBatch); ++m)
-                            sweep::deliver(game_, s, to_deliver[m], stack, update, route);
-                        sweep::drain(game_, s, stack, update, route);
+                        const size_t count = std::min(to_deliver.size() - b, kDeliverBatch);
+                        sweep::deliver(game_, s, std::span(to_deliver).subspan(b, count), stack,
+                                       update, route);
                         advance();
                     });
                 }
                 std::lock_guard lock(merge_mutex);
-                for (size_t r = 0; r < mine.size(); ++r)
-                    outboxes[r].insert(outboxes[r].end(), mine[r].begin(), mine[r].end());
+                for (size_t r = 0; r < route.outboxes.size(); ++r)
+                    outboxes[r].insert(outboxes[r].end(), route.outboxes[r].begin(),
+                                       route.outboxes[r].end());
             }
             failure.rethrow();
             to_deliver.clear();
