@@ -58,10 +58,11 @@ inline uint64_t message_bytes(uint64_t slice, int ranks) {
 }
 
 /// A thread's route in a distributed solve (sweep::OwnsAll's contract): the parents that
-/// lie outside this rank's slice [base, base + size) are left to their ranks, and the
-/// child, (index << 1 | tag), goes once into the outbox of each of those ranks, which
-/// visit the child's parents in their own slices (sweep::deliver). One message a child and
-/// rank instead of one a parent: a child's parents elsewhere are often on one rank.
+/// lie outside this rank's slice [base, base + size) are left to their ranks, each of which
+/// gets one message for the child (sweep::deliver): the parent's index where it holds one
+/// of them, the child's, whose parents it regenerates, where it holds several. One message
+/// a child and rank instead of one a parent: a child's parents elsewhere are often on one
+/// rank.
 class ChildRoute {
   public:
     ChildRoute(std::span<const uint64_t> bounds, uint64_t base, uint64_t size)
@@ -69,19 +70,32 @@ class ChildRoute {
     bool elsewhere(uint64_t parent) {
         if (parent - base_ < size_) return false;
         const int r = owner_of(bounds_, parent);
-        if (std::find(to_.begin(), to_.end(), r) == to_.end()) to_.push_back(r);
+        const auto it =
+            std::find_if(to_.begin(), to_.end(), [r](const To& t) { return t.rank == r; });
+        if (it == to_.end())
+            to_.push_back({r, parent, false});
+        else
+            it->several = true;
         return true;
     }
     void send(uint64_t child_entry) {
-        for (const int r : to_) outboxes[size_t(r)].push_back(child_entry);
+        for (const To& t : to_)
+            outboxes[size_t(t.rank)].push_back(
+                t.several ? sweep::child_message(child_entry)
+                          : sweep::parent_message(t.parent, child_entry & 1));
         to_.clear();
     }
-    std::vector<std::vector<uint64_t>> outboxes; ///< [r]: the children for rank r
+    std::vector<std::vector<uint64_t>> outboxes; ///< [r]: the messages for rank r
 
   private:
+    struct To {
+        int rank;
+        uint64_t parent; // the first of the child's parents there
+        bool several;
+    };
     std::span<const uint64_t> bounds_;
     uint64_t base_, size_;
-    std::vector<int> to_; // the ranks of the child being walked
+    std::vector<To> to_; // the ranks of the child being walked
 };
 
 /// What a distributed level's rounds did (this rank's share).

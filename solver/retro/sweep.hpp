@@ -208,24 +208,42 @@ void propagate(const Game& game, SweepState& s, uint64_t entry, StackFor<Game>& 
     if (stack.entries.size() >= kPropagationBatch) drain(game, s, stack, visit, route);
 }
 
-/// Messages from other ranks' propagation, each (child index << 1 | tag) as their route's
-/// send() got it: a child that joined a set on its own rank, whose parents this rank
-/// visits here, those of its own slice only (every rank that holds some of them got the
-/// message), each as often as the child's un-moves reach it. The visits are those the
-/// child's own rank would have made in one process; a parent that joins propagates
-/// further from here (drain(), with `route`). The child counts as propagated on its own
-/// rank, not here.
+/// A propagation message from another rank (deliver()): bit 1 is the tag of the child
+/// that joined a set, and bits 2.. index, by bit 0, either the one parent of the child that
+/// lies on the receiving rank (0), or the child (1), where the receiving rank holds several
+/// of its parents (or one parent twice) and regenerates them instead of receiving each.
+inline uint64_t parent_message(uint64_t parent, uint64_t tag) {
+    return parent << 2 | tag << 1;
+}
+/// The message for a child (entry = index << 1 | tag) and a rank that holds several parents.
+inline uint64_t child_message(uint64_t entry) {
+    return entry << 1 | 1;
+}
+
+/// Delivers messages from other ranks' propagation (parent_message(), child_message()): a
+/// parent is visited; a child's parents in this rank's slice are visited, each as often as
+/// the child's un-moves reach it (the rank that sent it holds the others, or sent them
+/// elsewhere). The visits are those the child's own rank would have made in one process;
+/// a parent that joins propagates further from here (drain(), with `route`). The child
+/// counts as propagated on its own rank, not here.
 template <RetroGame Game, class SweepState, class Visit, class Route>
 void deliver(const Game& game, SweepState& s, std::span<const uint64_t> messages,
              StackFor<Game>& stack, Visit&& visit, Route&& route) {
     for (size_t m = 0; m < messages.size(); m += kPropagationBatch) {
+        const auto batch = messages.subspan(m, std::min(kPropagationBatch, messages.size() - m));
+        for (const uint64_t message : batch) {
+            const bool tag = message >> 1 & 1;
+            const uint64_t k = message >> 2;
+            if (!(message & 1) && visit(tag, k, false))
+                propagate(game, s, k << 1 | (tag ? 0 : 1), stack, visit, route);
+        }
         stack.parents.clear();
-        for (const uint64_t child :
-             messages.subspan(m, std::min(kPropagationBatch, messages.size() - m))) {
-            const uint64_t tag = child & 1;
-            game.for_each_parent(game.unrank(s.n, child >> 1), [&](const auto& parent) {
+        for (const uint64_t message : batch) {
+            if (!(message & 1)) continue;
+            const uint64_t tag = message >> 1 & 1;
+            game.for_each_parent(game.unrank(s.n, message >> 2), [&](const auto& parent) {
                 const uint64_t k = game.rank(parent);
-                if (k - s.base >= s.size) return; // another rank's: it has the message too
+                if (k - s.base >= s.size) return; // another rank's
                 s.prefetch(k);
                 stack.parents.push_back({k << 1 | tag, parent});
             });
