@@ -57,6 +57,15 @@ inline uint64_t message_bytes(uint64_t slice, int ranks) {
     return ranks < 2 ? 0 : 4 * 8 * 7 * round / 2 * uint64_t(ranks - 1) / uint64_t(ranks);
 }
 
+/// Chunks per round of a slice of `chunks` chunks scanned by `threads` threads: enough to
+/// keep the threads busy and the exchanges few, few enough that the outboxes stay small: a
+/// round's messages are about its positions that join a set and have parents elsewhere,
+/// so at most kRoundChunks chunks bound them whatever the slice's size (message_bytes()).
+inline uint64_t round_chunks(uint64_t chunks, int threads) {
+    return std::max<uint64_t>(uint64_t(4) * uint64_t(threads),
+                              std::min(chunks / kRoundsPerScan, kRoundChunks));
+}
+
 /// A thread's route in a distributed solve (sweep::OwnsAll's contract): the parents that
 /// lie outside this rank's slice [base, base + size) are left to their ranks, each of which
 /// gets one message for the child (sweep::deliver): the parent's index where it holds one
@@ -66,7 +75,7 @@ inline uint64_t message_bytes(uint64_t slice, int ranks) {
 class ChildRoute {
   public:
     ChildRoute(std::span<const uint64_t> bounds, uint64_t base, uint64_t size)
-        : outboxes(bounds.size() - 1), bounds_(bounds), base_(base), size_(size) {}
+        : bounds_(bounds), base_(base), size_(size), outboxes_(bounds.size() - 1) {}
     bool elsewhere(uint64_t parent) {
         if (parent - base_ < size_) return false;
         const int r = owner_of(bounds_, parent);
@@ -80,12 +89,16 @@ class ChildRoute {
     }
     void send(uint64_t child_entry) {
         for (const To& t : to_)
-            outboxes[size_t(t.rank)].push_back(
+            outboxes_[size_t(t.rank)].push_back(
                 t.several ? sweep::child_message(child_entry)
                           : sweep::parent_message(t.parent, child_entry & 1));
         to_.clear();
     }
-    std::vector<std::vector<uint64_t>> outboxes; ///< [r]: the messages for rank r
+    /// Adds this thread's messages to the rank's outboxes ([r]: the messages for rank r).
+    void append_to(std::vector<std::vector<uint64_t>>& outboxes) const {
+        for (size_t r = 0; r < outboxes_.size(); ++r)
+            outboxes[r].insert(outboxes[r].end(), outboxes_[r].begin(), outboxes_[r].end());
+    }
 
   private:
     struct To {
@@ -95,7 +108,8 @@ class ChildRoute {
     };
     std::span<const uint64_t> bounds_;
     uint64_t base_, size_;
-    std::vector<To> to_; // the ranks of the child being walked
+    std::vector<std::vector<uint64_t>> outboxes_; // [r]: the messages for rank r
+    std::vector<To> to_;                          // the ranks of the child being walked
 };
 
 /// What a distributed level's rounds did (this rank's share).
@@ -136,21 +150,13 @@ template <class Stack, class ScanChunk, class Update>
 uint64_t DistributedRounds<Game>::threshold(StreamedSweep& s, sweep::SweepProgress& progress,
                                             ScanChunk&& scan_chunk, Update&& update) {
     constexpr uint64_t kChunk = sweep::kChunk;
-    const int t = s.t;
     const int ranks = link_.ranks();
     const std::vector<uint64_t> bounds =
         slice_bounds(game_.level_size(s.n), ranks, distributed::kSliceUnit);
     const uint64_t chunks = (s.size + kChunk - 1) / kChunk;
-    // Chunks per round: enough to keep the threads busy and the exchanges few, few enough
-    // that the outboxes stay small: a round's messages are about its positions' parents
-    // that lie elsewhere, so at most kRoundChunks chunks bound them whatever the slice's
-    // size (message_bytes()).
-    const uint64_t per_round = std::max<uint64_t>(
-        uint64_t(4) * uint64_t(threads_),
-        std::min(chunks / distributed::kRoundsPerScan, distributed::kRoundChunks));
-    progress.start(t);
+    const uint64_t per_round = distributed::round_chunks(chunks, threads_);
+    progress.start(s.t);
     uint64_t scans = 0;
-    bool overflow = false;
     do {
         ++scans;
         s.overflow.store(false);
@@ -202,9 +208,7 @@ uint64_t DistributedRounds<Game>::threshold(StreamedSweep& s, sweep::SweepProgre
                     });
                 }
                 std::lock_guard lock(merge_mutex);
-                for (size_t r = 0; r < route.outboxes.size(); ++r)
-                    outboxes[r].insert(outboxes[r].end(), route.outboxes[r].begin(),
-                                       route.outboxes[r].end());
+                route.append_to(outboxes);
             }
             failure.rethrow();
             to_deliver.clear();
@@ -218,8 +222,7 @@ uint64_t DistributedRounds<Game>::threshold(StreamedSweep& s, sweep::SweepProgre
             in_flight = true;
             if (next == chunks && finish(sent, next)) break;
         }
-        overflow = link_.sum(s.overflow.load() ? 1 : 0) > 0;
-    } while (overflow);
+    } while (link_.sum(s.overflow.load() ? 1 : 0) > 0); // a rank overflowed: all rescan
     return scans;
 }
 
