@@ -19,19 +19,18 @@ def level_size(n):
     return comb(n + 11, 11) - comb(n + 5, 11)
 
 
-# The share of un-move parents on another rank, by ranks (sampled over awari levels 14..20,
-# K = 16..256 on level 20; docs/distributed.md, "How a level is split"); between and past
-# the measured K, linear in log2 K.
-CROSSING = {
-    "imbalance": {1: 0.0, 2: 0.13, 4: 0.24, 8: 0.33, 16: 0.42, 64: 0.53, 256: 0.62},
-    "ranges": None,  # (K-1)/K
+# Propagation messages per position, by ranks: one for each position that joins a set and
+# each other rank that holds some of its un-move parents (sampled on awari level 20 from its
+# values; at K = 2, 4, 8 the same as generate counted; docs/distributed.md, "The level
+# partition, measured"); between and past the measured K, linear in log2 K.
+MESSAGES = {
+    "imbalance": {1: 0.0, 2: 0.21, 4: 0.52, 8: 0.82, 16: 1.01, 64: 1.35, 256: 1.64},
+    "ranges": {1: 0.0, 2: 0.55, 4: 0.97, 8: 1.29, 16: 1.56, 64: 1.96, 256: 2.27},
 }
 
 
-def crossing(partition, nodes):
-    table = CROSSING[partition]
-    if table is None:
-        return (nodes - 1) / nodes
+def messages_per_position(partition, nodes):
+    table = MESSAGES[partition]
     ks = sorted(table)
     if nodes in table:
         return table[nodes]
@@ -40,7 +39,7 @@ def crossing(partition, nodes):
     if hi == lo:  # past the last measured K: the last step per doubling
         lo, hi = ks[-2], ks[-1]
     step = (table[hi] - table[lo]) / (log2(hi) - log2(lo))
-    return min(1.0, table[lo] + step * (log2(nodes) - log2(lo)))
+    return table[lo] + step * (log2(nodes) - log2(lo))
 
 
 def main():
@@ -53,18 +52,15 @@ def main():
     p.add_argument("--growth", type=float, default=1.03,
                    help="cost per position grows by this factor per level (levels 20 -> 26: "
                         "1.30 -> 1.53 core-us, 1.028 a level)")
-    p.add_argument("--messages", type=float, default=3.2,
-                   help="propagation messages per position when every parent lies on another "
-                        "rank (abapa 18..22 by index ranges: 1.52-1.71 at K = 2, 2.15-2.44 at "
-                        "K = 4, i.e. (K-1)/K of 3.0-3.4)")
-    p.add_argument("--partition", choices=sorted(CROSSING), default="imbalance",
+    p.add_argument("--partition", choices=sorted(MESSAGES), default="imbalance",
                    help="how a level is split between the ranks: the level partition by row "
                         "imbalance (oware/partition.hpp) or index ranges (before it); sets the "
-                        "share of parents on another rank (docs/distributed.md)")
-    p.add_argument("--message-us", type=float, default=0.05,
-                   help="core-microseconds of extra work per message (sending, delivering; "
-                        "measured 0.016-0.026 on one machine: K = 2 and 4 took 4 %% more CPU "
-                        "than K = 1 for 0.77 and 1.09 G messages)")
+                        "messages per position (docs/distributed.md)")
+    p.add_argument("--message-us", type=float, default=0.15,
+                   help="core-microseconds of extra work per message (sending, delivering: a "
+                        "message naming a child makes its receiver regenerate the child's "
+                        "parents; awari 20 and 21 at K = 4: about 0.13 on rank 0, against "
+                        "0.016-0.026 for the one-parent messages before)")
     p.add_argument("--bits", type=float, default=3.8,
                    help="bits per position of a level file (awari 24..27: 3.72-3.78)")
     p.add_argument("--write-us", type=float, default=0.09,
@@ -93,8 +89,7 @@ def main():
 
     def level(n, nodes):
         size = level_size(n)
-        remote = crossing(a.partition, nodes)  # share of parents on another rank
-        messages = size * a.messages * remote
+        messages = size * messages_per_position(a.partition, nodes)
         cpu = size * core_us(n) + messages * a.message_us  # core-us
         solve = cpu * 1e-6 / (nodes * a.cores * a.efficiency)
         # propagation + the writer's two reads of the other ranks' values
@@ -111,8 +106,7 @@ def main():
 
     print(f"Model: {a.cores} cores and {a.memory_gb:g} GB a node, {a.network_gbs:g} GB/s, "
           f"efficiency {a.efficiency:g}; {a.core_us} core-us/position at level "
-          f"{a.ref_level}, x{a.growth} a level; {a.messages} messages/position x the share "
-          f"of parents on another rank ({a.partition}), "
+          f"{a.ref_level}, x{a.growth} a level; the messages/position of {a.partition}, "
           f"{a.message_us} core-us each; {a.bits} bits/position on disk; exit files read at "
           f"{a.disk_gbs:g} GB/s when the page cache cannot hold them\n")
     header = f"{'n':>3} {'positions':>16} {'file GB':>9} {'exits GB':>9}"

@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <mutex>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -45,18 +46,75 @@ inline constexpr uint64_t kRoundsPerScan = 64;
 
 /// The bytes of message buffers of one of `ranks` ranks holding `slice` positions. Four
 /// rounds' worth are alive at once: the outboxes being filled, the exchange in flight
-/// (sent and being received) and the messages being delivered; 8 bytes a message, at most
-/// about 3.5 messages a position scanned for a parent that lies elsewhere, which it does at
-/// most (ranks - 1) / ranks of the time (index ranges; the level partition of a
-/// distributed solve keeps most parents on their rank: docs/distributed.md has the rates).
+/// (sent and being received) and the messages being delivered; 8 bytes a message. A
+/// position scanned that joins a set is one message for each other rank that holds some
+/// of its parents, so never more messages than it has parents elsewhere: at most about 3.5
+/// parents a position, which lie elsewhere at most (ranks - 1) / ranks of the time (index
+/// ranges; the level partition of a distributed solve keeps most parents on their rank,
+/// and a child's parents on one rank are one message: docs/distributed.md has the rates).
 inline uint64_t message_bytes(uint64_t slice, int ranks) {
     const uint64_t round = std::min(slice / kRoundsPerScan, kRoundChunks * sweep::kChunk);
     return ranks < 2 ? 0 : 4 * 8 * 7 * round / 2 * uint64_t(ranks - 1) / uint64_t(ranks);
 }
 
+/// Chunks per round of a slice of `chunks` chunks scanned by `threads` threads: enough to
+/// keep the threads busy and the exchanges few, few enough that the outboxes stay small: a
+/// round's messages are about its positions that join a set and have parents elsewhere,
+/// so at most kRoundChunks chunks bound them whatever the slice's size (message_bytes()).
+inline uint64_t round_chunks(uint64_t chunks, int threads) {
+    return std::max<uint64_t>(uint64_t(4) * uint64_t(threads),
+                              std::min(chunks / kRoundsPerScan, kRoundChunks));
+}
+
+/// A thread's route in a distributed solve (sweep::OwnsAll's contract): the parents that
+/// lie outside this rank's slice [base, base + size) are left to their ranks, each of which
+/// gets one message for the child (sweep::deliver): the parent's index where it holds one
+/// of them, the child's, whose parents it regenerates, where it holds several. One message
+/// a child and rank instead of one a parent: a child's parents elsewhere are often on one
+/// rank.
+class ChildRoute {
+  public:
+    ChildRoute(std::span<const uint64_t> bounds, uint64_t base, uint64_t size)
+        : bounds_(bounds), base_(base), size_(size), outboxes_(bounds.size() - 1) {}
+    bool elsewhere(uint64_t parent) {
+        if (parent - base_ < size_) return false;
+        const int r = owner_of(bounds_, parent);
+        const auto it =
+            std::find_if(to_.begin(), to_.end(), [r](const To& t) { return t.rank == r; });
+        if (it == to_.end())
+            to_.push_back({r, parent, false});
+        else
+            it->several = true;
+        return true;
+    }
+    void send(uint64_t child_entry) {
+        for (const To& t : to_)
+            outboxes_[size_t(t.rank)].push_back(
+                t.several ? sweep::child_message(child_entry)
+                          : sweep::parent_message(t.parent, child_entry & 1));
+        to_.clear();
+    }
+    /// Adds this thread's messages to the rank's outboxes ([r]: the messages for rank r).
+    void append_to(std::vector<std::vector<uint64_t>>& outboxes) const {
+        for (size_t r = 0; r < outboxes_.size(); ++r)
+            outboxes[r].insert(outboxes[r].end(), outboxes_[r].begin(), outboxes_[r].end());
+    }
+
+  private:
+    struct To {
+        int rank;
+        uint64_t parent; // the first of the child's parents there
+        bool several;
+    };
+    std::span<const uint64_t> bounds_;
+    uint64_t base_, size_;
+    std::vector<std::vector<uint64_t>> outboxes_; // [r]: the messages for rank r
+    std::vector<To> to_;                          // the ranks of the child being walked
+};
+
 /// What a distributed level's rounds did (this rank's share).
 struct RoundStats {
-    uint64_t messages = 0; ///< propagation messages this rank sent
+    uint64_t messages = 0; ///< propagation messages this rank sent (a child to a rank)
     uint64_t rounds = 0;   ///< message exchanges
 };
 
@@ -69,9 +127,10 @@ template <RetroGame Game> class DistributedRounds {
 
     /// Threshold s.t's scans of this rank's slice, again while a propagation overflowed on
     /// any rank; returns the number of scans. `scan_chunk(begin, end, stack, route)` scans
-    /// a chunk of the slice (offsets in it) with this thread's Stack, leaving to
-    /// `route(parent, tag)` the parents that lie in other slices; `update(tag, parent,
-    /// full)` is the engine's parent update, for the messages delivered here.
+    /// a chunk of the slice (offsets in it) with this thread's Stack, propagating with
+    /// `route` (a distributed::ChildRoute, which sends the children whose parents lie in
+    /// other slices there); `update(tag, parent, full)` is the engine's parent update, for
+    /// the parents here of the children delivered here.
     template <class Stack, class ScanChunk, class Update>
     uint64_t threshold(StreamedSweep& s, sweep::SweepProgress& progress, ScanChunk&& scan_chunk,
                        Update&& update);
@@ -91,21 +150,13 @@ template <class Stack, class ScanChunk, class Update>
 uint64_t DistributedRounds<Game>::threshold(StreamedSweep& s, sweep::SweepProgress& progress,
                                             ScanChunk&& scan_chunk, Update&& update) {
     constexpr uint64_t kChunk = sweep::kChunk;
-    const int t = s.t;
     const int ranks = link_.ranks();
     const std::vector<uint64_t> bounds =
         slice_bounds(game_.level_size(s.n), ranks, distributed::kSliceUnit);
     const uint64_t chunks = (s.size + kChunk - 1) / kChunk;
-    // Chunks per round: enough to keep the threads busy and the exchanges few, few enough
-    // that the outboxes stay small: a round's messages are about its positions' parents
-    // that lie elsewhere, so at most kRoundChunks chunks bound them whatever the slice's
-    // size (message_bytes()).
-    const uint64_t per_round = std::max<uint64_t>(
-        uint64_t(4) * uint64_t(threads_),
-        std::min(chunks / distributed::kRoundsPerScan, distributed::kRoundChunks));
-    progress.start(t);
+    const uint64_t per_round = distributed::round_chunks(chunks, threads_);
+    progress.start(s.t);
     uint64_t scans = 0;
-    bool overflow = false;
     do {
         ++scans;
         s.overflow.store(false);
@@ -136,12 +187,7 @@ uint64_t DistributedRounds<Game>::threshold(StreamedSweep& s, sweep::SweepProgre
                     if (starter && in_flight) link_.progress();
                 };
                 Stack stack;
-                std::vector<std::vector<uint64_t>> mine(static_cast<size_t>(ranks));
-                auto route = [&](uint64_t k, bool tag) {
-                    if (k - s.base < s.size) return false;
-                    mine[size_t(owner_of(bounds, k))].push_back(k << 1 | (tag ? 1 : 0));
-                    return true;
-                };
+                distributed::ChildRoute route(bounds, s.base, s.size);
 #pragma omp for schedule(dynamic, 1) nowait
                 for (uint64_t c = next; c < last; ++c) {
                     const uint64_t end = std::min(s.size, (c + 1) * kChunk);
@@ -155,15 +201,14 @@ uint64_t DistributedRounds<Game>::threshold(StreamedSweep& s, sweep::SweepProgre
 #pragma omp for schedule(dynamic, 1)
                 for (size_t b = 0; b < to_deliver.size(); b += kDeliverBatch) {
                     failure.guard([&] {
-                        for (size_t m = b; m < std::min(to_deliver.size(), b + kDeliverBatch); ++m)
-                            sweep::deliver(game_, s, to_deliver[m], stack, update, route);
-                        sweep::drain(game_, s, stack, update, route);
+                        const size_t count = std::min(to_deliver.size() - b, kDeliverBatch);
+                        sweep::deliver(game_, s, std::span(to_deliver).subspan(b, count), stack,
+                                       update, route);
                         advance();
                     });
                 }
                 std::lock_guard lock(merge_mutex);
-                for (size_t r = 0; r < mine.size(); ++r)
-                    outboxes[r].insert(outboxes[r].end(), mine[r].begin(), mine[r].end());
+                route.append_to(outboxes);
             }
             failure.rethrow();
             to_deliver.clear();
@@ -177,8 +222,7 @@ uint64_t DistributedRounds<Game>::threshold(StreamedSweep& s, sweep::SweepProgre
             in_flight = true;
             if (next == chunks && finish(sent, next)) break;
         }
-        overflow = link_.sum(s.overflow.load() ? 1 : 0) > 0;
-    } while (overflow);
+    } while (link_.sum(s.overflow.load() ? 1 : 0) > 0); // a rank overflowed: all rescan
     return scans;
 }
 

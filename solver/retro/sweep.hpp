@@ -93,9 +93,14 @@ template <class Store> ValueArray start(BasicState<Store>& s, int n, uint64_t si
     return result;
 }
 
-/// Routes no parent elsewhere: the whole level is this process's.
+/// Where propagation's parents go (drain()): `elsewhere(parent_index)` says whether another
+/// rank holds the parent (which it then visits itself: it is not visited here), and
+/// `send(child_entry)`, called once a child's parents are walked, tells the ranks that
+/// `elsewhere` named for it (a distributed solve: distributed_rounds.hpp). This one routes
+/// no parent elsewhere: the whole level is this process's.
 struct OwnsAll {
-    bool operator()(uint64_t, bool) const { return false; }
+    bool elsewhere(uint64_t) const { return false; }
+    void send(uint64_t) const {}
 };
 
 /// Positions whose un-moves are generated before their parents are visited (drain()),
@@ -130,15 +135,34 @@ bool visit_parent(Visit& visit, bool tag, uint64_t k, bool full, const GameState
         return visit(tag, k, full);
 }
 
+/// Visits the parents of stack.parents (drain(), deliver()); a parent that joins goes on
+/// the stack, with the other set's tag.
+template <class SweepState, class Visit, class GameState>
+void visit_parents(SweepState& s, PropagationStack<GameState>& stack, Visit& visit) {
+    auto& entries = stack.entries;
+    for (const auto& p : stack.parents) {
+        const bool tag = p.entry & 1;
+        const uint64_t k = p.entry >> 1;
+        const bool full = entries.size() >= s.stack_limit;
+        if (!visit_parent(visit, tag, k, full, p.state)) continue;
+        if (full && s.spill)
+            stack.spilled.push_back(k << 1 | (tag ? 0 : 1));
+        else if (full)
+            s.overflow.store(true, std::memory_order_relaxed); // a rescan enters it
+        else
+            entries.push_back({k << 1 | (tag ? 0 : 1), p.state});
+    }
+}
+
 /// Propagation from the positions on `stack` through their un-moves, until none is left.
 /// A parent that joins because of a child joins the other set (a parent of a lost
 /// position is won, and so on). `visit(tag, parent_index, full)` (or with the parent's
 /// state after them: visit_parent()) updates the parent's word and returns whether the
 /// parent joined; `full` says the stack is at its limit, in which
 /// case the engine marks the parent for a rescan instead, and this sets s.overflow so that
-/// the rescan happens (or, if s.spill, the parent goes to the stack's spilled list). A distributed
-/// solve's `route(parent_index, tag)` takes the parents that another rank holds (it sends them
-/// there and returns true) before they are visited here.
+/// the rescan happens (or, if s.spill, the parent goes to the stack's spilled list). A
+/// distributed solve's `route` (OwnsAll's contract) takes the parents that another rank
+/// holds before they are visited here, and sends that rank the child.
 ///
 /// Locality: a parent's word is a random byte (or word) of the level, gigabytes at large
 /// levels, and a visit made as soon as the parent is generated waits for memory (perf on
@@ -151,10 +175,9 @@ template <RetroGame Game, class SweepState, class Visit, class Route = OwnsAll>
 void drain(const Game& game, SweepState& s, StackFor<Game>& stack, Visit&& visit,
            Route&& route = Route{}) {
     auto& entries = stack.entries;
-    auto& batch = stack.parents;
     uint64_t count = 0;
     while (!entries.empty()) {
-        batch.clear();
+        stack.parents.clear();
         for (size_t b = 0; b < kPropagationBatch && !entries.empty(); ++b) {
             const auto child = entries.back();
             entries.pop_back();
@@ -162,23 +185,13 @@ void drain(const Game& game, SweepState& s, StackFor<Game>& stack, Visit&& visit
             const uint64_t tag = child.entry & 1;
             game.for_each_parent(child.state, [&](const auto& parent) {
                 const uint64_t k = game.rank(parent);
-                if (route(k, tag != 0)) return;
+                if (route.elsewhere(k)) return;
                 s.prefetch(k);
-                batch.push_back({k << 1 | tag, parent});
+                stack.parents.push_back({k << 1 | tag, parent});
             });
+            route.send(child.entry);
         }
-        for (const auto& p : batch) {
-            const bool tag = p.entry & 1;
-            const uint64_t k = p.entry >> 1;
-            const bool full = entries.size() >= s.stack_limit;
-            if (!visit_parent(visit, tag, k, full, p.state)) continue;
-            if (full && s.spill)
-                stack.spilled.push_back(k << 1 | (tag ? 0 : 1));
-            else if (full)
-                s.overflow.store(true, std::memory_order_relaxed); // a rescan enters it
-            else
-                entries.push_back({k << 1 | (tag ? 0 : 1), p.state});
-        }
+        visit_parents(s, stack, visit);
     }
     s.propagated.fetch_add(count, std::memory_order_relaxed);
 }
@@ -195,15 +208,49 @@ void propagate(const Game& game, SweepState& s, uint64_t entry, StackFor<Game>& 
     if (stack.entries.size() >= kPropagationBatch) drain(game, s, stack, visit, route);
 }
 
-/// A message from another rank's propagation, (parent index << 1 | tag) as route() got
-/// it: the parent is visited here, and if it joined it is a root of propagation here
-/// (propagate(): drain() after the messages).
+/// A propagation message from another rank (deliver()): bit 1 is the tag of the child
+/// that joined a set, and bits 2.. index, by bit 0, either the one parent of the child that
+/// lies on the receiving rank (0), or the child (1), where the receiving rank holds several
+/// of its parents (or one parent twice) and regenerates them instead of receiving each.
+inline uint64_t parent_message(uint64_t parent, uint64_t tag) {
+    return parent << 2 | tag << 1;
+}
+/// The message for a child (entry = index << 1 | tag) and a rank that holds several parents.
+inline uint64_t child_message(uint64_t entry) {
+    return entry << 1 | 1;
+}
+
+/// Delivers messages from other ranks' propagation (parent_message(), child_message()): a
+/// parent is visited; a child's parents in this rank's slice are visited, each as often as
+/// the child's un-moves reach it (the rank that sent it holds the others, or sent them
+/// elsewhere). The visits are those the child's own rank would have made in one process;
+/// a parent that joins propagates further from here (drain(), with `route`). The child
+/// counts as propagated on its own rank, not here.
 template <RetroGame Game, class SweepState, class Visit, class Route>
-void deliver(const Game& game, SweepState& s, uint64_t message, StackFor<Game>& stack,
-             Visit&& visit, Route&& route) {
-    const bool tag = message & 1;
-    const uint64_t k = message >> 1;
-    if (visit(tag, k, false)) propagate(game, s, k << 1 | (tag ? 0 : 1), stack, visit, route);
+void deliver(const Game& game, SweepState& s, std::span<const uint64_t> messages,
+             StackFor<Game>& stack, Visit&& visit, Route&& route) {
+    for (size_t m = 0; m < messages.size(); m += kPropagationBatch) {
+        const auto batch = messages.subspan(m, std::min(kPropagationBatch, messages.size() - m));
+        for (const uint64_t message : batch) {
+            const bool tag = message >> 1 & 1;
+            const uint64_t k = message >> 2;
+            if (!(message & 1) && visit(tag, k, false))
+                propagate(game, s, k << 1 | (tag ? 0 : 1), stack, visit, route);
+        }
+        stack.parents.clear();
+        for (const uint64_t message : batch) {
+            if (!(message & 1)) continue;
+            const uint64_t tag = message >> 1 & 1;
+            game.for_each_parent(game.unrank(s.n, message >> 2), [&](const auto& parent) {
+                const uint64_t k = game.rank(parent);
+                if (k - s.base >= s.size) return; // another rank's
+                s.prefetch(k);
+                stack.parents.push_back({k << 1 | tag, parent});
+            });
+        }
+        visit_parents(s, stack, visit);
+        drain(game, s, stack, visit, route);
+    }
 }
 
 /// Sets word `index` to `word` unless the word found is `assigned` already; returns whether

@@ -13,6 +13,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -51,16 +52,57 @@ std::vector<RankResult> solve_distributed(const Game& game, const std::vector<Va
     return results;
 }
 
+// The messages a distributed solve of level n should send, from the level's values: every
+// position that joins a set (value not 0) goes once to each other rank that holds some of
+// its un-move parents; and, for comparison, the parents that lie on another rank.
+struct Crossings {
+    uint64_t messages = 0;  // (child, other rank) pairs
+    uint64_t parents = 0;   // parents on another rank
+    uint64_t two_ranks = 0; // children with parents on two or more other ranks
+    uint64_t several = 0;   // pairs whose rank holds several of the child's parents
+};
+template <RetroGame Game>
+Crossings crossings(const Game& game, const ValueArray& level, int n, int ranks) {
+    const auto bounds = slice_bounds(game.level_size(n), ranks, distributed::kSliceUnit);
+    Crossings c;
+    for (uint64_t i = 0; i < game.level_size(n); ++i) {
+        if (level.data()[i] == 0) continue;
+        const int own = owner_of(bounds, i);
+        std::vector<int> others; // a rank for each parent elsewhere
+        game.for_each_parent(game.unrank(n, i), [&](const auto& parent) {
+            const int r = owner_of(bounds, game.rank(parent));
+            if (r != own) others.push_back(r);
+        });
+        c.parents += others.size();
+        std::sort(others.begin(), others.end());
+        uint64_t ranks_here = 0;
+        for (size_t j = 0; j < others.size(); ++j) {
+            if (j > 0 && others[j] == others[j - 1]) continue;
+            ++ranks_here;
+            c.several += j + 1 < others.size() && others[j + 1] == others[j];
+        }
+        c.messages += ranks_here;
+        c.two_ranks += ranks_here >= 2;
+    }
+    return c;
+}
+
 template <RetroGame Game>
 void check_distributed(const Game& game, int max_n, int ranks, int threads,
                        size_t stack_limit = sweep::kStackLimit) {
     const std::vector<ValueArray> ref =
         sweep::solve_levels_in_memory<RetrogradeSolver>(game, max_n, 2);
     uint64_t messages = 0, rescans = 0;
+    Crossings expected;
     for (int n = 0; n <= max_n; ++n) {
         CAPTURE(n);
         const std::vector<RankResult> results =
             solve_distributed(game, ref, n, ranks, threads, stack_limit);
+        const Crossings level = crossings(game, ref[size_t(n)], n, ranks);
+        expected.messages += level.messages;
+        expected.parents += level.parents;
+        expected.two_ranks += level.two_ranks;
+        expected.several += level.several;
         // The slices tile the level in rank order, and their bytes are the level's.
         uint64_t at = 0;
         for (const RankResult& r : results) {
@@ -77,6 +119,13 @@ void check_distributed(const Game& game, int max_n, int ranks, int threads,
     }
     // Slices that share no propagation would prove nothing about the exchange.
     if (ranks > 1) CHECK(messages > 0);
+    // One message for each child and other rank that holds some of its parents, however
+    // many parents there (ranks that hold several regenerate them: such messages occur);
+    // children whose parents lie on two other ranks are among them.
+    CHECK(messages == expected.messages);
+    if (ranks > 1) CHECK(expected.several > 0);
+    if (ranks > 1) CHECK(expected.messages < expected.parents);
+    if (ranks > 2) CHECK(expected.two_ranks > 0);
     // Every rank rescans when any rank overflowed (each counts its scans).
     if (stack_limit < sweep::kStackLimit) CHECK(rescans > 0);
 }
