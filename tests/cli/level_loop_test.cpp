@@ -24,29 +24,15 @@ using namespace owaredb::cli;
 
 constexpr uint64_t kMiB = 1 << 20;
 
-// Level 0 "loads" by holding 256 MiB (as the in-memory levels are held while the run is in
-// memory); level 1 is built, and its load gives that memory back first, as ValueLevels
-// does when the run turns to streamed levels. Solving level 1 touches 16 MiB.
-class HandOverBuilder final : public LevelBuilder {
+// What every builder of these tests does alike: awari levels in `dir`, nothing to check, a
+// 12-byte file written for each level built.
+class TestBuilder : public LevelBuilder {
   public:
-    explicit HandOverBuilder(const std::filesystem::path& dir)
+    explicit TestBuilder(const std::filesystem::path& dir)
         : dir_(dir, Rules::awari(), db::LevelKind::Values, 1, 6) {}
 
     const LevelDir& dir() const override { return dir_; }
-    bool load(int n, LevelRow&) override {
-        if (n == 0) {
-            held_.assign(256 * kMiB, 1); // written: resident
-            return true;
-        }
-        std::vector<char>().swap(held_);
-        return false;
-    }
     void check(int) const override {}
-    void solve(int, ProgressDisplay&) override {
-        std::vector<char> work(16 * kMiB);
-        std::memset(work.data(), 1, work.size());
-        touched_ = work[work.size() / 2];
-    }
     void write(int n, LevelRow& row) override {
         std::ofstream(dir_.path(n)) << "a level file";
         row.mode = "streamed";
@@ -55,8 +41,31 @@ class HandOverBuilder final : public LevelBuilder {
     std::string files_name() const override { return "databases"; }
     std::string start_position(int) override { return "value +0"; }
 
-  private:
+  protected:
     LevelDir dir_;
+};
+
+// Level 0 "loads" by holding 256 MiB (as the in-memory levels are held while the run is in
+// memory); level 1 is built, and its load gives that memory back first, as ValueLevels
+// does when the run turns to streamed levels. Solving level 1 touches 16 MiB.
+class HandOverBuilder final : public TestBuilder {
+  public:
+    using TestBuilder::TestBuilder;
+    bool load(int n, LevelRow&) override {
+        if (n == 0) {
+            held_.assign(256 * kMiB, 1); // written: resident
+            return true;
+        }
+        std::vector<char>().swap(held_);
+        return false;
+    }
+    void solve(int, ProgressDisplay&) override {
+        std::vector<char> work(16 * kMiB);
+        std::memset(work.data(), 1, work.size());
+        touched_ = work[work.size() / 2];
+    }
+
+  private:
     std::vector<char> held_;
     char touched_ = 0;
 };
@@ -104,14 +113,10 @@ void write_bytes(const std::filesystem::path& file, uint64_t bytes) {
 
 // Level 1's solve leaves an exit file and a scan file of its own and a file of another level
 // (level 10: its name starts like level 1's, "awari-1"), as a killed run of level 10 would.
-class ScratchBuilder final : public LevelBuilder {
+class ScratchBuilder final : public TestBuilder {
   public:
-    explicit ScratchBuilder(const std::filesystem::path& dir)
-        : dir_(dir, Rules::awari(), db::LevelKind::Values, 1, 6) {}
-
-    const LevelDir& dir() const override { return dir_; }
+    using TestBuilder::TestBuilder;
     bool load(int n, LevelRow&) override { return n == 0; }
-    void check(int) const override {}
     void solve(int n, ProgressDisplay& display) override {
         display.level_started(n, 1000, LevelMode::Streamed);
         for (int t : {0, 0, 1, 2}) // a step, the first pass, two thresholds
@@ -121,16 +126,8 @@ class ScratchBuilder final : public LevelBuilder {
         write_bytes(db::scan_file_path(dir_.path(n), 7), kMiB);
         write_bytes(db::exit_file_path(dir_.path(10)), 5 * kMiB);
     }
-    void write(int n, LevelRow& row) override {
-        write_bytes(dir_.path(n), 12);
-        row.mode = "streamed";
-    }
-    std::string solved_label(const LevelRow&) const override { return "solved"; }
-    std::string files_name() const override { return "databases"; }
-    std::string start_position(int) override { return "value +0"; }
 
   private:
-    LevelDir dir_;
     int stepped_ = 0;
 };
 
