@@ -72,6 +72,7 @@ struct ScanFiles::Generation {
     std::vector<Entry> index;
     std::atomic<uint64_t> end{0}; // where the next chunk's bytes go
     uint64_t checksum = 0;
+    bool dropped = false; // dropped while pinned: goes once another is pinned
     ~Generation() {
         if (fd >= 0) ::close(fd);
     }
@@ -127,14 +128,22 @@ std::filesystem::path ScanFiles::path_of(uint64_t generation) const {
     return db::scan_file_path(level_file_, generation);
 }
 
-void ScanFiles::release(std::shared_ptr<Generation> g) {
-    if (!g || g == reading_ || g == pinned_ || g == writing_) return;
+void ScanFiles::forget(uint64_t generation) {
+    const auto it = kept_.find(generation);
+    if (it == kept_.end()) return;
+    if (it->second == pinned_) pinned_.reset();
+    const std::filesystem::path path = it->second->path;
+    kept_.erase(it);
     std::error_code ec;
-    std::filesystem::remove(g->path, ec);
+    std::filesystem::remove(path, ec);
 }
 
 void ScanFiles::begin(uint64_t generation, uint64_t size, uint64_t chunk) {
-    release(std::exchange(writing_, nullptr));
+    if (writing_) {
+        std::error_code ec;
+        std::filesystem::remove(std::exchange(writing_, nullptr)->path, ec);
+    }
+    forget(generation);
     if (!compressors_) compressors_ = std::make_unique<Compressors>();
     auto g = std::make_shared<Generation>();
     g->number = generation;
@@ -177,12 +186,16 @@ uint64_t ScanFiles::end() {
     pwrite_all(g.fd, g.path, index.data(), index.size(), at);
     pwrite_all(g.fd, g.path, footer.data(), footer.size(), at + index.size());
     if (::fdatasync(g.fd) != 0) fail(g.path, "cannot sync the scan file");
-    release(std::exchange(reading_, std::move(writing_)));
-    return reading_->checksum;
+    last_ = writing_;
+    kept_[g.number] = std::exchange(writing_, nullptr);
+    return last_->checksum;
 }
 
-void ScanFiles::read(uint64_t index, std::span<int8_t> out) const {
-    const Generation& g = *reading_;
+void ScanFiles::read(uint64_t generation, uint64_t index, std::span<int8_t> out) const {
+    const auto it = kept_.find(generation);
+    if (it == kept_.end())
+        throw std::logic_error(path_of(generation).string() + ": reading a generation not kept");
+    const Generation& g = *it->second;
     if (index >= g.index.size() || out.size() != g.chunk_size(index))
         throw std::logic_error(g.path.string() + ": reading a chunk outside the generation");
     static const std::shared_ptr<const db::detail::BlockCodec> decoder = codec(false);
@@ -197,45 +210,56 @@ void ScanFiles::read(uint64_t index, std::span<int8_t> out) const {
                                  " of the scan file is damaged");
 }
 
-void ScanFiles::pin() {
-    release(std::exchange(pinned_, reading_));
+void ScanFiles::drop(uint64_t generation) {
+    const auto it = kept_.find(generation);
+    if (it == kept_.end()) return;
+    if (it->second == pinned_) {
+        it->second->dropped = true; // goes once another is pinned
+        return;
+    }
+    if (it->second == last_) last_.reset();
+    forget(generation);
 }
 
-bool ScanFiles::resume(uint64_t generation, uint64_t size, uint64_t chunk, uint64_t checksum) {
+void ScanFiles::pin() {
+    const std::shared_ptr<Generation> before = std::exchange(pinned_, last_);
+    if (before && before != pinned_ && before->dropped) forget(before->number);
+}
+
+std::optional<uint64_t> ScanFiles::resume(uint64_t generation, uint64_t size, uint64_t chunk) {
     auto g = std::make_shared<Generation>();
     g->number = generation;
     g->size = size;
     g->chunk = chunk;
     g->path = path_of(generation);
     auto file = db::detail::open_regular_file(g->path, O_RDONLY);
-    if (!file.ok()) return false;
+    if (!file.ok()) return std::nullopt;
     g->fd = file->fd;
     const uint64_t chunks = g->chunks();
     const uint64_t tail = chunks * kEntryBytes + kFooterBytes;
-    if (file->size < tail) return false;
+    if (file->size < tail) return std::nullopt;
     std::vector<uint8_t> bytes(tail);
-    if (!pread_all(g->fd, bytes.data(), tail, file->size - tail)) return false;
+    if (!pread_all(g->fd, bytes.data(), tail, file->size - tail)) return std::nullopt;
     const std::vector<uint8_t> index(bytes.begin(),
                                      bytes.begin() + std::ptrdiff_t(tail - kFooterBytes));
     const std::vector<uint8_t> footer(bytes.end() - std::ptrdiff_t(kFooterBytes), bytes.end());
-    if (!std::equal(footer.begin(), footer.end() - 8, g->footer().begin())) return false;
-    if (db::detail::get_le(footer.data() + kFooterBytes - 8, 8) != checksum ||
-        g->sum(index, footer) != checksum)
-        return false;
+    if (!std::equal(footer.begin(), footer.end() - 8, g->footer().begin())) return std::nullopt;
+    const uint64_t checksum = db::detail::get_le(footer.data() + kFooterBytes - 8, 8);
+    if (g->sum(index, footer) != checksum) return std::nullopt;
     g->index.resize(chunks);
     for (uint64_t k = 0; k < chunks; ++k) {
         Entry& e = g->index[k];
         e.offset = db::detail::get_le(index.data() + k * kEntryBytes, 8);
         e.bytes = db::detail::get_le(index.data() + k * kEntryBytes + 8, 8);
         e.checksum = db::detail::get_le(index.data() + k * kEntryBytes + 16, 8);
-        if (e.offset + e.bytes > file->size - tail) return false;
+        if (e.offset + e.bytes > file->size - tail) return std::nullopt;
     }
     g->checksum = checksum;
-    release(std::exchange(writing_, nullptr));
-    reading_ = g;
-    pinned_ = g;
-    remove_others(generation);
-    return true;
+    g->end = file->size - tail;
+    kept_[generation] = g;
+    last_ = g;
+    pinned_ = std::move(g);
+    return checksum;
 }
 
 void ScanFiles::remove_others(uint64_t keep) const {
@@ -253,14 +277,17 @@ void ScanFiles::remove_others(uint64_t keep) const {
 
 void ScanFiles::remove_all() {
     writing_.reset();
-    reading_.reset();
+    last_.reset();
     pinned_.reset();
+    kept_.clear();
     remove_others(UINT64_MAX);
 }
 
-uint64_t ScanFiles::generation_bytes() const {
-    return reading_ ? reading_->end.load() + reading_->index.size() * kEntryBytes + kFooterBytes
-                    : 0;
+uint64_t ScanFiles::kept_bytes() const {
+    uint64_t bytes = 0;
+    for (const auto& [number, g] : kept_)
+        bytes += g->end.load() + g->index.size() * kEntryBytes + kFooterBytes;
+    return bytes;
 }
 
 } // namespace owaredb

@@ -1,18 +1,21 @@
-// The scan store of the nibble engine (retro/scan_store.hpp) in `owaredb generate`: one
+// The scan store of the engines over one (retro/scan_store.hpp) in `owaredb generate`: one
 // scratch file a generation beside the level ("<rules>-NN.scanG", dbformat/checkpoint.hpp),
 // each chunk compressed on its own by the level files' codec (zstd) and checksummed
-// (XXH3-64 of its bytes), so that a generation takes about what the level's file takes,
-// not a byte a position, and a damaged chunk is named, never used.
+// (XXH3-64 of its bytes), so that a generation of bytes takes about what the level's file
+// takes, not a byte a position (a bitmap generation of the nibble engine a fraction of a
+// bit), and a damaged chunk is named, never used.
 //
 // A generation file: the chunks' compressed bytes, in the order they were written; then
 // the index, one entry a chunk {offset, compressed bytes, checksum}; then a footer {magic,
 // generation, size, chunk, chunks, checksum of the index and the fields before it}. The
-// generation's checksum (what a checkpoint records) is the footer's.
+// generation's checksum (what a checkpoint's chain records) is the footer's.
 //
 // Files: begin() creates the generation's file (O_EXCL after removing a stale one, so a
-// planted symlink is never followed); end() writes the index and footer and syncs. The
-// store keeps the generation read and the pinned one, and removes the others it wrote;
-// resume() removes every other generation file of the level; remove_all() all of them.
+// planted symlink is never followed); end() writes the index and footer and syncs. Every
+// generation ended or resumed stays, open and readable, until drop() (deferred while it is
+// pinned) or remove_all(); a generation begun and not ended goes at the next begin().
+// resume() opens a file an earlier process left; files it does not resume stay until
+// begin() replaces them or remove_all().
 #pragma once
 
 #include "retro/scan_store.hpp"
@@ -20,8 +23,10 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace owaredb {
@@ -37,25 +42,27 @@ class ScanFiles final : public ScanStore {
     void begin(uint64_t generation, uint64_t size, uint64_t chunk) override;
     void write(uint64_t index, std::span<const int8_t> bytes) override;
     uint64_t end() override;
-    void read(uint64_t index, std::span<int8_t> out) const override;
+    void read(uint64_t generation, uint64_t index, std::span<int8_t> out) const override;
+    void drop(uint64_t generation) override;
     void pin() override;
-    bool resume(uint64_t generation, uint64_t size, uint64_t chunk, uint64_t checksum) override;
+    std::optional<uint64_t> resume(uint64_t generation, uint64_t size, uint64_t chunk) override;
 
     /// Removes every generation file of the level (once its file is written).
     void remove_all();
-    /// Bytes of the generation read (its file), for reports.
-    uint64_t generation_bytes() const;
+    /// Bytes of the generations kept (their files), for reports.
+    uint64_t kept_bytes() const;
 
     struct Generation;
 
   private:
     std::filesystem::path path_of(uint64_t generation) const;
-    /// Lets go of `g`: its file goes unless the store still reads, pins or writes it.
-    void release(std::shared_ptr<Generation> g);
+    /// Removes kept generation `generation` and its file, pinned or not.
+    void forget(uint64_t generation);
     void remove_others(uint64_t keep) const;
 
     std::filesystem::path level_file_;
-    std::shared_ptr<Generation> writing_, reading_, pinned_;
+    std::map<uint64_t, std::shared_ptr<Generation>> kept_;
+    std::shared_ptr<Generation> writing_, last_, pinned_; // last_: the last ended or resumed
     struct Compressors;
     std::unique_ptr<Compressors> compressors_;
 };

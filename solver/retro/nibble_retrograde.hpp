@@ -2,55 +2,70 @@
 // RetrogradeSolver, with 4 bits of working state a position in memory, for levels whose
 // 1-byte words do not fit the memory budget. Everything else a level needs is read and
 // written in order, a chunk at a time: the smaller levels (as the streamed engine reads
-// them) and one byte a position in a scan store (scan_store.hpp).
+// them), and in a scan store (scan_store.hpp) one byte a position of exits, written once,
+// and a bitmap a threshold of the positions decided at it.
 //
 // The method is the streamed engine's threshold sweep, with its state split differently:
 //   - the word (nibble_word.hpp) keeps a position's open quiet moves and its eligible bit
-//     while it is undecided, and only "won" or "lost" and the parity of the threshold once
-//     it is decided;
-//   - the store byte keeps the position's best capture exit (or terminal value) while it is
-//     undecided, and its value once committed.
+//     while it is undecided, and only "won" or "lost", fresh or committed, once decided;
+//   - the exits' generation keeps the position's best capture exit (or terminal value),
+//     read by every threshold's scan as the streamed engine reads its exit file, and never
+//     rewritten;
+//   - the bitmap of threshold t keeps which positions were decided at t.
 // Step by step:
-//   1. Gathering (generation 0 of the store): the capture exits, pushed from the smaller
-//      levels as the streamed engine pushes them (exit_gathering.hpp), into a byte array of
-//      one slice of the level at a time (`gather_positions`; each slice reads the smaller
-//      levels once), then written to the store.
-//   2. First pass (generation 1): each position's word from its moves and its exit. A
-//      position with no quiet move (terminal, or every move captures) stays undecided with
-//      no move open, its value (terminal value or exit) in the byte; the streamed engine
-//      assigns it at once, but nothing visits it (no quiet move leads to it, and a visit
-//      goes to the parents by quiet un-moves), and the scan of threshold |value| decides it
-//      exactly when the streamed engine's scan would propagate it.
-//   3. Thresholds t = n..1 (generation n - t + 2): the scan of t reads each chunk's bytes,
-//      and for each position
-//        - decided at t + 1 (decided, parity (t + 1) % 2, byte not committed): commits its
-//          value +-(t + 1) to the byte. Every position decided at u was decided by the end
-//          of threshold u, before the scan of u - 1 began, and that scan commits it: so a
-//          decided word with an uncommitted byte is decided at t + 1 if its parity is
-//          (t + 1) % 2, and at t (by this threshold's propagation, ahead of the scan) if it
-//          is t % 2;
-//        - undecided: exactly the streamed engine's scan (exit t: won; exit <= -t: eligible,
-//          or lost if no quiet move is open), with propagation through the same parent
-//          updates, the decided words marked with t's parity;
-//      then writes the chunk's bytes to the next generation. A full propagation stack
-//      spills its parents (sweep::BasicState::spill) instead of leaving them pending for a
-//      rescan, since the word has no room for a pending mark; the scan drains them.
-//   4. The values, read in order by the level's writer (read_values()) from the last
-//      generation and the words: a committed value, +-1 for the positions decided at
-//      threshold 1 (the last, whose values no later scan commits), 0 for the undecided.
+//   1. Gathering (generation 0): the capture exits, pushed from the smaller levels as the
+//      streamed engine pushes them (exit_gathering.hpp), into a byte array of one slice of
+//      the level at a time (`gather_positions`; each slice reads the smaller levels once),
+//      then written to the store.
+//   2. First pass (generation 1, the exits; generation 0 is dropped): each position's word
+//      from its moves and its exit. A position with no quiet move (terminal, or every move
+//      captures) stays undecided with no move open, its value (terminal value or exit) in
+//      the byte; the streamed engine assigns it at once, but nothing visits it (no quiet
+//      move leads to it, and a visit goes to the parents by quiet un-moves), and the scan of
+//      threshold |value| decides it exactly when the streamed engine's scan would propagate
+//      it.
+//   3. Thresholds t = n..1, each a scan and then a commit pass:
+//      - the scan of t reads each chunk of the exits and, for each undecided position, does
+//        exactly what the streamed engine's scan does (exit t: won; exit <= -t: eligible,
+//        or lost if no quiet move is open), with propagation through the same parent
+//        updates; what it decides becomes fresh. A full propagation stack spills its
+//        parents (sweep::BasicState::spill) instead of leaving them pending for a rescan,
+//        since the word has no room for a pending mark; the scan drains them. It writes
+//        nothing to the store;
+//      - the commit pass (generation n - t + 2), once the scan and all its propagation are
+//        done (the parallel loop's barrier): every fresh word becomes committed, and the
+//        positions it commits are t's bitmap, kChunk / 8 bytes a chunk. A fresh word after
+//        the scan of t was decided at t, never before: the commit pass of t + 1 committed
+//        every word decided until then. Committing in the next scan instead would be wrong
+//        without a mark of the threshold (that scan's propagation decides positions at
+//        t - 1 ahead of it), and the mark, a parity bit, took the states that fresh and
+//        committed now use. Threshold 1 has its commit pass too, so every value is in a
+//        bitmap.
+//      Why not rewrite a byte of values a threshold instead (as this engine did before):
+//      the byte generation costs a compression of a byte a position at every threshold,
+//      measured 1.54x the streamed engine's thresholds at awari 20 (a chunk cannot be
+//      skipped: 80 % of (chunk, threshold) pairs hold a position decided at the threshold
+//      before). A bitmap is an eighth of the bytes to compress, mostly zeros, and the
+//      commit pass reads no byte, it works on 16 words at a time.
+//   4. The values, read in order by the level's writer (read_values()), a chunk at a time
+//      from every threshold's bitmap and the words: +-t (t: the threshold whose bitmap holds
+//      the position; the sign: the committed word's won or lost), 0 for the undecided.
 // So the sets W_t and L_t, and the values, are the streamed engine's: the files are
 // byte-identical (tests/retro/nibble_test.cpp).
 //
 // Memory ordering: a word changes only by compare-exchange on its 64-bit container, with
 // the streamed engine's relaxed order: each parent update reads the word's latest value in
 // the container's modification order, so no closed move is lost and exactly one thread
-// sees a counter reach zero, or wins a claim; the scans of two thresholds are separated by
-// the parallel loop's barrier, so a scan sees every word decided at earlier thresholds.
+// sees a counter reach zero, or wins a claim. A scan, the commit pass after it and the next
+// scan are separated by the parallel loops' barriers, so the commit pass sees every word
+// the scan decided, and the next scan every word the commit pass committed; a commit pass
+// owns the containers of its chunks (kChunk is a multiple of 16 words).
 //
-// Checkpoints: safe points after the first pass and after each threshold record the
-// generation's checksum (SweepPoint::exit_checksum; the generation is thresholds_done + 1);
-// a saved point pins its generation in the store, and a resumed level starts afresh unless
-// the store still holds it intact.
+// Checkpoints: safe points after the first pass and after each threshold (its commit pass
+// included) record the chain of the checksums (chain_checksum()) of the generations they
+// need, the exits and the bitmaps so far (SweepPoint::exit_checksum). The store keeps every
+// generation until the level is written, and a resumed level starts afresh unless the
+// store still holds all of them whole with that chain.
 #pragma once
 
 #include "retro/checkpoint.hpp"
@@ -69,9 +84,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -87,13 +104,13 @@ class NibbleRetrogradeSolver final : public ScanSolver<NibbleRetrogradeSolver<Ga
     /// The sweep state of the nibble engine: 4 bits a position.
     using Sweep = typename Base::Sweep;
     /// Identifies this engine's working words in checkpoint files.
-    static constexpr uint32_t kCheckpointFormat = 5;
+    static constexpr uint32_t kCheckpointFormat = 7;
     static constexpr int kMaxLevel = NibbleWord::kMaxLevel;
     static constexpr const char* kName = "nibble retrograde";
 
     /// `gather_positions`: positions of the level whose exits are gathered at once (one
     /// byte each, rounded up to whole chunks; 0: the whole level). solve() leaves the
-    /// level's values in the store's last generation (n + 1) and the words
+    /// level's values in the store's bitmaps (generations 2..n + 1) and the words
     /// (scan_solver.hpp has the rest of the interface).
     NibbleRetrogradeSolver(const Game& game, const SmallerLevelValues& smaller, ScanStore& store,
                            int threads, uint64_t gather_positions = 0)
@@ -104,15 +121,21 @@ class NibbleRetrogradeSolver final : public ScanSolver<NibbleRetrogradeSolver<Ga
     using Stack = typename Base::Stack;
     static constexpr uint64_t kChunk = sweep::kChunk;
 
-    static uint64_t generation(int thresholds_done, int) { return uint64_t(thresholds_done) + 1; }
-    static int value_of(uint8_t w, int8_t byte) {
-        return !W::decided(w)       ? 0
-               : W::committed(byte) ? W::committed_value(byte)
-               : W::lost(w)         ? -1 // decided at threshold 1
-                                    : 1;
+    static constexpr uint64_t kBitmapChunk = kChunk / 8;
+    static_assert(kChunk % 16 == 0, "a commit pass owns whole containers of 16 words");
+
+    /// The exits (1), then the bitmaps of thresholds n..n - thresholds_done + 1.
+    static std::vector<scan::GenerationShape> generations_needed(int thresholds_done, int,
+                                                                 uint64_t size) {
+        std::vector<scan::GenerationShape> needed{{1, size, kChunk}};
+        for (int k = 1; k <= thresholds_done; ++k)
+            needed.push_back({uint64_t(k) + 1, (size + 7) / 8, kBitmapChunk});
+        return needed;
     }
+    void chunk_values(uint64_t first, std::span<int8_t> values) const;
     void first_pass(sweep::SweepProgress& progress);
     uint64_t threshold(int t, sweep::SweepProgress& progress);
+    void commit(int t);
     void scan_chunk(Sweep& s, uint64_t begin, uint64_t end, int t, Stack& stack);
     auto visit(Sweep& s) const;
 };
@@ -122,34 +145,70 @@ class NibbleRetrogradeSolver final : public ScanSolver<NibbleRetrogradeSolver<Ga
 template <RetroGame Game>
 void NibbleRetrogradeSolver<Game>::first_pass(sweep::SweepProgress& progress) {
     bool too_many = false;
-    scan::first_scan_pass(this->game_, this->s_, this->store_, this->threads_, progress,
-                          "nibble retrograde", too_many, [](uint8_t w) { return w; });
+    this->checksum_ =
+        scan::first_scan_pass(this->game_, this->s_, this->store_, this->threads_, progress,
+                              "nibble retrograde", too_many, [](uint8_t w) { return w; });
     if (too_many)
         throw std::logic_error("nibble retrograde: a position with a capture exit has 6 quiet "
                                "moves (more than 6 moves)");
-    this->checksum_ = this->store_.end();
 }
 
 template <RetroGame Game>
 uint64_t NibbleRetrogradeSolver<Game>::threshold(int t, sweep::SweepProgress& progress) {
     Sweep& s = this->s_;
-    this->store_.begin(uint64_t(s.n - t) + 2, s.size, kChunk);
     const uint64_t scans = sweep::scan_level<Stack>(
         s, this->threads_, t, progress, [&](uint64_t begin, uint64_t end, int t, Stack& stack) {
             scan_chunk(s, begin, end, t, stack);
         });
-    this->checksum_ = this->store_.end();
+    commit(t);
     return scans;
+}
+
+template <RetroGame Game> void NibbleRetrogradeSolver<Game>::commit(int t) {
+    Sweep& s = this->s_;
+    this->store_.begin(uint64_t(s.n - t) + 2, (s.size + 7) / 8, kBitmapChunk);
+    parallel::for_chunks(this->threads_, 0, s.size, kChunk, [&](uint64_t b, uint64_t e) {
+        thread_local std::vector<int8_t> bits;
+        bits.assign((e - b + 7) / 8, 0);
+        for (uint64_t k = 0; k * 16 < e - b; ++k) {
+            std::atomic_ref<uint64_t> container(s.containers[(b / 16) + k]);
+            uint64_t c = container.load(std::memory_order_relaxed);
+            const uint16_t mask = W::commit_fresh(c);
+            if (!mask) continue;
+            container.store(c, std::memory_order_relaxed);
+            bits[2 * k] = static_cast<int8_t>(mask & 0xFF);
+            if (2 * k + 1 < bits.size()) bits[2 * k + 1] = static_cast<int8_t>(mask >> 8);
+        }
+        this->store_.write(b / kChunk, bits);
+    });
+    this->checksum_ = chain_checksum(this->checksum_, this->store_.end());
+}
+
+template <RetroGame Game>
+void NibbleRetrogradeSolver<Game>::chunk_values(uint64_t first, std::span<int8_t> values) const {
+    const Sweep& s = this->s_;
+    thread_local std::vector<int8_t> bits;
+    bits.resize((values.size() + 7) / 8);
+    std::fill(values.begin(), values.end(), int8_t(0));
+    for (int t = s.n; t >= 1; --t) {
+        this->store_.read(uint64_t(s.n - t) + 2, first / kChunk, bits);
+        for (uint64_t j8 = 0; j8 < bits.size(); ++j8) {
+            for (unsigned m = static_cast<uint8_t>(bits[j8]); m; m &= m - 1) {
+                const uint64_t j = j8 * 8 + unsigned(std::countr_zero(m));
+                const uint8_t w = s.word(first + j).load(std::memory_order_relaxed);
+                values[j] = static_cast<int8_t>(W::lost(w) ? -t : t);
+            }
+        }
+    }
 }
 
 template <RetroGame Game> auto NibbleRetrogradeSolver<Game>::visit(Sweep& s) const {
     // The streamed engine's parent update, with no pending mark (the stack spills instead).
-    const int t = s.t;
     return sweep::value_visit(
-        s, W::decided, [t](bool) { return W::decided_word(t, false); },
-        [t](uint8_t old, bool) {
+        s, W::decided, [](bool) { return W::fresh_word(false); },
+        [](uint8_t old, bool) {
             const bool lost = W::eligible(old) && W::counter(old) == 1;
-            return std::pair{lost ? W::decided_word(t, true) : static_cast<uint8_t>(old - 1), lost};
+            return std::pair{lost ? W::fresh_word(true) : static_cast<uint8_t>(old - 1), lost};
         });
 }
 
@@ -162,26 +221,19 @@ void NibbleRetrogradeSolver<Game>::scan_chunk(Sweep& s, uint64_t begin, uint64_t
     };
     thread_local std::vector<int8_t> bytes;
     bytes.resize(end - begin);
-    this->store_.read(begin / kChunk, bytes);
-    const int previous = (t + 1) & 1;
+    this->store_.read(1, begin / kChunk, bytes); // the exits
     for (uint64_t i = begin; i < end; ++i) {
-        int8_t& byte = bytes[i - begin];
         uint8_t w = s.word(i).load(std::memory_order_relaxed);
-        if (W::decided(w)) {
-            if (W::parity(w) == previous && !W::committed(byte))
-                byte = W::commit(W::lost(w) ? -(t + 1) : t + 1);
-            continue;
-        }
-        const int e = byte;
+        if (W::decided(w)) continue;
+        const int e = bytes[i - begin];
         if (e == t) {
-            if (sweep::claim(s, i, W::decided_word(t, false), W::decided)) propagate(i, false);
+            if (sweep::claim(s, i, W::fresh_word(false), W::decided)) propagate(i, false);
         } else if (e != W::kNoExit && e <= -t && !W::eligible(w)) {
             // Eligible from now on; lost at once if no quiet move is open.
             auto word = s.word(i);
             while (!W::decided(w)) {
                 const bool lost = W::counter(w) == 0;
-                const uint8_t nw =
-                    lost ? W::decided_word(t, true) : W::undecided(W::counter(w), true);
+                const uint8_t nw = lost ? W::fresh_word(true) : W::undecided(W::counter(w), true);
                 if (word.compare_exchange_weak(w, nw, std::memory_order_relaxed)) {
                     if (lost) propagate(i, true);
                     break;
@@ -189,7 +241,6 @@ void NibbleRetrogradeSolver<Game>::scan_chunk(Sweep& s, uint64_t begin, uint64_t
             }
         }
     }
-    this->store_.write(begin / kChunk, bytes);
     // The roots still waiting for a batch, then what full stacks spilled, until none is left.
     scan::drain_spilled(this->game_, s, stack, update, this->spilled_peak_);
 }

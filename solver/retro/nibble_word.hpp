@@ -1,20 +1,26 @@
 // The 4-bit working word of the nibble engine (nibble_retrograde.hpp explains the method),
-// and the codes of the scan store's bytes beside it (scan_store.hpp).
+// and the codes of the exits' bytes beside it in the scan store (scan_store.hpp).
 //
 // A word is one of exactly 16 states, for games of at most 6 moves a position:
 //     0..5     undecided, not eligible: that many quiet moves whose child is not yet known
 //              to be in W_t (a capture exit above -t exists, so at most 5 moves are quiet);
 //     6..11    undecided, eligible (the best capture exit is <= -t, or there is none): 1..6
 //              quiet moves open ("eligible with none open" is lost at once, never stored);
-//     12..15   decided: 12 + 2 * (t % 2) + lost, for a position decided at threshold t.
-// A decided word does not hold its value: the value is +-t for the threshold t at which it
-// was decided, and the scan of threshold t - 1 commits it to the position's store byte. The
-// parity bit tells the positions decided at t (committed by this scan) from those that the
-// scan's own propagation decides at t - 1 ahead of it, which a word without it cannot.
+//     12, 13   fresh won, fresh lost: decided at the threshold under way (by its scan or its
+//              propagation), not yet committed;
+//     14, 15   committed won, committed lost: decided at an earlier threshold, whose commit
+//              pass wrote the position into that threshold's bitmap.
+// Propagation and the scans treat fresh and committed alike (decided). A decided word does
+// not hold its threshold t, only the sign of its value +-t: t is the threshold whose
+// bitmap ("decided at t", a generation of the store) holds the position. The commit pass
+// after threshold t, once its scan and all its propagation are done, turns every fresh word
+// committed and writes exactly those positions into t's bitmap, 16 words at a time
+// (commit_fresh(): fresh is 110x in binary, committed 111x).
 //
-// A store byte (int8) holds, while its position is undecided, the position's best capture
-// exit (-59..59, or kNoExit), or its terminal value if it has no moves; once committed, its
-// value v (1 <= |v| <= 59) as v + 60 or v - 60, outside the exits' range.
+// An exits' byte (int8) holds the position's best capture exit (-59..59, or kNoExit), or its
+// terminal value if it has no moves. The WLD engine (wld_retrograde.hpp) also keeps, in its
+// rewritten bytes, a committed value v (1 <= |v| <= 59) as v + 60 or v - 60, outside the
+// exits' range (commit(), committed(), committed_value()).
 #pragma once
 
 #include "retro/game.hpp"
@@ -31,23 +37,41 @@ struct NibbleWord {
     static constexpr int kMaxMoves = 6;
     static constexpr int8_t kNoExit = ExitStore::kNoExit;
     static constexpr uint8_t kEligibleBase = 5; ///< eligible with c open moves: 5 + c
-    static constexpr uint8_t kDecided = 12;
+    static constexpr uint8_t kDecided = 12;     ///< fresh won; 13 fresh lost
+    static constexpr uint8_t kCommitted = 14;   ///< committed won; 15 committed lost
     static constexpr int8_t kCommitOffset = 60;
 
     static bool decided(uint8_t w) { return w >= kDecided; }
     static bool eligible(uint8_t w) { return w > kEligibleBase && w < kDecided; }
     static int counter(uint8_t w) { return w <= kEligibleBase ? w : w - kEligibleBase; }
-    static uint8_t decided_word(int t, bool lost) {
-        return static_cast<uint8_t>(kDecided + 2 * (t & 1) + (lost ? 1 : 0));
+    /// A word decided at the threshold under way (fresh).
+    static uint8_t fresh_word(bool lost) { return static_cast<uint8_t>(kDecided + (lost ? 1 : 0)); }
+    static bool fresh(uint8_t w) { return w == kDecided || w == kDecided + 1; }
+    static bool committed_word(uint8_t w) { return w >= kCommitted; }
+    /// Of a decided word: whether its value is negative.
+    static bool lost(uint8_t w) { return w & 1; }
+
+    /// Commits the fresh words of a container of 16 packed words (word k in bits 4k..4k+3):
+    /// each becomes committed with its sign; returns the mask of those it committed (bit k:
+    /// word k).
+    static uint16_t commit_fresh(uint64_t& container) {
+        constexpr uint64_t kLow = 0x1111111111111111ULL; // bit 0 of each word
+        const uint64_t c = container;
+        const uint64_t f = (c >> 3) & (c >> 2) & ~(c >> 1) & kLow; // 110x
+        container = c | (f << 1);
+        // Gather bit 4k of f into bit k.
+        uint64_t m = (f | f >> 3) & 0x0303030303030303ULL;
+        m = (m | m >> 6) & 0x000F000F000F000FULL;
+        m = (m | m >> 12) & 0x000000FF000000FFULL;
+        m = (m | m >> 24) & 0xFFFFULL;
+        return static_cast<uint16_t>(m);
     }
-    static bool lost(uint8_t w) { return (w - kDecided) & 1; }
-    static int parity(uint8_t w) { return (w - kDecided) >> 1; }
     /// An undecided word with c open quiet moves, eligible or not.
     static uint8_t undecided(int c, bool is_eligible) {
         return static_cast<uint8_t>(is_eligible ? kEligibleBase + c : c);
     }
 
-    /// Whether a store byte is a committed value (else it is an exit or a terminal value).
+    /// Whether a WLD store byte is a committed value (else an exit or a terminal value).
     static bool committed(int8_t b) { return std::abs(int(b)) > kCommitOffset && b != kNoExit; }
     static int8_t commit(int v) {
         return static_cast<int8_t>(v > 0 ? v + kCommitOffset : v - kCommitOffset);

@@ -1,14 +1,14 @@
 // The passes that the engines over a scan store (scan_store.hpp) share, whatever their word:
 // the nibble engine (4 bits, nibble_retrograde.hpp) and the WLD engine (2 bits,
-// wld_retrograde.hpp). Each keeps one byte a position in the store (nibble_word.hpp has
-// the codes: the best capture exit while undecided, the value once committed), and
+// wld_retrograde.hpp). Each
 //   - gathers the capture exits into generation 0 (gather_exits),
 //   - writes generation 1 from its first pass over the level (first_scan_pass: the
-//     terminal values into the bytes, each position's first word from its quiet moves),
+//     terminal values into the exits' bytes, each position's first word from its quiet
+//     moves; nibble_word.hpp has the bytes' codes),
 //   - drains a scan's propagation with the parents full stacks spilled (drain_spilled),
-//   - reads the level's values from the last generation and its words (read_scan_values),
-//   - pins the generation a saved checkpoint goes with and resumes from it
-//     (PinningCheckpoint, restore_scan_point).
+//   - reads the level's values a chunk at a time (read_chunk_values),
+//   - pins the generation a saved checkpoint goes with and resumes from the generations
+//     it needs (PinningCheckpoint, restore_scan_point).
 #pragma once
 
 #include "retro/checkpoint.hpp"
@@ -91,23 +91,24 @@ void gather_exits(const Game& game, const SmallerLevelValues& smaller, ScanStore
     store.end();
 }
 
-/// Generation 1 of `store` from generation 0 (gather_exits), and the first words of s:
+/// Generation 1 of `store` from generation 0 (gather_exits), which it then drops, and the
+/// first words of s:
 /// s's word i becomes word_of(nibble), where `nibble` is position i's first 4-bit word
 /// (NibbleWord::first_word, which also turns a terminal position's byte into its terminal
 /// value); `engine` names the caller in the errors of a game whose moves and un-captures
 /// disagree. `too_many` is set if a position with an exit has 6 quiet moves (what the 4-bit
-/// word does not hold). The caller ends the generation.
+/// word does not hold). Returns generation 1's checksum.
 template <RetroGame Game, class SweepState, class WordOf>
-void first_scan_pass(const Game& game, SweepState& s, ScanStore& store, int threads,
-                     sweep::SweepProgress& progress, const char* engine, bool& too_many,
-                     WordOf&& word_of) {
+uint64_t first_scan_pass(const Game& game, SweepState& s, ScanStore& store, int threads,
+                         sweep::SweepProgress& progress, const char* engine, bool& too_many,
+                         WordOf&& word_of) {
     constexpr uint64_t kChunk = sweep::kChunk;
     store.begin(1, s.size, kChunk);
     std::atomic<bool> missing_exit{false}, too_many_moves{false};
     parallel::for_chunks(threads, 0, s.size, kChunk, [&](uint64_t b, uint64_t e) {
         thread_local std::vector<int8_t> bytes;
         bytes.resize(e - b);
-        store.read(b / kChunk, bytes);
+        store.read(0, b / kChunk, bytes);
         bool missing = false, many = false;
         for_each_in_rank_order(game, s.n, b, e, [&](uint64_t i, const auto& state) {
             const uint8_t w = NibbleWord::first_word(game, state, bytes[i - b], missing, many);
@@ -123,6 +124,9 @@ void first_scan_pass(const Game& game, SweepState& s, ScanStore& store, int thre
                                ": a position whose every move captures has no capture exit (the "
                                "game's moves and un-captures disagree)");
     too_many = too_many_moves;
+    const uint64_t checksum = store.end();
+    store.drop(0);
+    return checksum;
 }
 
 /// The end of a scan's chunk: propagation from the roots still waiting on `stack` for a
@@ -148,41 +152,59 @@ void drain_spilled(const Game& game, SweepState& s, sweep::StackFor<Game>& stack
     }
 }
 
-/// out[k] = value_of(word, byte) of position begin + k, from s's words and the store's
-/// generation read, a chunk at a time (so reading in order, chunk-aligned, is cheapest).
-/// Thread-safe.
-template <class SweepState, class ValueOf>
-void read_scan_values(const ScanStore& store, const SweepState& s, uint64_t begin,
-                      std::span<int8_t> out, ValueOf&& value_of) {
+/// out[k] = the value of position begin + k, from chunk_values(first, values), which sets
+/// values[j] to the value of position first + j for a whole chunk (first a multiple of
+/// sweep::kChunk, values.size() the chunk's positions, of a level of `size`): so reading in
+/// order, chunk-aligned, is cheapest. Thread-safe if chunk_values is.
+template <class ChunkValues>
+void read_chunk_values(uint64_t size, uint64_t begin, std::span<int8_t> out,
+                       ChunkValues&& chunk_values) {
     constexpr uint64_t kChunk = sweep::kChunk;
-    thread_local std::vector<int8_t> bytes;
+    thread_local std::vector<int8_t> values;
     for (uint64_t at = begin; at < begin + out.size();) {
         const uint64_t first = at / kChunk * kChunk;
-        const uint64_t end = std::min({s.size, first + kChunk, begin + out.size()});
-        bytes.resize(std::min(kChunk, s.size - first));
-        store.read(first / kChunk, bytes);
-        for (uint64_t i = at; i < end; ++i) {
-            const uint8_t w = s.word(i).load(std::memory_order_relaxed);
-            out[i - begin] = static_cast<int8_t>(value_of(w, bytes[i - first]));
-        }
+        const uint64_t end = std::min({size, first + kChunk, begin + out.size()});
+        values.resize(std::min(kChunk, size - first));
+        chunk_values(first, std::span<int8_t>(values));
+        std::copy(values.begin() + std::ptrdiff_t(at - first),
+                  values.begin() + std::ptrdiff_t(end - first),
+                  out.begin() + std::ptrdiff_t(at - begin));
         at = end;
     }
 }
 
-/// The point `checkpoint` restores into s's words, if the store still holds the generation
-/// it goes with, generation(point), intact (the point's exit_checksum); else nothing, and
-/// the checkpoint is told that the level starts afresh.
-template <class SweepState, class GenerationOf>
+/// A generation a checkpoint needs: its number, bytes and chunk bytes.
+struct GenerationShape {
+    uint64_t generation = 0, size = 0, chunk = 0;
+};
+
+/// Whether `store` holds every generation of `needed` whole, and the chain of their
+/// checksums, in that order (chain_checksum()), is `checksum`.
+inline bool resume_generations(ScanStore& store, std::span<const GenerationShape> needed,
+                               uint64_t checksum) {
+    uint64_t chain = 0;
+    for (const GenerationShape& g : needed) {
+        const std::optional<uint64_t> sum = store.resume(g.generation, g.size, g.chunk);
+        if (!sum) return false;
+        chain = chain_checksum(chain, *sum);
+    }
+    return chain == checksum;
+}
+
+/// The point `checkpoint` restores into s's words, if the store still holds the generations
+/// it goes with, needed(point) (a vector of GenerationShape), whole, with the chain of
+/// checksums the point recorded (its exit_checksum); else nothing, and the checkpoint is
+/// told that the level starts afresh.
+template <class SweepState, class Needed>
 std::optional<SweepPoint> restore_scan_point(ScanStore& store, SweepState& s,
-                                             SweepCheckpoint* checkpoint,
-                                             GenerationOf&& generation) {
+                                             SweepCheckpoint* checkpoint, Needed&& needed) {
     if (!checkpoint) return std::nullopt;
     std::optional<SweepPoint> saved = checkpoint->restore(s.bytes());
     if (!saved) return std::nullopt;
     if (saved->first_pass_done == s.size &&
-        store.resume(generation(*saved), s.size, sweep::kChunk, saved->exit_checksum))
+        resume_generations(store, needed(*saved), saved->exit_checksum))
         return saved;
-    checkpoint->note("the scan store does not hold the checkpoint's generation (missing, short or "
+    checkpoint->note("the scan store does not hold the checkpoint's generations (missing, short or "
                      "changed); the level starts afresh");
     return std::nullopt;
 }

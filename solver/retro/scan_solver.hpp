@@ -4,15 +4,17 @@
 // (gathering, first pass, thresholds, safe points that pin the store's generation, resume)
 // and reads its values; the engine supplies its own steps:
 //   - `static constexpr const char* kName` (in messages), `kMaxLevel`;
-//   - `void first_pass(sweep::SweepProgress&)`: the words and generation 1 (it ends it and
-//     sets checksum_);
+//   - `void first_pass(sweep::SweepProgress&)`: the words and generation 1 (it sets
+//     checksum_ to the generation's checksum);
 //   - `uint64_t threshold(int t, sweep::SweepProgress&)`: threshold t's scans (and passes
-//     over the store, ending with checksum_ that of the generation last ended); returns the
-//     scans;
-//   - `static int value_of(uint8_t word, int8_t byte)`: a position's value, once the level
-//     is solved, from its word and its byte in the last generation;
-//   - `static uint64_t generation(int thresholds_done, int n)`: the generation a safe point
-//     after that many thresholds goes with.
+//     over the store, leaving in checksum_ the chain of checksums, chain_checksum(), of the
+//     generations a safe point after t needs); returns the scans;
+//   - `void chunk_values(uint64_t first, std::span<int8_t> values) const`: once the level
+//     is solved, the values of the chunk's positions first.. from the words and the store
+//     (thread-safe);
+//   - `static std::vector<scan::GenerationShape> generations_needed(int thresholds_done,
+//     int n, uint64_t size)`: the generations a safe point after that many thresholds of
+//     level n (of `size` positions) goes with, in the order of checksum_'s chain.
 #pragma once
 
 #include "retro/checkpoint.hpp"
@@ -50,7 +52,7 @@ template <class Engine, RetroGame Game, unsigned Bits> class ScanSolver {
           gather_positions_(gather_positions) {}
 
     /// Solves level n: its values are then those read_values() reads, from the store's
-    /// last generation and the words, which the solver keeps until the next solve() or
+    /// generations and the words, which the solver keeps until the next solve() or
     /// release().
     void solve(int n, const ProgressFn& progress = {}, LevelStats* stats = nullptr,
                SweepCheckpoint* checkpoint = nullptr);
@@ -61,7 +63,10 @@ template <class Engine, RetroGame Game, unsigned Bits> class ScanSolver {
         if (!words_ || begin + out.size() > s_.size)
             throw std::logic_error(std::string(Engine::kName) +
                                    ": reading values past the level solved");
-        scan::read_scan_values(store_, s_, begin, out, Engine::value_of);
+        const Engine& engine = static_cast<const Engine&>(*this);
+        scan::read_chunk_values(s_.size, begin, out, [&](uint64_t first, std::span<int8_t> v) {
+            engine.chunk_values(first, v);
+        });
     }
     /// Positions of the level solved last.
     uint64_t size() const { return s_.size; }
@@ -92,7 +97,7 @@ template <class Engine, RetroGame Game, unsigned Bits> class ScanSolver {
     uint64_t gather_positions_;
     size_t stack_limit_ = sweep::kStackLimit;
     std::vector<double> threshold_shares_;
-    uint64_t checksum_ = 0; // of the generation read
+    uint64_t checksum_ = 0; // the chain of the generations a safe point now needs
     std::atomic<uint64_t> spilled_peak_{0};
     Sweep s_;                         // the words of the level solved last ...
     std::optional<ValueArray> words_; // ... which own them
@@ -114,8 +119,8 @@ void ScanSolver<Engine, Game, Bits>::solve(int n, const ProgressFn& progress, Le
     words_.reset();
     words_.emplace(sweep::start(s, n, size));
     std::optional<SweepPoint> saved =
-        scan::restore_scan_point(store_, s, safe_points, [n](const SweepPoint& p) {
-            return Engine::generation(p.thresholds_done, n);
+        scan::restore_scan_point(store_, s, safe_points, [n, size](const SweepPoint& p) {
+            return Engine::generations_needed(p.thresholds_done, n, size);
         });
     // Shares of the level's time, for progress: as the streamed engine's.
     constexpr double kGatherShare = 0.25, kFirstShare = 0.15;

@@ -1,19 +1,27 @@
-// Where the nibble engine (nibble_retrograde.hpp) keeps the byte of every position that its
-// 4-bit word has no room for: the position's best capture exit while it is undecided, its
-// value once decided (nibble_word.hpp has the codes). Every pass of the engine reads the
-// bytes in order, a chunk at a time, and writes them back changed, so the store holds them
-// in generations: pass g reads generation g - 1 and writes generation g, chunk by chunk, in
-// any order, from several threads; the generation is then ended (made durable) and becomes
-// the one read. A checkpoint names the generation its words go with (and its checksum),
-// which the store keeps until a later checkpoint no longer needs it (pin()).
+// Where the engines over a scan store keep what their words have no room for, in
+// generations of bytes read in order, a chunk at a time:
+//   - the nibble engine (nibble_retrograde.hpp): generation 1 holds each position's best
+//     capture exit (or terminal value), read by every threshold's scan and never rewritten;
+//     generation n - t + 2 holds the bitmap of the positions decided at threshold t (1 bit
+//     a position, kChunk / 8 bytes a chunk), written once by the commit pass after t. The
+//     level's values are read from the exits' words and all the bitmaps;
+//   - the WLD engine (wld_retrograde.hpp): one byte a position (nibble_word.hpp's codes),
+//     generation g + 1 rewritten from generation g by each threshold's commit pass.
+// A generation is written once, chunk by chunk, in any order, from several threads, then
+// ended (made durable): from then on any chunk of it may be read, from any thread, until it
+// is dropped or the level is written (the store's owner removes them all). A checkpoint
+// names the generations its words go with by a chain of their checksums
+// (chain_checksum()); pin() keeps the generation last ended even if it is dropped, until
+// another is pinned, so that a checkpoint saved while it was the last still finds it.
 //
 // `owaredb generate` keeps the generations in compressed scratch files beside the level
-// (dbformat/tablebase/streamed_files.hpp); tests keep them in memory (below).
+// (dbformat/tablebase/scan_files.hpp); tests keep them in memory (below).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -24,66 +32,81 @@ class ScanStore {
   public:
     virtual ~ScanStore() = default;
     /// Starts writing generation `generation` of `size` bytes, in chunks of `chunk` bytes
-    /// (the last one shorter): each chunk is then written exactly once, by write(). The
-    /// generation being written before, if any, is dropped.
+    /// (the last one shorter): each chunk is then written exactly once, by write(). A kept
+    /// generation of that number, or one being written and not ended, is dropped first.
     virtual void begin(uint64_t generation, uint64_t size, uint64_t chunk) = 0;
     /// Writes chunk `index` of the generation begun (bytes.size() is that chunk's size).
     /// Thread-safe for distinct chunks.
     virtual void write(uint64_t index, std::span<const int8_t> bytes) = 0;
-    /// Ends the generation begun: makes it durable and the one read(), drops the older
-    /// generations except the pinned one, and returns its checksum.
+    /// Ends the generation begun: makes it durable and readable, and returns its checksum.
+    /// Every other generation kept stays.
     virtual uint64_t end() = 0;
-    /// out = chunk `index` of the generation read. Thread-safe. Throws std::runtime_error,
-    /// naming what is wrong, if the chunk cannot be read or is damaged.
-    virtual void read(uint64_t index, std::span<int8_t> out) const = 0;
-    /// Keeps the generation read (the one a checkpoint just saved goes with) until another
-    /// is pinned.
+    /// out = chunk `index` of generation `generation`, ended and kept (out.size() is that
+    /// chunk's size). Thread-safe, also beside write() of another generation. Throws
+    /// std::runtime_error, naming what is wrong, if the chunk cannot be read or is damaged,
+    /// and std::logic_error if the generation is not kept.
+    virtual void read(uint64_t generation, uint64_t index, std::span<int8_t> out) const = 0;
+    /// Lets generation `generation` go (nothing if it is not kept); if it is pinned, once
+    /// another is pinned.
+    virtual void drop(uint64_t generation) = 0;
+    /// Pins the generation last ended (or resumed), and lets the one pinned before go if it
+    /// was dropped meanwhile.
     virtual void pin() = 0;
-    /// Resuming from a checkpoint: makes generation `generation` (of `size` bytes in chunks
-    /// of `chunk`) the one read and returns true if the store holds it whole with checksum
-    /// `checksum`; returns false, changing nothing, otherwise.
-    virtual bool resume(uint64_t generation, uint64_t size, uint64_t chunk, uint64_t checksum) = 0;
+    /// Resuming from a checkpoint: if the store holds generation `generation` whole, of
+    /// `size` bytes in chunks of `chunk` (as an earlier process ended it), keeps it, pinned
+    /// and readable, and returns its checksum; else returns nothing.
+    virtual std::optional<uint64_t> resume(uint64_t generation, uint64_t size, uint64_t chunk) = 0;
 };
 
-/// A scan store in memory (tests): every generation is kept, so that any may be resumed.
-/// Its checksum only has to tell the tests' generations apart.
+/// The checksum of a list of generations, one at a time: chain_checksum(0, c) == c, so
+/// that one generation's chain is its own checksum; the order counts.
+constexpr uint64_t chain_checksum(uint64_t chain, uint64_t checksum) {
+    return chain * 0x9E3779B97F4A7C15ULL + checksum;
+}
+
+/// A scan store in memory (tests): every generation ended is kept (drop() and pin() only
+/// count), so that any may be resumed, until erase(). Its checksum only has to tell the
+/// tests' generations apart.
 class InMemoryScanStore final : public ScanStore {
   public:
     void begin(uint64_t generation, uint64_t size, uint64_t chunk) override {
         writing_ = generation;
-        chunk_ = chunk;
-        generations_[generation].assign(size, 0);
+        generations_[generation] = {std::vector<int8_t>(size, 0), chunk};
     }
     void write(uint64_t index, std::span<const int8_t> bytes) override {
-        auto& g = generations_.at(writing_);
-        if (index * chunk_ + bytes.size() > g.size())
+        auto& [g, chunk] = generations_.at(writing_);
+        if (index * chunk + bytes.size() > g.size())
             throw std::logic_error("scan store: writing past the generation");
-        std::copy(bytes.begin(), bytes.end(), g.begin() + std::ptrdiff_t(index * chunk_));
+        std::copy(bytes.begin(), bytes.end(), g.begin() + std::ptrdiff_t(index * chunk));
     }
     uint64_t end() override {
-        reading_ = writing_;
         ++ended_;
-        return sum(generations_.at(reading_));
+        return sum(generations_.at(writing_).first);
     }
-    void read(uint64_t index, std::span<int8_t> out) const override {
-        const auto& g = generations_.at(reading_);
-        if (index * chunk_ + out.size() > g.size())
-            throw std::logic_error("scan store: reading past the generation");
-        std::copy_n(g.begin() + std::ptrdiff_t(index * chunk_), out.size(), out.begin());
-    }
-    void pin() override {}
-    bool resume(uint64_t generation, uint64_t size, uint64_t chunk, uint64_t checksum) override {
+    void read(uint64_t generation, uint64_t index, std::span<int8_t> out) const override {
         const auto it = generations_.find(generation);
-        if (it == generations_.end() || it->second.size() != size || sum(it->second) != checksum)
-            return false;
-        reading_ = generation;
-        chunk_ = chunk;
-        return true;
+        if (it == generations_.end()) throw std::logic_error("scan store: no such generation");
+        const auto& [g, chunk] = it->second;
+        if (index * chunk + out.size() > g.size())
+            throw std::logic_error("scan store: reading past the generation");
+        std::copy_n(g.begin() + std::ptrdiff_t(index * chunk), out.size(), out.begin());
+    }
+    void drop(uint64_t) override { ++dropped_; }
+    void pin() override {}
+    std::optional<uint64_t> resume(uint64_t generation, uint64_t size, uint64_t chunk) override {
+        const auto it = generations_.find(generation);
+        if (it == generations_.end() || it->second.first.size() != size ||
+            it->second.second != chunk)
+            return std::nullopt;
+        return sum(it->second.first);
     }
     /// The bytes of generation g (tests).
-    std::vector<int8_t>& generation(uint64_t g) { return generations_.at(g); }
-    /// How many generations were ended.
+    std::vector<int8_t>& generation(uint64_t g) { return generations_.at(g).first; }
+    /// Removes generation g, as if lost (tests).
+    void erase(uint64_t g) { generations_.erase(g); }
+    /// How many generations were ended, and how many drop() calls were made.
     uint64_t ended() const { return ended_; }
+    uint64_t dropped() const { return dropped_; }
 
   private:
     static uint64_t sum(const std::vector<int8_t>& bytes) {
@@ -91,8 +114,8 @@ class InMemoryScanStore final : public ScanStore {
         for (const int8_t b : bytes) h = h * 1000003 + static_cast<uint8_t>(b);
         return h;
     }
-    std::map<uint64_t, std::vector<int8_t>> generations_;
-    uint64_t writing_ = 0, reading_ = 0, chunk_ = 1, ended_ = 0;
+    std::map<uint64_t, std::pair<std::vector<int8_t>, uint64_t>> generations_; // bytes, chunk
+    uint64_t writing_ = 0, ended_ = 0, dropped_ = 0;
 };
 
 } // namespace owaredb

@@ -64,6 +64,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -105,12 +106,17 @@ class WldRetrogradeSolver final : public ScanSolver<WldRetrogradeSolver<Game>, G
     static uint64_t generation(int thresholds_done, int n) {
         return thresholds_done == n && n > 0 ? uint64_t(n) : uint64_t(thresholds_done) + 1;
     }
+    static std::vector<scan::GenerationShape> generations_needed(int thresholds_done, int n,
+                                                                 uint64_t size) {
+        return {{generation(thresholds_done, n), size, kChunk}};
+    }
     static int value_of(uint8_t w, int8_t byte) {
         return !W::decided(w)                ? 0
                : NibbleWord::committed(byte) ? NibbleWord::committed_value(byte)
                : w == W::kLost               ? -1 // decided at threshold 1
                                              : 1;
     }
+    void chunk_values(uint64_t first, std::span<int8_t> values) const;
     bool all_quiet_children_won(const State& state) const;
     void first_pass(sweep::SweepProgress& progress);
     uint64_t threshold(int t, sweep::SweepProgress& progress);
@@ -134,13 +140,12 @@ bool WldRetrogradeSolver<Game>::all_quiet_children_won(const State& state) const
 template <RetroGame Game>
 void WldRetrogradeSolver<Game>::first_pass(sweep::SweepProgress& progress) {
     bool too_many = false; // 6 quiet moves beside a capture: moves and un-captures disagree
-    scan::first_scan_pass(
+    this->checksum_ = scan::first_scan_pass(
         this->game_, this->s_, this->store_, this->threads_, progress, "wld retrograde", too_many,
         [](uint8_t w) { return NibbleWord::eligible(w) ? W::kEligible : W::kUnknown; });
     if (too_many)
         throw std::logic_error("wld retrograde: a position with a capture exit has 6 quiet "
                                "moves (more than 6 moves)");
-    this->checksum_ = this->store_.end();
 }
 
 template <RetroGame Game>
@@ -156,11 +161,12 @@ uint64_t WldRetrogradeSolver<Game>::threshold(int t, sweep::SweepProgress& progr
 }
 
 template <RetroGame Game> void WldRetrogradeSolver<Game>::commit(int t) {
-    this->store_.begin(uint64_t(this->s_.n - t) + 2, this->s_.size, kChunk);
+    const uint64_t before = uint64_t(this->s_.n - t) + 1;
+    this->store_.begin(before + 1, this->s_.size, kChunk);
     parallel::for_chunks(this->threads_, 0, this->s_.size, kChunk, [&](uint64_t b, uint64_t e) {
         thread_local std::vector<int8_t> bytes;
         bytes.resize(e - b);
-        this->store_.read(b / kChunk, bytes);
+        this->store_.read(before, b / kChunk, bytes);
         for (uint64_t i = b; i < e; ++i) {
             const uint8_t w = this->s_.word(i).load(std::memory_order_relaxed);
             int8_t& byte = bytes[i - b];
@@ -170,6 +176,18 @@ template <RetroGame Game> void WldRetrogradeSolver<Game>::commit(int t) {
         this->store_.write(b / kChunk, bytes);
     });
     this->checksum_ = this->store_.end();
+    this->store_.drop(before); // kept while pinned: the last checkpoint may need it
+}
+
+template <RetroGame Game>
+void WldRetrogradeSolver<Game>::chunk_values(uint64_t first, std::span<int8_t> values) const {
+    thread_local std::vector<int8_t> bytes;
+    bytes.resize(values.size());
+    this->store_.read(generation(this->s_.n, this->s_.n), first / kChunk, bytes);
+    for (uint64_t j = 0; j < values.size(); ++j) {
+        const uint8_t w = this->s_.word(first + j).load(std::memory_order_relaxed);
+        values[j] = static_cast<int8_t>(value_of(w, bytes[j]));
+    }
 }
 
 template <RetroGame Game>
@@ -188,7 +206,7 @@ void WldRetrogradeSolver<Game>::scan_chunk(uint64_t begin, uint64_t end, int t, 
     };
     thread_local std::vector<int8_t> bytes;
     bytes.resize(end - begin);
-    this->store_.read(begin / kChunk, bytes);
+    this->store_.read(uint64_t(s.n - t) + 1, begin / kChunk, bytes); // the last commit's
     for (uint64_t i = begin; i < end; ++i) {
         const auto word = s.word(i);
         const uint8_t w = word.load(std::memory_order_relaxed);

@@ -1,8 +1,9 @@
 // The nibble engine (retro/nibble_retrograde.hpp) against the in-memory one
 // (retro/retrograde.hpp): the same bytes for every level, whatever the thread count, the
 // gathering's slices and the propagation stack's size (tiny stacks spill), on Oware (both
-// rule sets) and the toy ring game; resumed from every safe point, and started afresh when
-// the scan store no longer holds the checkpoint's generation.
+// rule sets) and the toy ring game; each threshold's bitmap holds exactly the positions of
+// its value; resumed from every safe point, and started afresh when the scan store no
+// longer holds one of the generations the checkpoint needs (the exits, or a bitmap).
 #include "oware/oware_game.hpp"
 #include "quick.hpp"
 #include "retro/checkpoint.hpp"
@@ -14,6 +15,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <set>
 
 using namespace owaredb;
@@ -55,16 +57,45 @@ TEST_CASE("nibble word: 16 states, each decoded as it was made") {
         if (c > 1) CHECK(uint8_t(w - 1) == NibbleWord::undecided(c - 1, true));
         words.insert(w);
     }
-    for (int t = 1; t <= 4; ++t)
-        for (const bool lost : {false, true}) {
-            const uint8_t w = NibbleWord::decided_word(t, lost);
-            CHECK(NibbleWord::decided(w));
-            CHECK(NibbleWord::lost(w) == lost);
-            CHECK(NibbleWord::parity(w) == (t & 1));
-            words.insert(w);
-        }
+    for (const bool lost : {false, true}) {
+        const uint8_t w = NibbleWord::fresh_word(lost);
+        CHECK(NibbleWord::decided(w));
+        CHECK(NibbleWord::fresh(w));
+        CHECK(!NibbleWord::committed_word(w));
+        CHECK(NibbleWord::lost(w) == lost);
+        words.insert(w);
+        uint64_t container = w;
+        CHECK(NibbleWord::commit_fresh(container) == 1);
+        const uint8_t c = static_cast<uint8_t>(container);
+        CHECK(NibbleWord::decided(c));
+        CHECK(!NibbleWord::fresh(c));
+        CHECK(NibbleWord::committed_word(c));
+        CHECK(NibbleWord::lost(c) == lost);
+        words.insert(c);
+    }
     CHECK(words.size() == 16);
     CHECK(*words.rbegin() == 15);
+}
+
+TEST_CASE("nibble word: a commit pass's 16 words at a time, as one at a time") {
+    uint64_t seed = 12345;
+    for (int round = 0; round < 2000; ++round) {
+        uint64_t container = 0;
+        for (int k = 0; k < 16; ++k) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            // Mostly fresh and committed words, so that every mix of them comes up.
+            const uint64_t w = (seed >> 60) < 8 ? 12 + (seed >> 58) % 4 : seed >> 60;
+            container |= w << (4 * k);
+        }
+        uint64_t committed = container;
+        const uint16_t mask = NibbleWord::commit_fresh(committed);
+        for (int k = 0; k < 16; ++k) {
+            const auto w = static_cast<uint8_t>(container >> (4 * k) & 15);
+            const auto c = static_cast<uint8_t>(committed >> (4 * k) & 15);
+            CHECK(bool(mask >> k & 1) == NibbleWord::fresh(w));
+            CHECK(c == (NibbleWord::fresh(w) ? w + 2 : w));
+        }
+    }
 }
 
 TEST_CASE("nibble word: committed values never read as exits, and back") {
@@ -102,4 +133,66 @@ TEST_CASE("nibble engine: resumes from every safe point, and refuses a changed g
     const bool quick = test::quick();
     check_nibble_resume(OwareGame(Rules::abapa()), quick ? 7 : 9, 2);
     check_nibble_resume(OwareGame(Rules::awari()), quick ? 7 : 8, 1);
+}
+
+// The bitmap of threshold t (generation n - t + 2) holds exactly the positions whose value is
+// +-t: the scan of t decides some of them, the propagation of t others, and the scan of
+// t - 1 decides positions at t - 1 ahead of it, which t's bitmap must not hold.
+template <RetroGame Game> void check_nibble_bitmaps(const Game& game, int n) {
+    const std::vector<ValueArray> ref = test::reference(game, n);
+    InMemorySmallerLevels smaller(level_pointers(ref, n));
+    InMemoryScanStore store;
+    NibbleRetrogradeSolver<Game> solver(game, smaller, store, 2);
+    solver.solve(n);
+    REQUIRE(test::same(solver.values(), ref[n]));
+    for (int t = n; t >= 1; --t) {
+        CAPTURE(t);
+        const std::vector<int8_t>& bits = store.generation(uint64_t(n - t) + 2);
+        REQUIRE(bits.size() == (ref[n].size() + 7) / 8);
+        uint64_t wrong = 0, held = 0;
+        for (uint64_t i = 0; i < ref[n].size(); ++i) {
+            const bool set = static_cast<uint8_t>(bits[i / 8]) >> (i % 8) & 1;
+            wrong += set != (std::abs(int(ref[n][i])) == t);
+            held += set;
+        }
+        CHECK(wrong == 0);
+        if (t <= 2) CHECK(held > 0);
+    }
+}
+
+TEST_CASE("nibble engine: each threshold's bitmap holds exactly the positions of its value") {
+    check_nibble_bitmaps(OwareGame(Rules::awari()), test::quick() ? 9 : 11);
+    check_nibble_bitmaps(OwareGame(Rules::abapa()), 9);
+}
+
+TEST_CASE("nibble engine: a resume needs the exits and every bitmap so far") {
+    const OwareGame game(Rules::awari());
+    const int n = 9;
+    const std::vector<ValueArray> ref = test::reference(game, n);
+    InMemorySmallerLevels smaller(level_pointers(ref, n));
+    InMemoryScanStore store;
+    NibbleRetrogradeSolver<OwareGame> solver(game, smaller, store, 2);
+    test::RecordingCheckpoint recorder;
+    solver.solve(n, {}, nullptr, &recorder);
+    REQUIRE(recorder.saved.size() == size_t(n) + 1);
+    const test::RecordingCheckpoint::Saved at = recorder.saved[4]; // 4 thresholds done
+    auto resume = [&] {
+        test::RecordingCheckpoint resumed;
+        resumed.to_restore = at;
+        solver.solve(n, {}, nullptr, &resumed);
+        CHECK(test::same(solver.values(), ref[n]));
+        return resumed.notes;
+    };
+    CHECK(resume() == 0);
+    // The exits changed: refused, and the level starts afresh.
+    store.generation(1)[store.generation(1).size() / 3] ^= 1;
+    CHECK(resume() == 1);
+    // The first threshold's bitmap missing, or the third's changed: refused.
+    store.erase(2);
+    CHECK(resume() == 1);
+    store.generation(4)[0] ^= 4;
+    CHECK(resume() == 1);
+    // A bitmap past the point (threshold 5's) changed: not needed, so resumed.
+    store.generation(6)[1] ^= 2;
+    CHECK(resume() == 0);
 }

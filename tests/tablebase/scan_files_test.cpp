@@ -1,11 +1,14 @@
-// The nibble engine's scan store on disk (tablebase/scan_files.hpp): generations written
-// from several threads in any order read back as written; a damaged chunk, index or footer
-// is refused, never used; a planted symlink is replaced, not followed; pinned generations
-// stay and others go; and the engine over it gives the in-memory engine's bytes.
+// The scan store on disk (tablebase/scan_files.hpp): generations written from several
+// threads in any order read back as written, every one kept, older ones too; a damaged
+// chunk, index or footer is refused, never used; a planted symlink is replaced, not
+// followed; dropped generations go, a pinned one once another is pinned; resume opens
+// several generations by their checksums; and the engines over it give the in-memory
+// engine's bytes.
 #include "dbformat/checkpoint.hpp"
 #include "oware/oware_game.hpp"
 #include "retro/nibble_retrograde.hpp"
 #include "retro/retrograde.hpp"
+#include "retro/wld_retrograde.hpp"
 #include "tablebase/scan_files.hpp"
 #include "temp_dir.hpp"
 
@@ -41,10 +44,10 @@ uint64_t write_generation(ScanFiles& store, uint64_t g, const std::vector<int8_t
     return store.end();
 }
 
-std::vector<int8_t> read_generation(const ScanFiles& store, uint64_t size) {
+std::vector<int8_t> read_generation(const ScanFiles& store, uint64_t g, uint64_t size) {
     std::vector<int8_t> out(size);
     for (uint64_t k = 0; k * kChunk < size; ++k)
-        store.read(k, {out.data() + k * kChunk, std::min<uint64_t>(kChunk, size - k * kChunk)});
+        store.read(g, k, {out.data() + k * kChunk, std::min<uint64_t>(kChunk, size - k * kChunk)});
     return out;
 }
 
@@ -60,46 +63,59 @@ void flip_byte(const std::filesystem::path& path, uint64_t at) {
 
 } // namespace
 
-TEST_CASE("scan files: generations read back, resume by checksum, refuse damage") {
+TEST_CASE("scan files: every generation kept reads back; drop, pin; resume refuses damage") {
     test::TempDir dir;
     const auto level = dir / "awari-20.owdb";
     const uint64_t size = 10 * kChunk + 123;
-    const std::vector<int8_t> first = pattern(size, 1), second = pattern(size, 2);
+    const std::vector<int8_t> first = pattern(size, 1), second = pattern(size, 2),
+                              third = pattern(size, 3);
+    auto exists = [&](uint64_t g) { return std::filesystem::exists(db::scan_file_path(level, g)); };
     ScanFiles store(level);
     const uint64_t sum1 = write_generation(store, 1, first);
-    CHECK(read_generation(store, size) == first);
     store.pin();
     const uint64_t sum2 = write_generation(store, 2, second);
+    const uint64_t sum3 = write_generation(store, 3, third);
     CHECK(sum1 != sum2);
-    CHECK(read_generation(store, size) == second);
-    // Generation 1 is pinned (a checkpoint needs it), 2 is read: both stay.
-    CHECK(std::filesystem::exists(db::scan_file_path(level, 1)));
-    CHECK(std::filesystem::exists(db::scan_file_path(level, 2)));
-    // Pinning 2 lets 1 go; writing 3 keeps 2 (pinned) beside it.
-    store.pin();
-    CHECK(!std::filesystem::exists(db::scan_file_path(level, 1)));
-    write_generation(store, 3, first);
-    CHECK(std::filesystem::exists(db::scan_file_path(level, 2)));
+    // Every generation ended stays readable, the older ones too (the nibble engine's exits).
+    CHECK(read_generation(store, 1, size) == first);
+    CHECK(read_generation(store, 2, size) == second);
+    CHECK(read_generation(store, 3, size) == third);
+    // Dropping: 2 goes at once; 1, pinned, stays until another is pinned.
+    store.drop(2);
+    CHECK(!exists(2));
+    CHECK_THROWS_AS(read_generation(store, 2, size), std::logic_error);
+    store.drop(1);
+    CHECK(exists(1));
+    store.pin(); // pins 3
+    CHECK(!exists(1));
+    CHECK(exists(3));
+    const uint64_t sum2b = write_generation(store, 2, second);
+    CHECK(sum2b == sum2);
+    const uint64_t sum1b = write_generation(store, 1, first);
 
-    // Another process resumes generation 2 by its checksum, and removes the other files.
+    // Another process resumes several generations, each by its checksum.
     ScanFiles resumed(level);
-    CHECK(!resumed.resume(2, size, kChunk, sum2 ^ 1));
-    CHECK(!resumed.resume(2, size + 1, kChunk, sum2));
-    CHECK(!resumed.resume(1, size, kChunk, sum1)); // gone
-    REQUIRE(resumed.resume(2, size, kChunk, sum2));
-    CHECK(read_generation(resumed, size) == second);
-    CHECK(!std::filesystem::exists(db::scan_file_path(level, 3)));
+    CHECK(!resumed.resume(2, size + 1, kChunk));
+    CHECK(!resumed.resume(2, size, kChunk + 1));
+    CHECK(!resumed.resume(4, size, kChunk)); // missing
+    CHECK(resumed.resume(1, size, kChunk) == sum1b);
+    CHECK(resumed.resume(2, size, kChunk) == sum2);
+    CHECK(resumed.resume(3, size, kChunk) == sum3);
+    CHECK(read_generation(resumed, 1, size) == first);
+    CHECK(read_generation(resumed, 3, size) == third);
+    CHECK(read_generation(resumed, 2, size) == second);
 
     // A damaged chunk is named when read; a damaged index or footer refuses the resume.
     const uint64_t file_size = std::filesystem::file_size(db::scan_file_path(level, 2));
     const uint64_t payload = file_size - (size / kChunk + 1) * 24 - 48;
     flip_byte(db::scan_file_path(level, 2), payload / 2);
-    CHECK_THROWS_WITH_AS(read_generation(resumed, size), doctest::Contains("is damaged"),
+    CHECK_THROWS_WITH_AS(read_generation(resumed, 2, size), doctest::Contains("is damaged"),
                          std::runtime_error);
     for (const uint64_t from_end : {uint64_t(3), uint64_t(30), uint64_t(200)}) {
         ScanFiles again(level);
+        CHECK(again.resume(3, size, kChunk) == sum3);
         flip_byte(db::scan_file_path(level, 2), file_size - from_end);
-        CHECK(!again.resume(2, size, kChunk, sum2));
+        CHECK(!again.resume(2, size, kChunk));
         flip_byte(db::scan_file_path(level, 2), file_size - from_end);
     }
     resumed.remove_all();
@@ -120,20 +136,24 @@ TEST_CASE("scan files: a planted symlink is replaced, its target untouched") {
     CHECK(!std::filesystem::is_symlink(db::scan_file_path(level, 0)));
 }
 
-TEST_CASE("scan files: the nibble engine over them gives the in-memory engine's bytes") {
+TEST_CASE("scan files: the nibble and WLD engines over them give the in-memory engine's bytes") {
     test::TempDir dir;
     const OwareGame game(Rules::awari());
     const int max_n = 11;
     const auto ref = sweep::solve_levels_in_memory<RetrogradeSolver>(game, max_n, 2);
-    for (int n = 9; n <= max_n; ++n) {
-        CAPTURE(n);
+    auto check = [&]<class Solver>(int n) {
         InMemorySmallerLevels smaller(level_pointers(ref, n));
         ScanFiles store(dir / ("awari-" + std::to_string(n) + ".owdb"));
-        NibbleRetrogradeSolver<OwareGame> solver(game, smaller, store, 2, 2 * sweep::kChunk);
+        Solver solver(game, smaller, store, 2, 2 * sweep::kChunk);
         solver.solve(n);
         const ValueArray values = solver.values();
         CHECK(std::equal(values.data(), values.data() + values.size(), ref[n].data()));
         store.remove_all();
+    };
+    for (int n = 9; n <= max_n; ++n) {
+        CAPTURE(n);
+        check.operator()<NibbleRetrogradeSolver<OwareGame>>(n);
+        check.operator()<WldRetrogradeSolver<OwareGame>>(n);
     }
     CHECK(std::filesystem::is_empty(dir.path()));
 }
