@@ -222,15 +222,17 @@ void NibbleRetrogradeSolver<Game>::scan_chunk(Sweep& s, uint64_t begin, uint64_t
     thread_local std::vector<int8_t> bytes;
     bytes.resize(end - begin);
     this->store_.read(1, begin / kChunk, bytes); // the exits
+    // The exit first: most positions have one that does nothing at t, and their words
+    // (packed, so dearer to load than a byte) are not looked at.
     for (uint64_t i = begin; i < end; ++i) {
-        uint8_t w = s.word(i).load(std::memory_order_relaxed);
-        if (W::decided(w)) continue;
         const int e = bytes[i - begin];
         if (e == t) {
             if (sweep::claim(s, i, W::fresh_word(false), W::decided)) propagate(i, false);
-        } else if (e != W::kNoExit && e <= -t && !W::eligible(w)) {
-            // Eligible from now on; lost at once if no quiet move is open.
+        } else if (e != W::kNoExit && e <= -t) {
             auto word = s.word(i);
+            uint8_t w = word.load(std::memory_order_relaxed);
+            if (W::eligible(w)) continue;
+            // Eligible from now on; lost at once if no quiet move is open.
             while (!W::decided(w)) {
                 const bool lost = W::counter(w) == 0;
                 const uint8_t nw = lost ? W::fresh_word(true) : W::undecided(W::counter(w), true);
