@@ -34,7 +34,8 @@
 //        nothing to the store;
 //      - the commit pass (generation n - t + 2), once the scan and all its propagation are
 //        done (the parallel loop's barrier): every fresh word becomes committed, and the
-//        positions it commits are t's bitmap, kChunk / 8 bytes a chunk. A fresh word after
+//        positions it commits are t's bitmap, a bit for each position not committed before
+//        (ThresholdBits, nibble_word.hpp), in at most kChunk / 8 bytes a chunk. A fresh word after
 //        the scan of t was decided at t, never before: the commit pass of t + 1 committed
 //        every word decided until then. Committing in the next scan instead would be wrong
 //        without a mark of the threshold (that scan's propagation decides positions at
@@ -45,11 +46,12 @@
 //      the byte generation costs a compression of a byte a position at every threshold,
 //      measured 1.54x the streamed engine's thresholds at awari 20 (a chunk cannot be
 //      skipped: 80 % of (chunk, threshold) pairs hold a position decided at the threshold
-//      before). A bitmap is an eighth of the bytes to compress, mostly zeros, and the
-//      commit pass reads no byte, it works on 16 words at a time.
+//      before). A bitmap is at most an eighth of the bytes to compress, and the commit
+//      pass reads no byte, it works on 16 words at a time.
 //   4. The values, read in order by the level's writer (read_values()), a chunk at a time
-//      from every threshold's bitmap and the words: +-t (t: the threshold whose bitmap holds
-//      the position; the sign: the committed word's won or lost), 0 for the undecided.
+//      from every threshold's bitmap, n down to 1, and the words: +-t (t: the threshold
+//      whose bitmap holds the position; the sign: the committed word's won or lost), 0 for
+//      the undecided.
 // So the sets W_t and L_t, and the values, are the streamed engine's: the files are
 // byte-identical (tests/retro/nibble_test.cpp).
 //
@@ -170,14 +172,19 @@ template <RetroGame Game> void NibbleRetrogradeSolver<Game>::commit(int t) {
     parallel::for_chunks(this->threads_, 0, s.size, kChunk, [&](uint64_t b, uint64_t e) {
         thread_local std::vector<int8_t> bits;
         bits.assign((e - b + 7) / 8, 0);
+        ThresholdBits out(bits);
         for (uint64_t k = 0; k * 16 < e - b; ++k) {
             std::atomic_ref<uint64_t> container(s.containers[(b / 16) + k]);
             uint64_t c = container.load(std::memory_order_relaxed);
-            const uint16_t mask = W::commit_fresh(c);
-            if (!mask) continue;
-            container.store(c, std::memory_order_relaxed);
-            bits[2 * k] = static_cast<int8_t>(mask & 0xFF);
-            if (2 * k + 1 < bits.size()) bits[2 * k + 1] = static_cast<int8_t>(mask >> 8);
+            const uint16_t before = W::committed_mask(c);
+            const uint16_t fresh = W::commit_fresh(c);
+            if (fresh) container.store(c, std::memory_order_relaxed);
+            const uint64_t left = e - b - 16 * k; // positions of the chunk from word 16k on
+            const auto undecided =
+                static_cast<uint16_t>(~before & (left >= 16 ? 0xFFFFu : (1u << left) - 1));
+            out.put(static_cast<uint8_t>(undecided), static_cast<uint8_t>(fresh));
+            if (left > 8)
+                out.put(static_cast<uint8_t>(undecided >> 8), static_cast<uint8_t>(fresh >> 8));
         }
         this->store_.write(b / kChunk, bits);
     });
@@ -188,13 +195,20 @@ template <RetroGame Game>
 void NibbleRetrogradeSolver<Game>::chunk_values(uint64_t first, std::span<int8_t> values) const {
     const Sweep& s = this->s_;
     thread_local std::vector<int8_t> bits;
+    thread_local std::vector<uint8_t> open; // undecided by the thresholds read, a bit each
     bits.resize((values.size() + 7) / 8);
+    open.assign(bits.size(), 0xFF);
+    if (values.size() % 8) open.back() = static_cast<uint8_t>((1u << (values.size() % 8)) - 1);
     std::fill(values.begin(), values.end(), int8_t(0));
     for (int t = s.n; t >= 1; --t) {
         this->store_.read(uint64_t(s.n - t) + 2, first / kChunk, bits);
-        for (uint64_t j8 = 0; j8 < bits.size(); ++j8) {
-            for (unsigned m = static_cast<uint8_t>(bits[j8]); m; m &= m - 1) {
-                const uint64_t j = j8 * 8 + unsigned(std::countr_zero(m));
+        ThresholdBits in(bits);
+        for (uint64_t p = 0; p < open.size(); ++p) {
+            if (!open[p]) continue;
+            const uint8_t decided = in.get(open[p]);
+            open[p] &= static_cast<uint8_t>(~decided);
+            for (unsigned m = decided; m; m &= m - 1) {
+                const uint64_t j = p * 8 + unsigned(std::countr_zero(m));
                 const uint8_t w = s.word(first + j).load(std::memory_order_relaxed);
                 values[j] = static_cast<int8_t>(W::lost(w) ? -t : t);
             }

@@ -2,8 +2,9 @@
 // generations of bytes read in order, a chunk at a time:
 //   - the nibble engine (nibble_retrograde.hpp): generation 1 holds each position's best
 //     capture exit (or terminal value), read by every threshold's scan and never rewritten;
-//     generation n - t + 2 holds the bitmap of the positions decided at threshold t (1 bit
-//     a position, kChunk / 8 bytes a chunk), written once by the commit pass after t. The
+//     generation n - t + 2 holds the bitmap of the positions decided at threshold t (a bit
+//     for each position not decided before, nibble_word.hpp's ThresholdBits; kChunk / 8
+//     bytes a chunk at most), written once by the commit pass after t. The
 //     level's values are read from the exits' words and all the bitmaps;
 //   - the WLD engine (wld_retrograde.hpp): one byte a position (nibble_word.hpp's codes),
 //     generation g + 1 rewritten from generation g by each threshold's commit pass.

@@ -15,6 +15,7 @@
 
 #include <doctest/doctest.h>
 
+#include <bit>
 #include <cstdlib>
 #include <set>
 
@@ -136,8 +137,9 @@ TEST_CASE("nibble engine: resumes from every safe point, and refuses a changed g
 }
 
 // The bitmap of threshold t (generation n - t + 2) holds exactly the positions whose value is
-// +-t: the scan of t decides some of them, the propagation of t others, and the scan of
-// t - 1 decides positions at t - 1 ahead of it, which t's bitmap must not hold.
+// +-t, among those no threshold above t decided (ThresholdBits): the scan of t decides some
+// of them, the propagation of t others, and the scan of t - 1 decides positions at t - 1
+// ahead of it, which t's bitmap must not hold.
 template <RetroGame Game> void check_nibble_bitmaps(const Game& game, int n) {
     const std::vector<ValueArray> ref = test::reference(game, n);
     InMemorySmallerLevels smaller(level_pointers(ref, n));
@@ -145,15 +147,25 @@ template <RetroGame Game> void check_nibble_bitmaps(const Game& game, int n) {
     NibbleRetrogradeSolver<Game> solver(game, smaller, store, 2);
     solver.solve(n);
     REQUIRE(test::same(solver.values(), ref[n]));
+    const uint64_t size = ref[n].size();
+    auto magnitude = [&](uint64_t i) { return std::abs(int(ref[n][i])); };
     for (int t = n; t >= 1; --t) {
         CAPTURE(t);
-        const std::vector<int8_t>& bits = store.generation(uint64_t(n - t) + 2);
-        REQUIRE(bits.size() == (ref[n].size() + 7) / 8);
+        std::vector<int8_t> bits = store.generation(uint64_t(n - t) + 2);
+        REQUIRE(bits.size() == (size + 7) / 8);
         uint64_t wrong = 0, held = 0;
-        for (uint64_t i = 0; i < ref[n].size(); ++i) {
-            const bool set = static_cast<uint8_t>(bits[i / 8]) >> (i % 8) & 1;
-            wrong += set != (std::abs(int(ref[n][i])) == t);
-            held += set;
+        for (uint64_t first = 0; first < size; first += sweep::kChunk) {
+            ThresholdBits in(std::span<int8_t>(bits).subspan(first / 8));
+            for (uint64_t p = first; p < std::min(size, first + sweep::kChunk); p += 8) {
+                uint8_t undecided = 0, expected = 0;
+                for (uint64_t i = p; i < std::min(size, p + 8); ++i) {
+                    undecided |= uint8_t(magnitude(i) == 0 || magnitude(i) <= t) << (i - p);
+                    expected |= uint8_t(magnitude(i) == t) << (i - p);
+                }
+                const uint8_t decided = in.get(undecided);
+                wrong += decided != expected;
+                held += uint64_t(std::popcount(decided));
+            }
         }
         CHECK(wrong == 0);
         if (t <= 2) CHECK(held > 0);
@@ -161,6 +173,14 @@ template <RetroGame Game> void check_nibble_bitmaps(const Game& game, int n) {
 }
 
 TEST_CASE("nibble engine: each threshold's bitmap holds exactly the positions of its value") {
+    // ThresholdBits alone: what is written is read back.
+    std::vector<int8_t> bytes(5, 0);
+    const uint8_t masks[] = {0xFF, 0x00, 0x5A, 0x81, 0x7F}, bits[] = {0x3C, 0x00, 0x18, 0x01, 0x40};
+    ThresholdBits out(bytes);
+    for (int k = 0; k < 5; ++k) out.put(masks[k], bits[k]);
+    ThresholdBits in(bytes);
+    for (int k = 0; k < 5; ++k) CHECK(in.get(masks[k]) == bits[k]);
+    CHECK((bytes[3] == 0 && bytes[4] == 0)); // 8 + 0 + 4 + 2 + 7 = 21 bits: 3 bytes
     check_nibble_bitmaps(OwareGame(Rules::awari()), test::quick() ? 9 : 11);
     check_nibble_bitmaps(OwareGame(Rules::abapa()), 9);
 }
