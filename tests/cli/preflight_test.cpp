@@ -51,11 +51,16 @@ TEST_CASE("disk_need: streamed level 36 takes the exit file and two checkpoints 
     CHECK(resumed.still_needed() == kLevel36);
 }
 
-TEST_CASE("disk_need: streamed-4bit checkpoints are 4 bits a position, scan files three") {
+TEST_CASE("disk_need: streamed-4bit checkpoints are 4 bits a position, scan files the exits "
+          "and the bitmaps") {
     const uint64_t size = level_size(6, 38);
     const DiskNeed need = disk_need(38, 1, true, LevelMode::Nibble, 6);
     CHECK(need.checkpoint == (size + 1) / 2);
-    CHECK(need.exits == 3 * estimated_file_bytes(size));
+    CHECK(need.exits == nibble_scan_bytes(size));
+    // Exits 2.3 bits a position, beside bitmaps of 5.0 in all (the larger than the exits).
+    CHECK(nibble_scan_bytes(size) == size * 23 / 80 + size * 50 / 80 + (uint64_t(128) << 10));
+    // Without checkpoints the same: nothing is pinned beyond what the level keeps.
+    CHECK(disk_need(38, 1, false, LevelMode::Nibble, 6).exits == need.exits);
 }
 
 TEST_CASE("disk_need: streamed-2bit checkpoints are 2 bits a position, scan files three") {
@@ -65,13 +70,11 @@ TEST_CASE("disk_need: streamed-2bit checkpoints are 2 bits a position, scan file
     CHECK(need.exits == 3 * estimated_file_bytes(size));
 }
 
-TEST_CASE("disk_need: without checkpoints no scan generation is pinned: two scan files") {
+TEST_CASE("disk_need: streamed-2bit without checkpoints pins no scan generation: two files") {
     const uint64_t size = level_size(6, 38);
-    for (LevelMode mode : {LevelMode::Nibble, LevelMode::Wld}) {
-        const DiskNeed need = disk_need(38, 1, false, mode, 6);
-        CHECK(need.checkpoint == 0);
-        CHECK(need.exits == 2 * estimated_file_bytes(size));
-    }
+    const DiskNeed need = disk_need(38, 1, false, LevelMode::Wld, 6);
+    CHECK(need.checkpoint == 0);
+    CHECK(need.exits == 2 * estimated_file_bytes(size));
 }
 
 TEST_CASE("disk_need: in memory, without checkpoints, bounds") {

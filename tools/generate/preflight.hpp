@@ -65,6 +65,13 @@ struct DiskNeed {
     }
 };
 
+/// The most the 4-bit engine's scan files (retro/nibble_retrograde.hpp) of a level of
+/// `positions` hold at once: the exits' generation, beside either the gathering's (as large,
+/// until the first pass has written the exits) or every threshold's bitmap (kept until the
+/// level is written), each estimated from the bits a position measured at awari 20 and 22.
+/// Checkpoints add nothing: every generation a checkpoint needs is kept anyway.
+uint64_t nibble_scan_bytes(uint64_t positions);
+
 /// What building level n in `mode` puts on disk (on_disk left 0: the builder knows its
 /// directory): its file (`entries_per_position` entries a position), its checkpoint unless
 /// checkpoints are off (the working words: 2 bytes a position in memory, 1 streamed), and
