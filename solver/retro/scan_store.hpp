@@ -65,8 +65,8 @@ constexpr uint64_t chain_checksum(uint64_t chain, uint64_t checksum) {
     return chain * 0x9E3779B97F4A7C15ULL + checksum;
 }
 
-/// A scan store in memory (tests): every generation ended is kept (drop() and pin() only
-/// count), so that any may be resumed, until erase(). Its checksum only has to tell the
+/// A scan store in memory (tests): every generation ended is kept (drop() only counts, pin()
+/// does nothing), so that any may be resumed, until erase(). Its checksum only has to tell the
 /// tests' generations apart.
 class InMemoryScanStore final : public ScanStore {
   public:

@@ -147,6 +147,7 @@ template <RetroGame Game> void check_nibble_bitmaps(const Game& game, int n) {
     NibbleRetrogradeSolver<Game> solver(game, smaller, store, 2);
     solver.solve(n);
     REQUIRE(test::same(solver.values(), ref[n]));
+    CHECK(store.dropped() == 1); // the gathering's generation only: the exits and bitmaps stay
     const uint64_t size = ref[n].size();
     auto magnitude = [&](uint64_t i) { return std::abs(int(ref[n][i])); };
     for (int t = n; t >= 1; --t) {
