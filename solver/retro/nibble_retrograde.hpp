@@ -34,20 +34,20 @@
 //        nothing to the store;
 //      - the commit pass (generation n - t + 2), once the scan and all its propagation are
 //        done (the parallel loop's barrier): every fresh word becomes committed, and the
-//        positions it commits are t's bitmap, a bit for each position not committed before
-//        (ThresholdBits, nibble_word.hpp), in at most kChunk / 8 bytes a chunk. A fresh word after
-//        the scan of t was decided at t, never before: the commit pass of t + 1 committed
-//        every word decided until then. Committing in the next scan instead would be wrong
-//        without a mark of the threshold (that scan's propagation decides positions at
-//        t - 1 ahead of it), and the mark, a parity bit, took the states that fresh and
-//        committed now use. Threshold 1 has its commit pass too, so every value is in a
-//        bitmap.
-//      Why not rewrite a byte of values a threshold instead (as this engine did before):
-//      the byte generation costs a compression of a byte a position at every threshold,
-//      measured 1.54x the streamed engine's thresholds at awari 20 (a chunk cannot be
-//      skipped: 80 % of (chunk, threshold) pairs hold a position decided at the threshold
-//      before). A bitmap is at most an eighth of the bytes to compress, and the commit
-//      pass reads no byte, it works on 16 words at a time.
+//        positions it commits are t's bitmap, a bit for each position not committed
+//        before (ThresholdBits, nibble_word.hpp), at most kChunk / 8 bytes a chunk. A
+//        fresh word after the scan of t was decided at t, never before: the commit pass of
+//        t + 1 committed every word decided until then. Committing in the next scan
+//        instead would need a mark of the threshold (that scan's propagation decides
+//        positions at t - 1 ahead of it), a parity bit, which would take the two states
+//        that fresh and committed use. Threshold 1 has its commit pass too, so every value
+//        is in a bitmap.
+//      Why not rewrite a byte of values a threshold instead: the byte generation costs a
+//      compression of a byte a position at every threshold, measured 1.54x the streamed
+//      engine's thresholds at awari 20 (a chunk cannot be skipped: 80 % of (chunk,
+//      threshold) pairs hold a position decided at the threshold before). A bitmap is at
+//      most an eighth of the bytes to compress, and the commit pass reads no byte: it
+//      works on 16 words at a time.
 //   4. The values, read in order by the level's writer (read_values()), a chunk at a time
 //      from every threshold's bitmap, n down to 1, and the words: +-t (t: the threshold
 //      whose bitmap holds the position; the sign: the committed word's won or lost), 0 for

@@ -25,9 +25,9 @@
 //        done: every decided word whose byte is not a committed value was decided at t, so
 //        its byte becomes +-t. The bytes committed before are the "decided before" map, 1
 //        bit a position kept in the compressed store instead of memory. Committing in the
-//        next threshold's scan instead, as the nibble engine does with its parity bit, is
-//        wrong without that bit: the next scan's propagation decides positions at t - 1
-//        ahead of the scan, which would then commit them as +-t.
+//        next threshold's scan instead is wrong: the next scan's propagation decides
+//        positions at t - 1 ahead of the scan, which would then commit them as +-t (the
+//        nibble engine has a commit pass of its own for the same reason).
 //      Threshold 1 has no commit pass: its positions are the decided ones left uncommitted.
 //   4. The values, read in order by the level's writer (read_values()) from the last
 //      generation and the words: a committed value, +-1 for a decided word with no
