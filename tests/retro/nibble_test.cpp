@@ -182,8 +182,8 @@ TEST_CASE("nibble engine: each threshold's bitmap holds exactly the positions of
     ThresholdBits in(bytes);
     for (int k = 0; k < 5; ++k) CHECK(in.get(masks[k]) == bits[k]);
     CHECK((bytes[3] == 0 && bytes[4] == 0)); // 8 + 0 + 4 + 2 + 7 = 21 bits: 3 bytes
-    check_nibble_bitmaps(OwareGame(Rules::awari()), test::quick() ? 9 : 11);
-    check_nibble_bitmaps(OwareGame(Rules::abapa()), 9);
+    check_nibble_bitmaps(OwareGame(Rules::awari()), test::quick() ? 8 : 10);
+    check_nibble_bitmaps(OwareGame(Rules::abapa()), 8);
 }
 
 TEST_CASE("nibble engine: a resume needs the exits and every bitmap so far") {
