@@ -97,6 +97,14 @@ template <int P> class LevelPartition {
     // The row after `pits` among the rows of its seeds (any: every row; else those with an
     // empty pit), in lexicographic order; false, and the row unchanged, if it is the last.
     static bool row_next(uint8_t* pits, bool any);
+    // Groups of ranks (group_count(ranks)): each holds a range of the level in the pairs'
+    // order (the classes' cuts at `position` of it: pair_cuts), and its ranks cut every
+    // class piece of it [lo, hi) at a common fraction of the smaller row, rank by rank
+    // (fraction_cuts: the cuts that hold `in` places of the group, exactly).
+    static size_t group_count(size_t ranks) { return ranks < 4 ? ranks : ranks / 2; }
+    std::vector<uint64_t> pair_cuts(uint64_t position) const;
+    std::vector<uint64_t> fraction_cuts(const std::vector<uint64_t>& lo,
+                                        const std::vector<uint64_t>& hi, uint64_t in) const;
     // A position's class a and its place w in the class's order.
     std::pair<int, uint64_t> class_place(const State& s) const;
     State from_class_place(int a, uint64_t w) const;
@@ -177,24 +185,19 @@ LevelPartition<P>::LevelPartition(int n, std::vector<uint64_t> bounds)
     std::stable_sort(order_.begin(), order_.end(),
                      [n](int x, int y) { return std::abs(2 * x - n) < std::abs(2 * y - n); });
     for (size_t j = 0; j < order_.size(); ++j) slot_[size_t(order_[j])] = int(j);
-    // Each rank boundary falls in one pair: the classes before it are below it whole, and
-    // the pair's two classes are cut at the same fraction, their runs adding up to it.
     for (int a = 0; a <= n; ++a) cuts_[size_t(a)].assign(k + 1, 0);
-    for (size_t r = 0; r <= k; ++r) {
-        uint64_t start = 0; // of the pair
-        for (size_t j = 0; j < order_.size();) {
-            const int lo = order_[j];
-            const bool two = j + 1 < order_.size() && order_[j + 1] == n - lo;
-            const int hi = two ? order_[j + 1] : lo;
-            const uint64_t size_lo = size_[size_t(lo)],
-                           pair = size_lo + (two ? size_[size_t(hi)] : 0);
-            const uint64_t in = std::min(pair, bounds_[r] - std::min(bounds_[r], start));
-            const auto cut_lo =
-                uint64_t((unsigned __int128)in * size_lo / std::max<uint64_t>(1, pair));
-            cuts_[size_t(lo)][r] = two ? cut_lo : in;
-            if (two) cuts_[size_t(hi)][r] = in - cut_lo;
-            start += pair;
-            j += two ? 2 : 1;
+    // Groups of ranks take ranges of the pairs' order; inside a group, every class piece is
+    // cut at the same fraction of its smaller row.
+    const size_t groups = group_count(k);
+    for (size_t g = 0; g < groups; ++g) {
+        const size_t first = k * g / groups, last = k * (g + 1) / groups;
+        const std::vector<uint64_t> lo = pair_cuts(bounds_[first]), hi = pair_cuts(bounds_[last]);
+        for (size_t r = first; r <= last; ++r) {
+            const std::vector<uint64_t> cut =
+                r == first  ? lo
+                : r == last ? hi
+                            : fraction_cuts(lo, hi, bounds_[r] - bounds_[first]);
+            for (int a = 0; a <= n; ++a) cuts_[size_t(a)][r] = cut[size_t(a)];
         }
     }
     starts_.assign(k, std::vector<uint64_t>(order_.size() + 1, 0));
@@ -206,6 +209,64 @@ LevelPartition<P>::LevelPartition(int n, std::vector<uint64_t> bounds)
     for (size_t r = 0; r < k; ++r)
         if (starts_[r].back() != bounds_[r + 1] - bounds_[r])
             throw std::logic_error("level partition: a rank's runs do not add up to its slice");
+}
+
+template <int P> std::vector<uint64_t> LevelPartition<P>::pair_cuts(uint64_t position) const {
+    // The pairs before `position` lie below it whole, and the pair it falls in has its two
+    // classes cut at the same fraction, their runs adding up to it.
+    std::vector<uint64_t> cut(size_t(n_) + 1, 0);
+    uint64_t start = 0; // of the pair
+    for (size_t j = 0; j < order_.size();) {
+        const int lo = order_[j];
+        const bool two = j + 1 < order_.size() && order_[j + 1] == n_ - lo;
+        const int hi = two ? order_[j + 1] : lo;
+        const uint64_t size_lo = size_[size_t(lo)], pair = size_lo + (two ? size_[size_t(hi)] : 0);
+        const uint64_t in = std::min(pair, position - std::min(position, start));
+        const auto cut_lo = uint64_t((unsigned __int128)in * size_lo / std::max<uint64_t>(1, pair));
+        cut[size_t(lo)] = two ? cut_lo : in;
+        if (two) cut[size_t(hi)] = in - cut_lo;
+        start += pair;
+        j += two ? 2 : 1;
+    }
+    return cut;
+}
+
+template <int P>
+std::vector<uint64_t> LevelPartition<P>::fraction_cuts(const std::vector<uint64_t>& lo,
+                                                       const std::vector<uint64_t>& hi,
+                                                       uint64_t in) const {
+    // Class a's cut at fraction x / 2^62 of its places (its smaller row's order), kept in its
+    // piece [lo, hi); the least x whose cuts hold `in` places, then the places one step
+    // short of it, and the rest one place each in the classes that the last step moves.
+    auto at = [&](unsigned __int128 x, size_t a) {
+        const auto place = uint64_t(x * size_[a] >> 62);
+        return std::clamp(place, lo[a], hi[a]);
+    };
+    auto count = [&](unsigned __int128 x) {
+        uint64_t c = 0;
+        for (size_t a = 0; a < lo.size(); ++a) c += at(x, a) - lo[a];
+        return c;
+    };
+    unsigned __int128 low = 0, high = (unsigned __int128)1 << 62; // count(high) >= in
+    while (low < high) {
+        const unsigned __int128 mid = (low + high) / 2;
+        if (count(mid) >= in)
+            high = mid;
+        else
+            low = mid + 1;
+    }
+    std::vector<uint64_t> cut(lo.size());
+    uint64_t rest = in;
+    for (size_t a = 0; a < lo.size(); ++a) {
+        cut[a] = low == 0 ? lo[a] : at(low - 1, a);
+        rest -= cut[a] - lo[a];
+    }
+    for (size_t a = 0; a < lo.size() && rest > 0; ++a)
+        if (at(low, a) > cut[a]) {
+            ++cut[a];
+            --rest;
+        }
+    return cut;
 }
 
 template <int P> uint64_t LevelPartition<P>::row_rank(const uint8_t* pits, int s, bool any) const {
