@@ -8,11 +8,17 @@
 // nearly as it was or becomes it. So the positions of a level are split into classes by a;
 // the classes a and n - a form a pair of the same |d|, the pairs are taken in order of |d|,
 // and inside a class the positions are ordered by their smaller row first (major) and the
-// other row second. Rank r owns, of every class, one run in that order, cut at the same
-// fraction of the two classes of a pair, so that it holds exactly the positions its
-// slice_bounds() gives it (rank_link.hpp). On awari levels 14..20 a parent lies on another
-// rank for 11-13 % of the un-moves at 2 ranks, 20-25 % at 4, 30-33 % at 8 (index ranges:
-// 54 %, 78 %, 89 %).
+// other row second. Rank r owns, of every class, one run in that order, so that it holds
+// exactly the positions its slice_bounds() gives it (rank_link.hpp). The ranks form groups
+// of two (from 4 ranks on; below, each rank is its own group): the groups split the level
+// in the pairs' order (the pairs before a group boundary below it whole, the pair it falls
+// in cut at the same fraction of its two classes), and the two ranks of a group cut every
+// class of its range at a common fraction of the class's places, i.e. of its smaller row.
+// Moves change |d| more often than they carry the smaller row across a cut: boundaries
+// between pairs (crossed by the first) are then only those between groups. On awari
+// levels 18..22 at 4 ranks, one message for each position that joins a set and other rank
+// holding some of its parents makes 0.47-0.50 messages a position (0.49-0.55 with every
+// rank its own group, 0.96-1.02 for index ranges); docs/distributed.md has the counts.
 //
 // The index that the engine sees for a position is its rank's first index plus its place
 // among that rank's positions (the rank's runs in pair order, each in class order), so a
