@@ -24,7 +24,7 @@ def level_size(n):
 # values; at K = 2, 4, 8 the same as generate counted; docs/distributed.md, "The level
 # partition, measured"); between and past the measured K, linear in log2 K.
 MESSAGES = {
-    "imbalance": {1: 0.0, 2: 0.21, 4: 0.52, 8: 0.82, 16: 1.01, 64: 1.35, 256: 1.64},
+    "imbalance": {1: 0.0, 2: 0.21, 4: 0.48, 8: 0.75, 16: 1.00, 64: 1.35, 256: 1.64},
     "ranges": {1: 0.0, 2: 0.55, 4: 0.97, 8: 1.29, 16: 1.56, 64: 1.96, 256: 2.27},
 }
 

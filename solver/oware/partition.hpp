@@ -8,11 +8,17 @@
 // nearly as it was or becomes it. So the positions of a level are split into classes by a;
 // the classes a and n - a form a pair of the same |d|, the pairs are taken in order of |d|,
 // and inside a class the positions are ordered by their smaller row first (major) and the
-// other row second. Rank r owns, of every class, one run in that order, cut at the same
-// fraction of the two classes of a pair, so that it holds exactly the positions its
-// slice_bounds() gives it (rank_link.hpp). On awari levels 14..20 a parent lies on another
-// rank for 11-13 % of the un-moves at 2 ranks, 20-25 % at 4, 30-33 % at 8 (index ranges:
-// 54 %, 78 %, 89 %).
+// other row second. Rank r owns, of every class, one run in that order, so that it holds
+// exactly the positions its slice_bounds() gives it (rank_link.hpp). The ranks form groups
+// of two (from 4 ranks on; below, each rank is its own group): the groups split the level
+// in the pairs' order (the pairs before a group boundary below it whole, the pair it falls
+// in cut at the same fraction of its two classes), and the two ranks of a group cut every
+// class of its range at a common fraction of the class's places, i.e. of its smaller row.
+// Moves change |d| more often than they carry the smaller row across a cut: boundaries
+// between pairs (crossed by the first) are then only those between groups. On awari
+// levels 18..22 at 4 ranks, one message for each position that joins a set and other rank
+// holding some of its parents makes 0.47-0.50 messages a position (0.49-0.55 with every
+// rank its own group, 0.96-1.02 for index ranges); docs/distributed.md has the counts.
 //
 // The index that the engine sees for a position is its rank's first index plus its place
 // among that rank's positions (the rank's runs in pair order, each in class order), so a
@@ -97,6 +103,14 @@ template <int P> class LevelPartition {
     // The row after `pits` among the rows of its seeds (any: every row; else those with an
     // empty pit), in lexicographic order; false, and the row unchanged, if it is the last.
     static bool row_next(uint8_t* pits, bool any);
+    // Groups of ranks (group_count(ranks)): each holds a range of the level in the pairs'
+    // order (the classes' cuts at `position` of it: pair_cuts), and its ranks cut every
+    // class piece of it [lo, hi) at a common fraction of the smaller row, rank by rank
+    // (fraction_cuts: the cuts that hold `in` places of the group, exactly).
+    static size_t group_count(size_t ranks) { return ranks < 4 ? ranks : ranks / 2; }
+    std::vector<uint64_t> pair_cuts(uint64_t position) const;
+    std::vector<uint64_t> fraction_cuts(const std::vector<uint64_t>& lo,
+                                        const std::vector<uint64_t>& hi, uint64_t in) const;
     // A position's class a and its place w in the class's order.
     std::pair<int, uint64_t> class_place(const State& s) const;
     State from_class_place(int a, uint64_t w) const;
@@ -177,24 +191,19 @@ LevelPartition<P>::LevelPartition(int n, std::vector<uint64_t> bounds)
     std::stable_sort(order_.begin(), order_.end(),
                      [n](int x, int y) { return std::abs(2 * x - n) < std::abs(2 * y - n); });
     for (size_t j = 0; j < order_.size(); ++j) slot_[size_t(order_[j])] = int(j);
-    // Each rank boundary falls in one pair: the classes before it are below it whole, and
-    // the pair's two classes are cut at the same fraction, their runs adding up to it.
     for (int a = 0; a <= n; ++a) cuts_[size_t(a)].assign(k + 1, 0);
-    for (size_t r = 0; r <= k; ++r) {
-        uint64_t start = 0; // of the pair
-        for (size_t j = 0; j < order_.size();) {
-            const int lo = order_[j];
-            const bool two = j + 1 < order_.size() && order_[j + 1] == n - lo;
-            const int hi = two ? order_[j + 1] : lo;
-            const uint64_t size_lo = size_[size_t(lo)],
-                           pair = size_lo + (two ? size_[size_t(hi)] : 0);
-            const uint64_t in = std::min(pair, bounds_[r] - std::min(bounds_[r], start));
-            const auto cut_lo =
-                uint64_t((unsigned __int128)in * size_lo / std::max<uint64_t>(1, pair));
-            cuts_[size_t(lo)][r] = two ? cut_lo : in;
-            if (two) cuts_[size_t(hi)][r] = in - cut_lo;
-            start += pair;
-            j += two ? 2 : 1;
+    // Groups of ranks take ranges of the pairs' order; inside a group, every class piece is
+    // cut at the same fraction of its smaller row.
+    const size_t groups = group_count(k);
+    for (size_t g = 0; g < groups; ++g) {
+        const size_t first = k * g / groups, last = k * (g + 1) / groups;
+        const std::vector<uint64_t> lo = pair_cuts(bounds_[first]), hi = pair_cuts(bounds_[last]);
+        for (size_t r = first; r <= last; ++r) {
+            const std::vector<uint64_t> cut =
+                r == first  ? lo
+                : r == last ? hi
+                            : fraction_cuts(lo, hi, bounds_[r] - bounds_[first]);
+            for (int a = 0; a <= n; ++a) cuts_[size_t(a)][r] = cut[size_t(a)];
         }
     }
     starts_.assign(k, std::vector<uint64_t>(order_.size() + 1, 0));
@@ -206,6 +215,64 @@ LevelPartition<P>::LevelPartition(int n, std::vector<uint64_t> bounds)
     for (size_t r = 0; r < k; ++r)
         if (starts_[r].back() != bounds_[r + 1] - bounds_[r])
             throw std::logic_error("level partition: a rank's runs do not add up to its slice");
+}
+
+template <int P> std::vector<uint64_t> LevelPartition<P>::pair_cuts(uint64_t position) const {
+    // The pairs before `position` lie below it whole, and the pair it falls in has its two
+    // classes cut at the same fraction, their runs adding up to it.
+    std::vector<uint64_t> cut(size_t(n_) + 1, 0);
+    uint64_t start = 0; // of the pair
+    for (size_t j = 0; j < order_.size();) {
+        const int lo = order_[j];
+        const bool two = j + 1 < order_.size() && order_[j + 1] == n_ - lo;
+        const int hi = two ? order_[j + 1] : lo;
+        const uint64_t size_lo = size_[size_t(lo)], pair = size_lo + (two ? size_[size_t(hi)] : 0);
+        const uint64_t in = std::min(pair, position - std::min(position, start));
+        const auto cut_lo = uint64_t((unsigned __int128)in * size_lo / std::max<uint64_t>(1, pair));
+        cut[size_t(lo)] = two ? cut_lo : in;
+        if (two) cut[size_t(hi)] = in - cut_lo;
+        start += pair;
+        j += two ? 2 : 1;
+    }
+    return cut;
+}
+
+template <int P>
+std::vector<uint64_t> LevelPartition<P>::fraction_cuts(const std::vector<uint64_t>& lo,
+                                                       const std::vector<uint64_t>& hi,
+                                                       uint64_t in) const {
+    // Class a's cut at fraction x / 2^62 of its places (its smaller row's order), kept in its
+    // piece [lo, hi); the least x whose cuts hold `in` places, then the places one step
+    // short of it, and the rest one place each in the classes that the last step moves.
+    auto at = [&](unsigned __int128 x, size_t a) {
+        const auto place = uint64_t(x * size_[a] >> 62);
+        return std::clamp(place, lo[a], hi[a]);
+    };
+    auto count = [&](unsigned __int128 x) {
+        uint64_t c = 0;
+        for (size_t a = 0; a < lo.size(); ++a) c += at(x, a) - lo[a];
+        return c;
+    };
+    unsigned __int128 low = 0, high = (unsigned __int128)1 << 62; // count(high) >= in
+    while (low < high) {
+        const unsigned __int128 mid = (low + high) / 2;
+        if (count(mid) >= in)
+            high = mid;
+        else
+            low = mid + 1;
+    }
+    std::vector<uint64_t> cut(lo.size());
+    uint64_t rest = in;
+    for (size_t a = 0; a < lo.size(); ++a) {
+        cut[a] = low == 0 ? lo[a] : at(low - 1, a);
+        rest -= cut[a] - lo[a];
+    }
+    for (size_t a = 0; a < lo.size() && rest > 0; ++a)
+        if (at(low, a) > cut[a]) {
+            ++cut[a];
+            --rest;
+        }
+    return cut;
 }
 
 template <int P> uint64_t LevelPartition<P>::row_rank(const uint8_t* pits, int s, bool any) const {

@@ -69,31 +69,41 @@ inline uint64_t round_chunks(uint64_t chunks, int threads) {
 /// A thread's route in a distributed solve (sweep::OwnsAll's contract): the parents that
 /// lie outside this rank's slice [base, base + size) are left to their ranks, each of which
 /// gets one message for the child (sweep::deliver): the parent's index where it holds one
-/// of them, the child's, whose parents it regenerates, where it holds several. One message
-/// a child and rank instead of one a parent: a child's parents elsewhere are often on one
-/// rank.
+/// of them, else the child's, with the un-moves that lead there (sweep::child_message, in
+/// `unmove_bits` bits: sweep::unmove_bits of the level's size), whose parents it
+/// regenerates. One message a child and rank instead of one a parent: a child's parents
+/// elsewhere are often on one rank.
 class ChildRoute {
   public:
-    ChildRoute(std::span<const uint64_t> bounds, uint64_t base, uint64_t size)
-        : bounds_(bounds), base_(base), size_(size), outboxes_(bounds.size() - 1) {}
+    ChildRoute(std::span<const uint64_t> bounds, uint64_t base, uint64_t size, int unmove_bits)
+        : bounds_(bounds), base_(base), size_(size), bits_(unmove_bits),
+          outboxes_(bounds.size() - 1) {}
+    /// Called for each parent of the child being walked, in for_each_parent's order.
     bool elsewhere(uint64_t parent) {
+        const int j = unmove_++;
         if (parent - base_ < size_) return false;
         const int r = owner_of(bounds_, parent);
+        const uint32_t bit = sweep::unmove_mask(j, bits_);
         const auto it =
             std::find_if(to_.begin(), to_.end(), [r](const To& t) { return t.rank == r; });
-        if (it == to_.end())
-            to_.push_back({r, parent, false});
-        else
+        if (it == to_.end()) {
+            to_.push_back({r, parent, bit, false});
+        } else {
+            it->mask |= bit;
             it->several = true;
+        }
         return true;
     }
+    /// The child's parents are walked: its messages go to the outboxes.
     void send(uint64_t child_entry) {
         for (const To& t : to_)
             outboxes_[size_t(t.rank)].push_back(
-                t.several ? sweep::child_message(child_entry)
+                t.several ? sweep::child_message(child_entry, t.mask, bits_)
                           : sweep::parent_message(t.parent, child_entry & 1));
         to_.clear();
+        unmove_ = 0;
     }
+    int unmove_bits() const { return bits_; }
     /// Adds this thread's messages to the rank's outboxes ([r]: the messages for rank r).
     void append_to(std::vector<std::vector<uint64_t>>& outboxes) const {
         for (size_t r = 0; r < outboxes_.size(); ++r)
@@ -104,12 +114,15 @@ class ChildRoute {
     struct To {
         int rank;
         uint64_t parent; // the first of the child's parents there
+        uint32_t mask;   // the un-moves that lead there (sweep::unmove_mask)
         bool several;
     };
     std::span<const uint64_t> bounds_;
     uint64_t base_, size_;
+    int bits_;
     std::vector<std::vector<uint64_t>> outboxes_; // [r]: the messages for rank r
     std::vector<To> to_;                          // the ranks of the child being walked
+    int unmove_ = 0;                              // the child's parents walked so far
 };
 
 /// What a distributed level's rounds did (this rank's share).
@@ -153,6 +166,7 @@ uint64_t DistributedRounds<Game>::threshold(StreamedSweep& s, sweep::SweepProgre
     const int ranks = link_.ranks();
     const std::vector<uint64_t> bounds =
         slice_bounds(game_.level_size(s.n), ranks, distributed::kSliceUnit);
+    const int unmove_bits = sweep::unmove_bits(game_.level_size(s.n));
     const uint64_t chunks = (s.size + kChunk - 1) / kChunk;
     const uint64_t per_round = distributed::round_chunks(chunks, threads_);
     progress.start(s.t);
@@ -187,7 +201,7 @@ uint64_t DistributedRounds<Game>::threshold(StreamedSweep& s, sweep::SweepProgre
                     if (starter && in_flight) link_.progress();
                 };
                 Stack stack;
-                distributed::ChildRoute route(bounds, s.base, s.size);
+                distributed::ChildRoute route(bounds, s.base, s.size, unmove_bits);
 #pragma omp for schedule(dynamic, 1) nowait
                 for (uint64_t c = next; c < last; ++c) {
                     const uint64_t end = std::min(s.size, (c + 1) * kChunk);

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <exception>
@@ -93,7 +94,8 @@ template <class Store> ValueArray start(BasicState<Store>& s, int n, uint64_t si
     return result;
 }
 
-/// Where propagation's parents go (drain()): `elsewhere(parent_index)` says whether another
+/// Where propagation's parents go (drain()): `elsewhere(parent_index)`, called for each
+/// of a child's parents in the order of the game's for_each_parent, says whether another
 /// rank holds the parent (which it then visits itself: it is not visited here), and
 /// `send(child_entry)`, called once a child's parents are walked, tells the ranks that
 /// `elsewhere` named for it (a distributed solve: distributed_rounds.hpp). This one routes
@@ -208,27 +210,52 @@ void propagate(const Game& game, SweepState& s, uint64_t entry, StackFor<Game>& 
     if (stack.entries.size() >= kPropagationBatch) drain(game, s, stack, visit, route);
 }
 
-/// A propagation message from another rank (deliver()): bit 1 is the tag of the child
-/// that joined a set, and bits 2.. index, by bit 0, either the one parent of the child that
-/// lies on the receiving rank (0), or the child (1), where the receiving rank holds several
-/// of its parents (or one parent twice) and regenerates them instead of receiving each.
+/// A propagation message from another rank (deliver()), 64 bits: bit 0 is its kind, bit 1
+/// the tag of the child that joined a set. Kind 0 names the one parent of the child that
+/// lies on the receiving rank (its index in bits 2..). Kind 1 names the child (its index in
+/// bits 2 + unmove_bits() ..), where the receiving rank holds several of its parents (or
+/// one parent twice) and regenerates them instead of receiving each; bits 2 ..
+/// unmove_bits() + 1 say which of the child's un-moves lead there (unmove_mask()), so that
+/// the receiver ranks only those parents.
 inline uint64_t parent_message(uint64_t parent, uint64_t tag) {
     return parent << 2 | tag << 1;
 }
-/// The message for a child (entry = index << 1 | tag) and a rank that holds several parents.
-inline uint64_t child_message(uint64_t entry) {
-    return entry << 1 | 1;
+
+/// The most un-move bits a child message carries.
+inline constexpr int kMaxUnmoveBits = 24;
+/// The un-move bits of a child message in a level of `level_size` positions: what its
+/// indices leave free of 64 bits beside the tag and the kind, at most kMaxUnmoveBits (24
+/// at awari's largest level, 203.6 G positions; 0 where no bit is free: the receiver then
+/// ranks every parent). Sender and receiver derive it alike.
+inline int unmove_bits(uint64_t level_size) {
+    return std::clamp(62 - int(std::bit_width(level_size)), 0, kMaxUnmoveBits);
+}
+/// The bit of a child message's mask for the j-th parent (from 0) in the order of the
+/// game's for_each_parent: bit j, or the last bit for every parent from bits - 1 on (a
+/// parent list longer than the mask; rare: most positions have a few parents).
+inline uint32_t unmove_mask(int j, int bits) {
+    return bits == 0 ? 0 : uint32_t(1) << std::min(j, bits - 1);
+}
+/// The message for a child (entry = index << 1 | tag) and a rank that holds several of its
+/// parents: those whose unmove_mask() bits `mask` holds.
+inline uint64_t child_message(uint64_t entry, uint32_t mask, int bits) {
+    const uint64_t index = entry >> 1, tag = entry & 1;
+    return (index << bits | mask) << 2 | tag << 1 | 1;
 }
 
 /// Delivers messages from other ranks' propagation (parent_message(), child_message()): a
 /// parent is visited; a child's parents in this rank's slice are visited, each as often as
 /// the child's un-moves reach it (the rank that sent it holds the others, or sent them
+/// elsewhere), and only the un-moves the message marks are ranked (the others lead
 /// elsewhere). The visits are those the child's own rank would have made in one process;
-/// a parent that joins propagates further from here (drain(), with `route`). The child
-/// counts as propagated on its own rank, not here.
+/// a parent that joins propagates further from here (drain(), with `route`, whose
+/// `unmove_bits()` are the messages' un-move bits). The child counts as propagated on its
+/// own rank, not here. Sender and receiver generate a child's un-moves in the same order
+/// (the game's for_each_parent of the same state).
 template <RetroGame Game, class SweepState, class Visit, class Route>
 void deliver(const Game& game, SweepState& s, std::span<const uint64_t> messages,
              StackFor<Game>& stack, Visit&& visit, Route&& route) {
+    const int bits = route.unmove_bits();
     for (size_t m = 0; m < messages.size(); m += kPropagationBatch) {
         const auto batch = messages.subspan(m, std::min(kPropagationBatch, messages.size() - m));
         for (const uint64_t message : batch) {
@@ -241,7 +268,11 @@ void deliver(const Game& game, SweepState& s, std::span<const uint64_t> messages
         for (const uint64_t message : batch) {
             if (!(message & 1)) continue;
             const uint64_t tag = message >> 1 & 1;
-            game.for_each_parent(game.unrank(s.n, message >> 2), [&](const auto& parent) {
+            const uint64_t mask = message >> 2; // its low `bits` bits
+            int j = 0;
+            game.for_each_parent(game.unrank(s.n, message >> (2 + bits)), [&](const auto& parent) {
+                const bool marked = bits == 0 || (mask & unmove_mask(j++, bits)) != 0;
+                if (!marked) return; // the un-move leads elsewhere
                 const uint64_t k = game.rank(parent);
                 if (k - s.base >= s.size) return; // another rank's
                 s.prefetch(k);

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstring>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using namespace owaredb;
@@ -144,6 +145,91 @@ TEST_CASE("slice bounds: whole units, as even as they go, and the owner of every
     CHECK(e == std::vector<uint64_t>{0, 0, 16, 16, 20});
     CHECK(owner_of(e, 3) == 1);
     CHECK(owner_of(e, 16) == 3);
+}
+
+namespace {
+
+// Oware that counts its ranks (the work a child message costs its receiver).
+struct CountingGame : OwareGame {
+    using OwareGame::OwareGame;
+    mutable uint64_t ranked = 0;
+    uint64_t rank(const State& s) const {
+        ++ranked;
+        return OwareGame::rank(s);
+    }
+};
+
+struct Delivered {
+    std::vector<std::pair<uint64_t, bool>> visits; // (parent, child's tag), sorted
+    uint64_t ranked = 0;                           // parents ranked by the receiver
+};
+
+// Rank 0 of 3 walks the parents of its slice of level n (every position joining a set,
+// its tag the index's low bit) through a ChildRoute of `bits` un-move bits; rank r
+// receives its messages: the visits that deliver() makes there, and the ranks it took.
+Delivered deliver_to(int n, int r, int bits) {
+    CountingGame game(Rules::awari());
+    const auto bounds = slice_bounds(game.level_size(n), 3, distributed::kSliceUnit);
+    distributed::ChildRoute sender(bounds, bounds[0], bounds[1] - bounds[0], bits);
+    for (uint64_t i = bounds[0]; i < bounds[1]; ++i) {
+        game.for_each_parent(game.unrank(n, i),
+                             [&](const auto& parent) { sender.elsewhere(game.rank(parent)); });
+        sender.send(i << 1 | (i & 1));
+    }
+    std::vector<std::vector<uint64_t>> outboxes(3);
+    sender.append_to(outboxes);
+    sweep::State s;
+    const ValueArray words = sweep::start(s, n, bounds[size_t(r) + 1] - bounds[size_t(r)]);
+    s.base = bounds[size_t(r)];
+    sweep::StackFor<CountingGame> stack;
+    distributed::ChildRoute receiver(bounds, s.base, s.size, bits);
+    Delivered d;
+    game.ranked = 0;
+    sweep::deliver(
+        game, s, outboxes[size_t(r)], stack,
+        [&](bool tag, uint64_t k, bool) {
+            d.visits.push_back({k, tag});
+            return false;
+        },
+        receiver);
+    d.ranked = game.ranked;
+    std::sort(d.visits.begin(), d.visits.end());
+    return d;
+}
+
+} // namespace
+
+TEST_CASE("child messages: the receiver visits its parents of each child, ranking only those") {
+    const int n = 9;
+    const OwareGame game(Rules::awari());
+    const auto bounds = slice_bounds(game.level_size(n), 3, distributed::kSliceUnit);
+    CHECK(sweep::unmove_bits(game.level_size(n)) == sweep::kMaxUnmoveBits);
+    CHECK(sweep::unmove_bits(uint64_t(1) << 60) == 1);
+    CHECK(sweep::unmove_bits(~uint64_t(0)) == 0);
+    for (int r = 1; r < 3; ++r) {
+        CAPTURE(r);
+        // What one process would visit on rank r: each parent there of each child of rank 0.
+        std::vector<std::pair<uint64_t, bool>> expected;
+        for (uint64_t i = bounds[0]; i < bounds[1]; ++i)
+            game.for_each_parent(game.unrank(n, i), [&](const auto& parent) {
+                const uint64_t k = game.rank(parent);
+                if (owner_of(bounds, k) == r) expected.push_back({k, (i & 1) != 0});
+            });
+        std::sort(expected.begin(), expected.end());
+        REQUIRE(expected.size() > 0);
+        // 0 bits: every un-move ranked; 2: the first, then the rest together; 24: each.
+        const Delivered all = deliver_to(n, r, 0), two = deliver_to(n, r, 2),
+                        each = deliver_to(n, r, sweep::kMaxUnmoveBits);
+        CHECK(all.visits == expected);
+        CHECK(two.visits == expected);
+        CHECK(each.visits == expected);
+        // Each child message ranks exactly its parents there (several a message): fewer
+        // than the visits, which include the single parents' messages, but some.
+        CHECK(each.ranked > 0);
+        CHECK(each.ranked < expected.size());
+        CHECK(each.ranked < two.ranked);
+        CHECK(two.ranked < all.ranked);
+    }
 }
 
 TEST_CASE("distributed engine: the one-process bytes, Oware abapa") {
