@@ -139,11 +139,11 @@ class ThresholdBits {
     explicit ThresholdBits(std::span<int8_t> bytes) : out_(bytes) {}
     /// Writes the bits of `decided` (a subset of `undecided`) at `undecided`'s positions.
     void put(uint8_t undecided, uint8_t decided) {
-        append(tables().extract[undecided][decided], std::popcount(undecided));
+        append(tables().extract[undecided][decided], tables().count[undecided]);
     }
     /// Reads the next bits, one for each of `undecided`'s positions: the decided ones.
     uint8_t get(uint8_t undecided) {
-        const int n = std::popcount(undecided);
+        const int n = tables().count[undecided];
         const uint64_t byte = at_ / 8, shift = at_ % 8;
         uint32_t v = byte < out_.size() ? static_cast<uint8_t>(out_[byte]) : 0u;
         if (byte + 1 < out_.size()) v |= uint32_t(static_cast<uint8_t>(out_[byte + 1])) << 8;
@@ -162,6 +162,8 @@ class ThresholdBits {
     struct Tables {
         uint8_t extract[256][256]; // [mask][bits]: bits at the mask's positions, packed
         uint8_t deposit[256][256]; // [mask][packed]: packed bits to the mask's positions
+        uint8_t count[256];        // [mask]: its bits (std::popcount is a library call
+                                   // on x86-64 without -mpopcnt)
     };
     static const Tables& tables() {
         static const Tables t = [] {
@@ -178,6 +180,8 @@ class ThresholdBits {
                     made.extract[m][x] = static_cast<uint8_t>(e);
                     made.deposit[m][x] = static_cast<uint8_t>(d);
                 }
+            for (unsigned m = 0; m < 256; ++m)
+                made.count[m] = static_cast<uint8_t>(std::popcount(m));
             return made;
         }();
         return t;

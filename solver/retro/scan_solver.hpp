@@ -19,6 +19,7 @@
 
 #include "retro/checkpoint.hpp"
 #include "retro/game.hpp"
+#include "retro/parallel.hpp"
 #include "retro/progress.hpp"
 #include "retro/scan_passes.hpp"
 #include "retro/scan_store.hpp"
@@ -64,9 +65,16 @@ template <class Engine, RetroGame Game, unsigned Bits> class ScanSolver {
             throw std::logic_error(std::string(Engine::kName) +
                                    ": reading values past the level solved");
         const Engine& engine = static_cast<const Engine&>(*this);
-        scan::read_chunk_values(s_.size, begin, out, [&](uint64_t first, std::span<int8_t> v) {
-            engine.chunk_values(first, v);
-        });
+        // In parallel over the chunks: the level's writer reads millions of values at a
+        // time from one thread, and each chunk's values decode on their own (from every
+        // threshold's generation).
+        parallel::for_chunks(threads_, begin, begin + out.size(), kChunk,
+                             [&](uint64_t b, uint64_t e) {
+                                 scan::read_chunk_values(s_.size, b, out.subspan(b - begin, e - b),
+                                                         [&](uint64_t first, std::span<int8_t> v) {
+                                                             engine.chunk_values(first, v);
+                                                         });
+                             });
     }
     /// Positions of the level solved last.
     uint64_t size() const { return s_.size; }
