@@ -57,14 +57,29 @@ alive() {
   [[ -r /proc/$pid/cmdline ]] && tr '\0' '\n' <"/proc/$pid/cmdline" | grep -qxF "$dir"
 }
 stamp() { date -u +%FT%TZ; }
-# wait_gone SECONDS PIDFILE...: waits until no PIDFILE names a live process of this run;
-# says so and fails after SECONDS.
+# in_session PIDFILE: whether a process of the session PIDFILE's process leads (setsid)
+# is alive, the leader gone or not: on SIGTERM the generation's shell and /usr/bin/time
+# exit at once, and owaredb, their child, goes on until its checkpoint is saved.
+in_session() {
+  [[ -f $1 ]] || return 1
+  local sid stat rest session
+  sid=$(cat "$1")
+  for stat in /proc/[0-9]*/stat; do
+    rest=$(cat "$stat" 2>/dev/null) || continue
+    rest=${rest##*) } # after the command's name, which may hold spaces
+    read -r _ _ _ session _ <<<"$rest"
+    [[ $session == "$sid" ]] && return 0
+  done
+  return 1
+}
+# wait_gone SECONDS PIDFILE...: waits until no PIDFILE names a live process of this run,
+# nor a process of its session; says so and fails after SECONDS.
 wait_gone() {
   local seconds=$1 f i running
   shift
   for ((i = 0; i <= 2 * seconds; i++)); do
     running=
-    for f in "$@"; do alive "$f" && running=1; done
+    for f in "$@"; do alive "$f" || in_session "$f" && running=1; done
     [[ -z $running ]] && return 0
     sleep 0.5
   done
@@ -327,13 +342,14 @@ main() {
       true
       ;;
     stop)
+      local ours=() # the pid files that name this run's processes: only their sessions count
       for f in check/checker.pid generate.pid; do
-        alive "$f" && kill -- -"$(cat "$f")" 2>/dev/null && echo "stopped $f"
+        alive "$f" && kill -- -"$(cat "$f")" 2>/dev/null && echo "stopped $f" && ours+=("$f")
       done
       # A generation saves its checkpoint before it exits (minutes at the largest levels):
       # stop returns once both are gone, so that a start right after finds the directory's
       # lock free instead of failing on it.
-      wait_gone "${STOP_WAIT:-1800}" check/checker.pid generate.pid
+      wait_gone "${STOP_WAIT:-1800}" "${ours[@]}"
       ;;
     *) usage ;;
   esac

@@ -86,6 +86,17 @@ slow=$!
 echo $slow >"$run/generate.pid"
 "$script" stop "$run" >/dev/null 2>&1
 check "stop returns once the generation is gone" bash -c "! kill -0 $slow 2>/dev/null"
+# Regression: the generation's shell and /usr/bin/time die at once on SIGTERM, and stop
+# returned then, while owaredb, their child, went on to save its checkpoint. A stand-in: a
+# session leader that dies at once, its child 2 s later.
+setsid bash -c '( echo $BASHPID >"$0/child.pid"; trap "sleep 2; exit 0" TERM
+  while :; do sleep 0.2; done ) & wait' "$run" &
+echo $! >"$run/generate.pid"
+for _ in $(seq 50); do [[ -s $run/child.pid ]] && break; sleep 0.1; done
+"$script" stop "$run" >/dev/null 2>&1
+check "stop returns once the generation's children are gone" \
+  bash -c "! kill -0 $(cat "$run/child.pid") 2>/dev/null"
+rm -f "$run/child.pid"
 echo 0 >"$run/generate.exit"
 
 # A damaged level file of a finished generation (which would otherwise rebuild it): the
