@@ -65,7 +65,7 @@ in_session() {
   local sid stat rest session
   sid=$(cat "$1")
   for stat in /proc/[0-9]*/stat; do
-    rest=$(cat "$stat" 2>/dev/null) || continue
+    { read -r rest <"$stat"; } 2>/dev/null || continue # a builtin: no process a file
     rest=${rest##*) } # after the command's name, which may hold spaces
     read -r _ _ _ session _ <<<"$rest"
     [[ $session == "$sid" ]] && return 0
