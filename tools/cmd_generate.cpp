@@ -75,9 +75,10 @@ void add_generate_options(po::options_description& opts, GenerateOptions& o) {
         "mode", po::value(&o.mode)->default_value("auto"),
         "auto: each level in memory if it fits --memory, else streamed (smaller levels read "
         "from their files, 1 byte a position), else streamed-4bit (4 bits a position in "
-        "memory, a compressed byte a position on disk; boards of up to 6 pits), else "
-        "streamed-2bit (2 bits a position, the same byte on disk; slower); in-memory, "
-        "streamed, streamed-4bit or streamed-2bit: every level so")(
+        "memory; on disk the exits and a bitmap a threshold, compressed; boards of up to 6 "
+        "pits), else streamed-2bit (2 bits a position, the same on disk and a map of a bit "
+        "a position; slower); in-memory, streamed, streamed-4bit or streamed-2bit: every "
+        "level so")(
         "plan", po::bool_switch(&o.plan),
         "write nothing: print per level the mode this run would use, its memory, its disk peak "
         "(with the smaller levels' files) and the wall hours at --threads from measured CPU "

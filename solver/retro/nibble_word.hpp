@@ -18,9 +18,7 @@
 // (commit_fresh(): fresh is 110x in binary, committed 111x).
 //
 // An exits' byte (int8) holds the position's best capture exit (-59..59, or kNoExit), or its
-// terminal value if it has no moves. The WLD engine (wld_retrograde.hpp) also keeps, in its
-// rewritten bytes, a committed value v (1 <= |v| <= 59) as v + 60 or v - 60, outside the
-// exits' range (commit(), committed(), committed_value()).
+// terminal value if it has no moves (the WLD engine, wld_retrograde.hpp, keeps the same).
 #pragma once
 
 #include "retro/game.hpp"
@@ -28,7 +26,6 @@
 
 #include <bit>
 #include <cstdint>
-#include <cstdlib>
 #include <span>
 
 namespace owaredb {
@@ -41,7 +38,6 @@ struct NibbleWord {
     static constexpr uint8_t kEligibleBase = 5; ///< eligible with c open moves: 5 + c
     static constexpr uint8_t kDecided = 12;     ///< fresh won; 13 fresh lost
     static constexpr uint8_t kCommitted = 14;   ///< committed won; 15 committed lost
-    static constexpr int8_t kCommitOffset = 60;
 
     static bool decided(uint8_t w) { return w >= kDecided; }
     static bool eligible(uint8_t w) { return w > kEligibleBase && w < kDecided; }
@@ -70,13 +66,6 @@ struct NibbleWord {
     static uint8_t undecided(int c, bool is_eligible) {
         return static_cast<uint8_t>(is_eligible ? kEligibleBase + c : c);
     }
-
-    /// Whether a WLD store byte is a committed value (else an exit or a terminal value).
-    static bool committed(int8_t b) { return std::abs(int(b)) > kCommitOffset && b != kNoExit; }
-    static int8_t commit(int v) {
-        return static_cast<int8_t>(v > 0 ? v + kCommitOffset : v - kCommitOffset);
-    }
-    static int committed_value(int8_t b) { return b > 0 ? b - kCommitOffset : b + kCommitOffset; }
 
   private:
     static constexpr uint64_t kLowBits = 0x1111111111111111ULL; // bit 0 of each word

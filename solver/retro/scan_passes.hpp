@@ -178,32 +178,43 @@ struct GenerationShape {
     uint64_t generation = 0, size = 0, chunk = 0;
 };
 
-/// Whether `store` holds every generation of `needed` whole, and the chain of their
-/// checksums, in that order (chain_checksum()), is `checksum`.
-inline bool resume_generations(ScanStore& store, std::span<const GenerationShape> needed,
-                               uint64_t checksum) {
+/// The checksums of the generations of `needed`, in that order, if `store` holds every one
+/// whole and the chain of their checksums (chain_checksum()) is `checksum`; else nothing.
+inline std::optional<std::vector<uint64_t>>
+resume_generations(ScanStore& store, std::span<const GenerationShape> needed, uint64_t checksum) {
+    std::vector<uint64_t> sums;
     uint64_t chain = 0;
     for (const GenerationShape& g : needed) {
         const std::optional<uint64_t> sum = store.resume(g.generation, g.size, g.chunk);
-        if (!sum) return false;
+        if (!sum) return std::nullopt;
+        sums.push_back(*sum);
         chain = chain_checksum(chain, *sum);
     }
-    return chain == checksum;
+    if (chain != checksum) return std::nullopt;
+    return sums;
 }
+
+/// A point restored, and the checksums of the generations it needs (in needed()'s order).
+struct RestoredPoint {
+    SweepPoint point;
+    std::vector<uint64_t> sums;
+};
 
 /// The point `checkpoint` restores into s's words, if the store still holds the generations
 /// it goes with, needed(point) (a vector of GenerationShape), whole, with the chain of
 /// checksums the point recorded (its exit_checksum); else nothing, and the checkpoint is
 /// told that the level starts afresh.
 template <class SweepState, class Needed>
-std::optional<SweepPoint> restore_scan_point(ScanStore& store, SweepState& s,
-                                             SweepCheckpoint* checkpoint, Needed&& needed) {
+std::optional<RestoredPoint> restore_scan_point(ScanStore& store, SweepState& s,
+                                                SweepCheckpoint* checkpoint, Needed&& needed) {
     if (!checkpoint) return std::nullopt;
     std::optional<SweepPoint> saved = checkpoint->restore(s.bytes());
     if (!saved) return std::nullopt;
-    if (saved->first_pass_done == s.size &&
-        resume_generations(store, needed(*saved), saved->exit_checksum))
-        return saved;
+    if (saved->first_pass_done == s.size) {
+        const auto generations = needed(*saved);
+        if (auto sums = resume_generations(store, generations, saved->exit_checksum))
+            return RestoredPoint{*saved, std::move(*sums)};
+    }
     checkpoint->note("the scan store does not hold the checkpoint's generations (missing, short or "
                      "changed); the level starts afresh");
     return std::nullopt;

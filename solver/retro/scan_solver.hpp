@@ -14,7 +14,10 @@
 //     (thread-safe);
 //   - `static std::vector<scan::GenerationShape> generations_needed(int thresholds_done,
 //     int n, uint64_t size)`: the generations a safe point after that many thresholds of
-//     level n (of `size` positions) goes with, in the order of checksum_'s chain.
+//     level n (of `size` positions) goes with, in the order of checksum_'s chain;
+//   - optionally `void resumed(const SweepPoint&, std::span<const uint64_t> sums)`: told,
+//     when a level resumes from a point, the checksums of the generations it needs (in
+//     generations_needed()'s order).
 #pragma once
 
 #include "retro/checkpoint.hpp"
@@ -126,10 +129,12 @@ void ScanSolver<Engine, Game, Bits>::solve(int n, const ProgressFn& progress, Le
     spilled_peak_.store(0);
     words_.reset();
     words_.emplace(sweep::start(s, n, size));
-    std::optional<SweepPoint> saved =
+    std::optional<scan::RestoredPoint> restored =
         scan::restore_scan_point(store_, s, safe_points, [n, size](const SweepPoint& p) {
             return Engine::generations_needed(p.thresholds_done, n, size);
         });
+    std::optional<SweepPoint> saved;
+    if (restored) saved = restored->point;
     // Shares of the level's time, for progress: as the streamed engine's.
     constexpr double kGatherShare = 0.25, kFirstShare = 0.15;
     using Clock = std::chrono::steady_clock;
@@ -141,6 +146,8 @@ void ScanSolver<Engine, Game, Bits>::solve(int n, const ProgressFn& progress, Le
         words_.emplace(sweep::start(s, n, size));
     } else {
         checksum_ = saved->exit_checksum;
+        if constexpr (requires { engine.resumed(*saved, std::span<const uint64_t>{}); })
+            engine.resumed(*saved, restored->sums);
     }
     const auto t1 = Clock::now();
     ProgressFn rest = progress;

@@ -6,8 +6,10 @@
 //     for each position not decided before, nibble_word.hpp's ThresholdBits; kChunk / 8
 //     bytes a chunk at most), written once by the commit pass after t. The
 //     level's values are read from the exits' words and all the bitmaps;
-//   - the WLD engine (wld_retrograde.hpp): one byte a position (nibble_word.hpp's codes),
-//     generation g + 1 rewritten from generation g by each threshold's commit pass.
+//   - the WLD engine (wld_retrograde.hpp): the same exits and bitmaps (generations 1 and
+//     n - t + 2, thresholds n..2), and a map of a bit a position of the positions decided
+//     by threshold t (generation 2n - t + 2, thresholds n..3), dropped once the next
+//     threshold's commit pass has read it.
 // A generation is written once, chunk by chunk, in any order, from several threads, then
 // ended (made durable): from then on any chunk of it may be read, from any thread, until it
 // is dropped or the level is written (the store's owner removes them all). A checkpoint

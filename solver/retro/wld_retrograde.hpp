@@ -1,48 +1,62 @@
 // The WLD engine: the values of the streamed engine (streamed_retrograde.hpp), and so of
 // RetrogradeSolver, with 2 bits of working state a position in memory (Lincke's WLD(k), a
 // threshold at a time), for levels whose 4-bit words (nibble_retrograde.hpp) do not fit
-// the memory budget either. Beside the words it keeps, as the nibble engine does, one byte
-// a position in a scan store (scan_store.hpp; the codes of nibble_word.hpp), read and
-// written in order a chunk at a time, and it shares the nibble engine's gathering, first
-// pass, reading of the values and checkpoints (scan_passes.hpp).
+// the memory budget either. Everything else a level needs is in a scan store
+// (scan_store.hpp), read and written in order a chunk at a time, as the nibble engine keeps
+// it: the exits, written once, and a bitmap a threshold of the positions decided at it; and,
+// since the word cannot tell a position decided at this threshold from one decided before,
+// a "decided by" map of a bit a position, rewritten by each threshold. It shares the nibble
+// engine's gathering, first pass, reading of the values and checkpoints (scan_passes.hpp).
 //
 // The word (wld_word.hpp) is unknown, eligible, won or lost: no counter of open moves and
 // no mark of the threshold that decided it. Step by step:
 //   1. Gathering (generation 0): the capture exits, as the nibble engine gathers them.
-//   2. First pass (generation 1): terminal values into the bytes; a position with quiet
-//      moves and no capture exit is eligible, every other one unknown (a position with no
-//      quiet move waits, undecided, for the scan of the threshold of its value).
-//   3. Thresholds t = n..1, each a scan and then a commit pass:
-//      - the scan reads the bytes (it writes none) and, for each undecided position, does
-//        what the streamed engine's scan does: exit t: won; exit <= -t and unknown:
+//   2. First pass (generation 1, the exits, never rewritten): terminal values into the
+//      exits' bytes; a position with quiet moves and no capture exit is eligible, every
+//      other one unknown (a position with no quiet move waits, undecided, for the scan of
+//      the threshold of its value).
+//   3. Thresholds t = n..1, each a scan and then (but threshold 1) a commit pass:
+//      - the scan reads the exits (it writes nothing) and, for each undecided position,
+//        does what the streamed engine's scan does: exit t: won; exit <= -t and unknown:
 //        eligible, and lost at once if every quiet child is won already (none: lost).
 //        Propagation, through the sweep's un-moves: a parent of a lost child is won; an
 //        eligible parent of a won child re-generates its moves and loads its quiet
 //        children's words, stopping at the first not won, and is lost if all are (a child
 //        won at an earlier threshold is won at this one: W_t grows as t falls). A full
 //        propagation stack spills its parents, since the word has no pending mark;
-//      - the commit pass (generation n - t + 2), once the scan and all its propagation are
-//        done: every decided word whose byte is not a committed value was decided at t, so
-//        its byte becomes +-t. The bytes committed before are the "decided before" map, 1
-//        bit a position kept in the compressed store instead of memory. Committing in the
-//        next threshold's scan instead is wrong: the next scan's propagation decides
-//        positions at t - 1 ahead of the scan, which would then commit them as +-t (the
-//        nibble engine has a commit pass of its own for the same reason).
-//      Threshold 1 has no commit pass: its positions are the decided ones left uncommitted.
-//   4. The values, read in order by the level's writer (read_values()) from the last
-//      generation and the words: a committed value, +-1 for a decided word with no
-//      committed value, 0 for the undecided.
+//      - the commit pass, once the scan and all its propagation are done (the parallel
+//        loop's barrier): a decided word that the "decided by t + 1" map does not hold was
+//        decided at t, so t's bitmap (generation n - t + 2, ThresholdBits of
+//        nibble_word.hpp: a bit for each position not decided before) gets it; then, if a
+//        later commit pass needs it (t > 2), the map "decided by t" (generation 2n - t + 2):
+//        a bit for each decided word, 32 words at a time, as the words are now; the map of
+//        t + 1 is dropped. Committing in the next threshold's scan instead is wrong: the
+//        next scan's propagation decides positions at t - 1 ahead of the scan, which would
+//        then commit them as +-t (the nibble engine has a commit pass of its own for the
+//        same reason).
+//      Why not rewrite a byte of values a threshold instead (as this engine did): a byte a
+//      position compressed at every threshold, where the bitmap and the map are at most a
+//      bit each (docs/results.md, "The 2-bit word without rewriting a byte a threshold").
+//      Threshold 1 has no commit pass: its positions are the decided ones no bitmap holds.
+//   4. The values, read in order by the level's writer (read_values()), a chunk at a time
+//      from the bitmaps n..2 and the words: +-t (t: the threshold whose bitmap holds the
+//      position; the sign: the word's won or lost), +-1 for a decided word no bitmap holds,
+//      0 for the undecided.
 // So the sets W_t and L_t at each threshold are the streamed engine's (they are fixed
 // points, whatever the order of the decisions), and the level's file is byte-identical
 // (tests/retro/wld_test.cpp).
 //
 // Memory ordering: wld_word.hpp proves why the seq_cst operations on the words are enough
 // for two threads that make two sibling children won at once. The scans of two thresholds,
-// and a commit pass and the scan before it, are separated by the parallel loops' barriers.
+// and a commit pass and the scan before it, are separated by the parallel loops' barriers;
+// a commit pass only reads the words.
 //
 // Checkpoints: safe points after the first pass and after each threshold (its commit
-// included) record the checksum of the generation last written, which a saved point pins;
-// a resumed level starts afresh unless the store still holds it intact.
+// included) record the chain of the checksums (chain_checksum()) of the generations they
+// need: the exits, the bitmaps so far and the last "decided by" map. The store keeps the
+// exits and the bitmaps until the level is written and pins the map a saved point needs; a
+// resumed level starts afresh unless the store still holds all of them whole with that
+// chain.
 #pragma once
 
 #include "retro/checkpoint.hpp"
@@ -61,8 +75,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -79,14 +95,14 @@ class WldRetrogradeSolver final : public ScanSolver<WldRetrogradeSolver<Game>, G
     /// The sweep state of the WLD engine: 2 bits a position.
     using Sweep = typename Base::Sweep;
     /// Identifies this engine's working words in checkpoint files.
-    static constexpr uint32_t kCheckpointFormat = 6;
+    static constexpr uint32_t kCheckpointFormat = 8;
     static constexpr int kMaxLevel = NibbleWord::kMaxLevel;
     static constexpr const char* kName = "wld retrograde";
 
     /// `gather_positions`: positions of the level whose exits are gathered at once (one
     /// byte each, rounded up to whole chunks; 0: the whole level). solve() leaves the
-    /// level's values in the store's last generation and the words (scan_solver.hpp has
-    /// the rest of the interface).
+    /// level's values in the store's bitmaps (generations 2..n) and the words
+    /// (scan_solver.hpp has the rest of the interface).
     WldRetrogradeSolver(const Game& game, const SmallerLevelValues& smaller, ScanStore& store,
                         int threads, uint64_t gather_positions = 0)
         : Base(game, smaller, store, threads, gather_positions) {}
@@ -101,29 +117,46 @@ class WldRetrogradeSolver final : public ScanSolver<WldRetrogradeSolver<Game>, G
     using Stack = typename Base::Stack;
     static constexpr uint64_t kChunk = sweep::kChunk;
 
-    /// The generation a safe point after `thresholds_done` thresholds goes with: the first
-    /// pass's, then each threshold's commit pass's (threshold 1 has none).
-    static uint64_t generation(int thresholds_done, int n) {
-        return thresholds_done == n && n > 0 ? uint64_t(n) : uint64_t(thresholds_done) + 1;
-    }
+    static constexpr uint64_t kBitmapChunk = kChunk / 8;
+    static_assert(kChunk % 32 == 0, "a commit pass reads whole containers of 32 words");
+
+    /// The bitmap of threshold t (t = n..2) of level n.
+    static uint64_t bitmap_generation(int t, int n) { return uint64_t(n - t) + 2; }
+    /// The map of the positions decided by threshold t (t = n..3), after the bitmaps.
+    static uint64_t decided_generation(int t, int n) { return uint64_t(2 * n - t) + 2; }
+    /// Whether the commit pass of t writes a map: the next one reads it.
+    static bool writes_decided(int t) { return t > 2; }
+    /// The exits (1), the bitmaps of thresholds n..max(2, n - thresholds_done + 1), then the
+    /// map of the last threshold done if it wrote one.
     static std::vector<scan::GenerationShape> generations_needed(int thresholds_done, int n,
                                                                  uint64_t size) {
-        return {{generation(thresholds_done, n), size, kChunk}};
+        const scan::GenerationShape bits{0, (size + 7) / 8, kBitmapChunk};
+        std::vector<scan::GenerationShape> needed{{1, size, kChunk}};
+        for (int t = n; t > n - thresholds_done && t >= 2; --t)
+            needed.push_back({bitmap_generation(t, n), bits.size, bits.chunk});
+        const int last = n - thresholds_done + 1;
+        if (thresholds_done > 0 && writes_decided(last))
+            needed.push_back({decided_generation(last, n), bits.size, bits.chunk});
+        return needed;
     }
-    static int value_of(uint8_t w, int8_t byte) {
-        return !W::decided(w)                ? 0
-               : NibbleWord::committed(byte) ? NibbleWord::committed_value(byte)
-               : w == W::kLost               ? -1 // decided at threshold 1
-                                             : 1;
+    /// A resumed point: the chain of the exits and the bitmaps it needs, without its map.
+    void resumed(const SweepPoint& point, std::span<const uint64_t> sums) {
+        const int last = this->s_.n - point.thresholds_done + 1;
+        const size_t chained =
+            sums.size() - (point.thresholds_done > 0 && writes_decided(last) ? 1 : 0);
+        chain_ = 0;
+        for (size_t k = 0; k < chained; ++k) chain_ = chain_checksum(chain_, sums[k]);
     }
     void chunk_values(uint64_t first, std::span<int8_t> values) const;
     bool all_quiet_children_won(const State& state) const;
     void first_pass(sweep::SweepProgress& progress);
     uint64_t threshold(int t, sweep::SweepProgress& progress);
     void commit(int t);
+    void write_decided(int t);
     void scan_chunk(uint64_t begin, uint64_t end, int t, Stack& stack);
 
     std::atomic<uint64_t> rechecks_{0};
+    uint64_t chain_ = 0; // the checksums of the exits and the bitmaps written so far
 };
 
 // ---------------------------------------------------------------------------------------
@@ -146,6 +179,7 @@ void WldRetrogradeSolver<Game>::first_pass(sweep::SweepProgress& progress) {
     if (too_many)
         throw std::logic_error("wld retrograde: a position with a capture exit has 6 quiet "
                                "moves (more than 6 moves)");
+    chain_ = this->checksum_;
 }
 
 template <RetroGame Game>
@@ -161,33 +195,93 @@ uint64_t WldRetrogradeSolver<Game>::threshold(int t, sweep::SweepProgress& progr
 }
 
 template <RetroGame Game> void WldRetrogradeSolver<Game>::commit(int t) {
-    const uint64_t before = uint64_t(this->s_.n - t) + 1;
-    this->store_.begin(before + 1, this->s_.size, kChunk);
-    parallel::for_chunks(this->threads_, 0, this->s_.size, kChunk, [&](uint64_t b, uint64_t e) {
-        thread_local std::vector<int8_t> bytes;
-        bytes.resize(e - b);
-        this->store_.read(before, b / kChunk, bytes);
-        for (uint64_t i = b; i < e; ++i) {
-            const uint8_t w = this->s_.word(i).load(std::memory_order_relaxed);
-            int8_t& byte = bytes[i - b];
-            if (W::decided(w) && !NibbleWord::committed(byte))
-                byte = NibbleWord::commit(w == W::kLost ? -t : t);
+    const Sweep& s = this->s_;
+    const int n = s.n;
+    this->store_.begin(bitmap_generation(t, n), (s.size + 7) / 8, kBitmapChunk);
+    parallel::for_chunks(this->threads_, 0, s.size, kChunk, [&](uint64_t b, uint64_t e) {
+        thread_local std::vector<int8_t> bits, before;
+        const uint64_t bytes = (e - b + 7) / 8;
+        bits.assign(bytes, 0);
+        before.assign(bytes, 0); // threshold n: nothing decided before
+        if (t < n) this->store_.read(decided_generation(t + 1, n), b / kChunk, before);
+        ThresholdBits out(bits);
+        uint32_t decided = 0;
+        for (uint64_t p = 0; p < bytes; ++p) {
+            if (p % 4 == 0) // the next container's 32 words: 4 bytes of the bitmaps
+                decided = W::decided_mask(std::atomic_ref<uint64_t>(s.containers[(b + 8 * p) / 32])
+                                              .load(std::memory_order_relaxed));
+            const uint64_t left = e - b - 8 * p; // positions of the chunk from 8p on
+            const auto in_chunk = static_cast<uint8_t>(left >= 8 ? 0xFFu : (1u << left) - 1);
+            const auto undecided = static_cast<uint8_t>(~before[p] & in_chunk);
+            out.put(undecided, static_cast<uint8_t>(decided >> (8 * (p % 4))) & undecided);
         }
-        this->store_.write(b / kChunk, bytes);
+        this->store_.write(b / kChunk, bits);
     });
-    this->checksum_ = this->store_.end();
-    this->store_.drop(before); // kept while pinned: the last checkpoint may need it
+    chain_ = chain_checksum(chain_, this->store_.end());
+    this->checksum_ = chain_;
+    if (writes_decided(t)) write_decided(t);
+    if (t < n) this->store_.drop(decided_generation(t + 1, n)); // kept while pinned
+}
+
+template <RetroGame Game> void WldRetrogradeSolver<Game>::write_decided(int t) {
+    const Sweep& s = this->s_;
+    this->store_.begin(decided_generation(t, s.n), (s.size + 7) / 8, kBitmapChunk);
+    parallel::for_chunks(this->threads_, 0, s.size, kChunk, [&](uint64_t b, uint64_t e) {
+        thread_local std::vector<int8_t> bits;
+        bits.resize((e - b + 7) / 8);
+        for (uint64_t k = 0; 32 * k < e - b; ++k) {
+            const uint64_t container =
+                std::atomic_ref<uint64_t>(s.containers[b / 32 + k]).load(std::memory_order_relaxed);
+            const uint32_t decided = W::decided_mask(container); // 0 past the level's end
+            for (uint64_t q = 0; q < 4 && 4 * k + q < bits.size(); ++q)
+                bits[4 * k + q] = static_cast<int8_t>(decided >> (8 * q));
+        }
+        this->store_.write(b / kChunk, bits);
+    });
+    this->checksum_ = chain_checksum(chain_, this->store_.end());
 }
 
 template <RetroGame Game>
 void WldRetrogradeSolver<Game>::chunk_values(uint64_t first, std::span<int8_t> values) const {
-    thread_local std::vector<int8_t> bytes;
-    bytes.resize(values.size());
-    this->store_.read(generation(this->s_.n, this->s_.n), first / kChunk, bytes);
-    for (uint64_t j = 0; j < values.size(); ++j) {
-        const uint8_t w = this->s_.word(first + j).load(std::memory_order_relaxed);
-        values[j] = static_cast<int8_t>(value_of(w, bytes[j]));
+    const Sweep& s = this->s_;
+    thread_local std::vector<int8_t> bits;
+    thread_local std::vector<uint8_t> open; // undecided by the thresholds read, a bit each
+    bits.resize((values.size() + 7) / 8);
+    open.assign(bits.size(), 0xFF);
+    if (values.size() % 8) open.back() = static_cast<uint8_t>((1u << (values.size() % 8)) - 1);
+    const auto value = [&](uint64_t j, int t) {
+        const uint8_t w = s.word(first + j).load(std::memory_order_relaxed);
+        return static_cast<int8_t>(!W::decided(w) ? 0 : w == W::kLost ? -t : t);
+    };
+    for (int t = s.n; t >= 2; --t) {
+        this->store_.read(bitmap_generation(t, s.n), first / kChunk, bits);
+        ThresholdBits in(bits);
+        for (uint64_t p = 0; p < open.size(); ++p) {
+            // Most positions are decided long before threshold 2: skip 8 bytes of them at
+            // once (a position decided before has no bit in this threshold's bitmap).
+            if (p % 8 == 0 && p + 8 <= open.size()) {
+                uint64_t eight;
+                std::memcpy(&eight, &open[p], 8);
+                if (eight == 0) {
+                    p += 7;
+                    continue;
+                }
+            }
+            if (!open[p]) continue;
+            const uint8_t decided = in.get(open[p]);
+            open[p] &= static_cast<uint8_t>(~decided);
+            for (unsigned m = decided; m; m &= m - 1) {
+                const uint64_t j = p * 8 + unsigned(std::countr_zero(m));
+                values[j] = value(j, t);
+            }
+        }
     }
+    // Decided at threshold 1 (no bitmap), or never.
+    for (uint64_t p = 0; p < open.size(); ++p)
+        for (unsigned m = open[p]; m; m &= m - 1) {
+            const uint64_t j = p * 8 + unsigned(std::countr_zero(m));
+            values[j] = value(j, 1);
+        }
 }
 
 template <RetroGame Game>
@@ -206,7 +300,7 @@ void WldRetrogradeSolver<Game>::scan_chunk(uint64_t begin, uint64_t end, int t, 
     };
     thread_local std::vector<int8_t> bytes;
     bytes.resize(end - begin);
-    this->store_.read(uint64_t(s.n - t) + 1, begin / kChunk, bytes); // the last commit's
+    this->store_.read(1, begin / kChunk, bytes); // the exits
     for (uint64_t i = begin; i < end; ++i) {
         const auto word = s.word(i);
         const uint8_t w = word.load(std::memory_order_relaxed);

@@ -5,8 +5,9 @@
 //     kUnknown   undecided, and some capture exit above -t (not eligible to be lost);
 //     kEligible  undecided, and its best capture exit <= -t, or none: lost as soon as every
 //                quiet child is won;
-//     kWon, kLost decided at this threshold or an earlier one (which one: the store byte
-//                says, once the commit pass after the threshold has written the value).
+//     kWon, kLost decided at this threshold or an earlier one (which one: the bitmap of
+//                the threshold that decided it, once the commit pass after the threshold
+//                has written it).
 // There is no counter of open moves: an eligible position re-generates its moves and looks
 // at its quiet children whenever one of them becomes won (all_won()).
 //
@@ -69,6 +70,16 @@ struct WldWord {
     /// Whether the word is eligible (the first load of a parent's check).
     template <class Ref> static bool is_eligible(const Ref& word) {
         return word.load(kOrder) == kEligible;
+    }
+    /// The mask of a container's decided words (32 packed words, word k in bits 2k, 2k + 1;
+    /// decided: the high bit set): bit k for word k.
+    static uint32_t decided_mask(uint64_t container) {
+        uint64_t m = container >> 1 & 0x5555555555555555ULL; // the high bits, at even places
+        m = (m | m >> 1) & 0x3333333333333333ULL;
+        m = (m | m >> 2) & 0x0F0F0F0F0F0F0F0FULL;
+        m = (m | m >> 4) & 0x00FF00FF00FF00FFULL;
+        m = (m | m >> 8) & 0x0000FFFF0000FFFFULL;
+        return static_cast<uint32_t>(m | m >> 16);
     }
     /// Whether every child's word is won: for_each_child(f) calls f(word_of) for each child,
     /// where word_of() returns the child's word reference; none is asked for (a child's

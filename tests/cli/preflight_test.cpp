@@ -63,18 +63,22 @@ TEST_CASE("disk_need: streamed-4bit checkpoints are 4 bits a position, scan file
     CHECK(disk_need(38, 1, false, LevelMode::Nibble, 6).exits == need.exits);
 }
 
-TEST_CASE("disk_need: streamed-2bit checkpoints are 2 bits a position, scan files three") {
+TEST_CASE("disk_need: streamed-2bit checkpoints are 2 bits a position; the scan files the "
+          "4-bit engine's and three maps of a bit a position") {
     const uint64_t size = level_size(6, 38);
     const DiskNeed need = disk_need(38, 1, true, LevelMode::Wld, 6);
     CHECK(need.checkpoint == (size + 3) / 4);
-    CHECK(need.exits == 3 * estimated_file_bytes(size));
+    CHECK(need.exits == wld_scan_bytes(size, true));
+    const uint64_t map = (size + 7) / 8 + (uint64_t(64) << 10);
+    CHECK(wld_scan_bytes(size, true) == nibble_scan_bytes(size) + 3 * map);
 }
 
-TEST_CASE("disk_need: streamed-2bit without checkpoints pins no scan generation: two files") {
+TEST_CASE("disk_need: streamed-2bit without checkpoints pins no map: two") {
     const uint64_t size = level_size(6, 38);
     const DiskNeed need = disk_need(38, 1, false, LevelMode::Wld, 6);
     CHECK(need.checkpoint == 0);
-    CHECK(need.exits == 2 * estimated_file_bytes(size));
+    const uint64_t map = (size + 7) / 8 + (uint64_t(64) << 10);
+    CHECK(need.exits == nibble_scan_bytes(size) + 2 * map);
 }
 
 TEST_CASE("disk_need: in memory, without checkpoints, bounds") {

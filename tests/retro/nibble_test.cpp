@@ -99,17 +99,6 @@ TEST_CASE("nibble word: a commit pass's 16 words at a time, as one at a time") {
     }
 }
 
-TEST_CASE("nibble word: committed values never read as exits, and back") {
-    for (int e = -NibbleWord::kMaxLevel; e <= NibbleWord::kMaxLevel; ++e)
-        CHECK(!NibbleWord::committed(static_cast<int8_t>(e)));
-    CHECK(!NibbleWord::committed(NibbleWord::kNoExit));
-    for (int v = -NibbleWord::kMaxLevel; v <= NibbleWord::kMaxLevel; ++v) {
-        if (v == 0) continue;
-        CHECK(NibbleWord::committed(NibbleWord::commit(v)));
-        CHECK(NibbleWord::committed_value(NibbleWord::commit(v)) == v);
-    }
-}
-
 TEST_CASE("nibble engine: the in-memory engine's bytes, Oware abapa and awari") {
     const int max_n = test::quick() ? 9 : 12;
     check_nibble_levels(OwareGame(Rules::abapa()), max_n, {.threads = 2});

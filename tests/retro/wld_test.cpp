@@ -23,11 +23,16 @@ using namespace owaredb;
 namespace {
 
 const test::ScanEngineShape kWld{
-    // gathering, first pass, a commit pass for each threshold but the last
-    .generations = [](int n) { return n == 0 ? uint64_t(2) : uint64_t(n) + 1; },
+    // gathering, first pass, a bitmap for each threshold but the last, and a "decided by"
+    // map for each threshold above 2
+    .generations = [](int n) { return uint64_t(2 + std::max(0, n - 1) + std::max(0, n - 2)); },
+    // the exits, the last bitmap, or the map of the last threshold done
     .generation_of =
         [](int thresholds_done, int n) {
-            return thresholds_done == n && n > 0 ? uint64_t(n) : uint64_t(thresholds_done) + 1;
+            const int t = n - thresholds_done + 1; // the last threshold done
+            return thresholds_done == 0 ? uint64_t(1)
+                   : t > 2              ? uint64_t(2 * n - t + 2)
+                                        : uint64_t(n); // the bitmap of threshold 2
         },
     .word_bytes = [](uint64_t size) { return (size + 31) / 32 * 8; }, // 2 bits a word
 };
@@ -109,6 +114,27 @@ TEST_CASE("wld word: a child is won once, a parent lost once, only from eligible
     }));
     CHECK(asked == 2);                      // none asked for after the first not won
     CHECK(WldWord::all_won([](auto&&) {})); // no quiet child: lost once eligible
+}
+
+TEST_CASE("wld word: a container's decided mask, word by word") {
+    uint64_t container = 0;
+    sweep::PackedWords<2> words;
+    words.bind(&container, 32);
+    CHECK(WldWord::decided_mask(container) == 0);
+    // Every state at every place: word k gets state (k * 7 + k / 4) % 4.
+    uint32_t expected = 0;
+    for (uint64_t k = 0; k < 32; ++k) {
+        const auto w = static_cast<uint8_t>((k * 7 + k / 4) % 4);
+        words.ref(k).store(w);
+        if (WldWord::decided(w)) expected |= uint32_t(1) << k;
+    }
+    CHECK(expected != 0);
+    CHECK(expected != 0xFFFFFFFFu);
+    CHECK(WldWord::decided_mask(container) == expected);
+    CHECK(WldWord::decided_mask(~uint64_t(0)) == 0xFFFFFFFFu);          // all lost
+    CHECK(WldWord::decided_mask(0x5555555555555555ULL) == 0);           // all eligible
+    CHECK(WldWord::decided_mask(0xAAAAAAAAAAAAAAAAULL) == 0xFFFFFFFFu); // all won
+    CHECK(WldWord::decided_mask(uint64_t(2) << 62) == 0x80000000u);     // word 31 won
 }
 
 // (2 threads on awari too: the spilling stacks' case below.)

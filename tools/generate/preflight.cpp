@@ -98,6 +98,11 @@ uint64_t nibble_scan_bytes(uint64_t positions) {
     return exits + std::max(exits, bitmaps);
 }
 
+uint64_t wld_scan_bytes(uint64_t positions, bool checkpoints) {
+    const uint64_t map = (positions + 7) / 8 + (uint64_t(64) << 10);
+    return nibble_scan_bytes(positions) + (checkpoints ? 3 : 2) * map;
+}
+
 DiskNeed disk_need(int n, int entries_per_position, bool checkpoints, LevelMode mode,
                    int pits_per_side) {
     const uint64_t size = level_size(pits_per_side, n);
@@ -107,14 +112,11 @@ DiskNeed disk_need(int n, int entries_per_position, bool checkpoints, LevelMode 
                                                             : size;
     DiskNeed need;
     need.file = estimated_file_bytes(size * uint64_t(entries_per_position));
-    // The streamed engine's exit file, compressed; the 4-bit engine's scan files
-    // (nibble_scan_bytes); the 2-bit engine's: the generation read, the one written and,
-    // with checkpoints, the one a checkpoint pinned (scan_files.hpp), each compressed like
-    // the level's file.
-    const uint64_t scan_generations = checkpoints ? 3 : 2;
+    // The streamed engine's exit file, compressed; the 4-bit and 2-bit engines' scan files
+    // (nibble_scan_bytes, wld_scan_bytes).
     need.exits = mode == LevelMode::Streamed ? estimated_exit_file_bytes(size)
                  : mode == LevelMode::Nibble ? nibble_scan_bytes(size)
-                 : mode == LevelMode::Wld    ? scan_generations * estimated_file_bytes(size)
+                 : mode == LevelMode::Wld    ? wld_scan_bytes(size, checkpoints)
                                              : 0;
     need.checkpoint = checkpoints ? word_bytes : 0;
     return need;
