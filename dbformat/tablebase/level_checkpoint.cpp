@@ -56,6 +56,7 @@ std::optional<SweepPoint> LevelCheckpoint::restore(std::span<uint8_t> words) {
         return std::nullopt;
     }
     earlier_ = found.spent;
+    resumed_ = true;
     char line[160];
     if (p.first_pass_done == 0 && p.thresholds_done == 0)
         std::snprintf(line, sizeof line, "resuming from its checkpoint, before the first pass");
@@ -70,14 +71,19 @@ std::optional<SweepPoint> LevelCheckpoint::restore(std::span<uint8_t> words) {
 }
 
 bool LevelCheckpoint::reached(const SweepPoint& point, std::span<const uint8_t> words) {
-    // The last threshold is followed at once by the level file itself.
-    if (point.thresholds_done == int(meta_.n)) return false;
     const bool stop = stop_ && stop_();
     // Saving costs disk time (about 0.2 s per 40 MB here): at most one save per interval,
     // and never more than 1/20 of the time, so a slow disk and a huge level stretch the
     // interval instead of slowing the level by more than 5 %. A stop saves at once.
     const auto now = Clock::now();
-    if (!stop && now - last_save_ < std::max(interval_, 20 * last_save_cost_)) return false;
+    const bool due = now - last_save_ >= std::max(interval_, 20 * last_save_cost_);
+    // The last safe point is followed by the level's file, whose write reads every value
+    // and compresses it (26 min of awari 34): a level long enough to have been saved before
+    // (or resumed) saves there too, so that a kill during the write resumes from there, and
+    // so that an engine may let go what only earlier points need (the scan engines' exits,
+    // retro/scan_passes.hpp). A short level saves there only when due, as elsewhere.
+    const bool last = point.thresholds_done == int(meta_.n);
+    if (!stop && !due && !(last && (saves_ > 0 || resumed_))) return false;
     const bool saved = save(point, words);
     last_save_ = Clock::now();
     last_save_cost_ = last_save_ - now;

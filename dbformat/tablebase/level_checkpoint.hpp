@@ -43,10 +43,11 @@ class LevelCheckpoint final : public SweepCheckpoint {
     /// The saved words if the file is intact and of this level and engine; a damaged or
     /// foreign file is reported and ignored (the level starts afresh), never trusted.
     std::optional<SweepPoint> restore(std::span<uint8_t> words) override;
-    /// Saves atomically when due. A save that fails (a full disk) is reported once and the
-    /// level goes on: the checkpoint is a convenience, the level file is what matters.
-    /// When `stop` (stop_when) says so, saves whether due or not and throws CheckpointStop,
-    /// but for the level's last safe point, after which its file is written at once.
+    /// Saves atomically when due, and at the level's last safe point (after which its file
+    /// is written) also when the level was saved or resumed before. A save that fails (a
+    /// full disk) is reported once and the level goes on: the checkpoint is a convenience,
+    /// the level file is what matters. When `stop` (stop_when) says so, saves whether due
+    /// or not and throws CheckpointStop.
     bool reached(const SweepPoint& point, std::span<const uint8_t> words) override;
     /// A run that may be asked to stop (a signal): reached() asks `stop` at each safe point.
     void stop_when(std::function<bool()> stop) { stop_ = std::move(stop); }
@@ -76,6 +77,7 @@ class LevelCheckpoint final : public SweepCheckpoint {
     std::chrono::steady_clock::time_point last_save_;
     std::chrono::duration<double> last_save_cost_{0};
     int saves_ = 0;
+    bool resumed_ = false; // restore() found a point
     double seconds_saving_ = 0;
     bool failed_ = false;
 };

@@ -66,8 +66,10 @@
 // Checkpoints: safe points after the first pass and after each threshold (its commit pass
 // included) record the chain of the checksums (chain_checksum()) of the generations they
 // need, the exits and the bitmaps so far (SweepPoint::exit_checksum). The store keeps every
-// generation until the level is written, and a resumed level starts afresh unless the
-// store still holds all of them whole with that chain.
+// generation until the level is written, but the exits, which the last safe point does not
+// need: they go once a checkpoint holds that point (scan_solver.hpp). A resumed level starts
+// afresh unless the store still holds all the generations its point needs whole, with that
+// chain.
 #pragma once
 
 #include "retro/checkpoint.hpp"
@@ -127,10 +129,12 @@ class NibbleRetrogradeSolver final : public ScanSolver<NibbleRetrogradeSolver<Ga
     static constexpr uint64_t kBitmapChunk = kChunk / 8;
     static_assert(kChunk % 16 == 0, "a commit pass owns whole containers of 16 words");
 
-    /// The exits (1), then the bitmaps of thresholds n..n - thresholds_done + 1.
-    static std::vector<scan::GenerationShape> generations_needed(int thresholds_done, int,
+    /// The exits (1) but at the last point, then the bitmaps of thresholds n..n -
+    /// thresholds_done + 1.
+    static std::vector<scan::GenerationShape> generations_needed(int thresholds_done, int n,
                                                                  uint64_t size) {
-        std::vector<scan::GenerationShape> needed{{1, size, kChunk}};
+        std::vector<scan::GenerationShape> needed;
+        if (thresholds_done < n) needed.push_back({1, size, kChunk});
         for (int k = 1; k <= thresholds_done; ++k)
             needed.push_back({uint64_t(k) + 1, (size + 7) / 8, kBitmapChunk});
         return needed;
@@ -148,7 +152,7 @@ class NibbleRetrogradeSolver final : public ScanSolver<NibbleRetrogradeSolver<Ga
 template <RetroGame Game>
 void NibbleRetrogradeSolver<Game>::first_pass(sweep::SweepProgress& progress) {
     bool too_many = false;
-    this->checksum_ =
+    this->sums_[1] =
         scan::first_scan_pass(this->game_, this->s_, this->store_, this->threads_, progress,
                               "nibble retrograde", too_many, [](uint8_t w) { return w; });
     if (too_many)
@@ -189,7 +193,7 @@ template <RetroGame Game> void NibbleRetrogradeSolver<Game>::commit(int t) {
         }
         this->store_.write(b / kChunk, bits);
     });
-    this->checksum_ = chain_checksum(this->checksum_, this->store_.end());
+    this->sums_[uint64_t(s.n - t) + 2] = this->store_.end();
 }
 
 template <RetroGame Game>

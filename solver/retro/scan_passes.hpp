@@ -33,23 +33,33 @@
 
 namespace owaredb::scan {
 
-/// Forwards to the caller's checkpoint and pins the store's generation when it saves.
+/// Forwards to the caller's checkpoint and pins the store's generation when it saves; says
+/// whether it saved level n's last safe point (all n thresholds done), restored or reached.
 class PinningCheckpoint final : public SweepCheckpoint {
   public:
-    PinningCheckpoint(SweepCheckpoint& inner, ScanStore& store) : inner_(inner), store_(store) {}
+    PinningCheckpoint(SweepCheckpoint& inner, ScanStore& store, int n)
+        : inner_(inner), store_(store), n_(n) {}
     std::optional<SweepPoint> restore(std::span<uint8_t> words) override {
-        return inner_.restore(words);
+        std::optional<SweepPoint> point = inner_.restore(words);
+        last_saved_ = point && point->thresholds_done == n_;
+        return point;
     }
     bool reached(const SweepPoint& point, std::span<const uint8_t> words) override {
         if (!inner_.reached(point, words)) return false;
         store_.pin();
+        if (point.thresholds_done == n_) last_saved_ = true;
         return true;
     }
     void note(const std::string& what) override { inner_.note(what); }
+    /// Whether the checkpoint holds the level's last safe point: then no earlier point is
+    /// resumed, and what only earlier points need may go.
+    bool last_saved() const { return last_saved_; }
 
   private:
     SweepCheckpoint& inner_;
     ScanStore& store_;
+    int n_;
+    bool last_saved_ = false;
 };
 
 /// Generation 0 of `store`: the best capture exit of every position of level n (or

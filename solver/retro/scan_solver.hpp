@@ -4,20 +4,20 @@
 // (gathering, first pass, thresholds, safe points that pin the store's generation, resume)
 // and reads its values; the engine supplies its own steps:
 //   - `static constexpr const char* kName` (in messages), `kMaxLevel`;
-//   - `void first_pass(sweep::SweepProgress&)`: the words and generation 1 (it sets
-//     checksum_ to the generation's checksum);
+//   - `void first_pass(sweep::SweepProgress&)`: the words and generation 1 (it records the
+//     generation's checksum in sums_);
 //   - `uint64_t threshold(int t, sweep::SweepProgress&)`: threshold t's scans (and passes
-//     over the store, leaving in checksum_ the chain of checksums, chain_checksum(), of the
-//     generations a safe point after t needs); returns the scans;
+//     over the store, recording in sums_ the checksum of each generation it ends); returns
+//     the scans;
 //   - `void chunk_values(uint64_t first, std::span<int8_t> values) const`: once the level
 //     is solved, the values of the chunk's positions first.. from the words and the store
 //     (thread-safe);
 //   - `static std::vector<scan::GenerationShape> generations_needed(int thresholds_done,
 //     int n, uint64_t size)`: the generations a safe point after that many thresholds of
-//     level n (of `size` positions) goes with, in the order of checksum_'s chain;
-//   - optionally `void resumed(const SweepPoint&, std::span<const uint64_t> sums)`: told,
-//     when a level resumes from a point, the checksums of the generations it needs (in
-//     generations_needed()'s order).
+//     level n (of `size` positions) goes with: the exits (generation 1) for every point but
+//     the last (all n thresholds done), which the solver then drops once a checkpoint holds
+//     that point. A point records the chain of their checksums, chain_checksum(), in
+//     that order.
 #pragma once
 
 #include "retro/checkpoint.hpp"
@@ -35,6 +35,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -108,7 +109,7 @@ template <class Engine, RetroGame Game, unsigned Bits> class ScanSolver {
     uint64_t gather_positions_;
     size_t stack_limit_ = sweep::kStackLimit;
     std::vector<double> threshold_shares_;
-    uint64_t checksum_ = 0; // the chain of the generations a safe point now needs
+    std::map<uint64_t, uint64_t> sums_; // the checksum of each generation ended or resumed
     std::atomic<uint64_t> spilled_peak_{0};
     Sweep s_;                         // the words of the level solved last ...
     std::optional<ValueArray> words_; // ... which own them
@@ -120,13 +121,14 @@ void ScanSolver<Engine, Game, Bits>::solve(int n, const ProgressFn& progress, Le
     Engine& engine = static_cast<Engine&>(*this);
     sweep::check_level(Engine::kName, n, Engine::kMaxLevel, static_cast<size_t>(n));
     std::optional<scan::PinningCheckpoint> pinning;
-    if (checkpoint) pinning.emplace(*checkpoint, store_);
+    if (checkpoint) pinning.emplace(*checkpoint, store_, n);
     SweepCheckpoint* const safe_points = pinning ? &*pinning : nullptr;
     const uint64_t size = game_.level_size(n);
     Sweep& s = s_;
     s.stack_limit = stack_limit_;
     s.spill = true; // the words have no room for a pending mark
     spilled_peak_.store(0);
+    sums_.clear();
     words_.reset();
     words_.emplace(sweep::start(s, n, size));
     std::optional<scan::RestoredPoint> restored =
@@ -145,9 +147,9 @@ void ScanSolver<Engine, Game, Bits>::solve(int n, const ProgressFn& progress, Le
                            kGatherShare);
         words_.emplace(sweep::start(s, n, size));
     } else {
-        checksum_ = saved->exit_checksum;
-        if constexpr (requires { engine.resumed(*saved, std::span<const uint64_t>{}); })
-            engine.resumed(*saved, restored->sums);
+        const auto needed = Engine::generations_needed(saved->thresholds_done, n, size);
+        for (size_t k = 0; k < needed.size(); ++k)
+            sums_[needed[k].generation] = restored->sums[k];
     }
     const auto t1 = Clock::now();
     ProgressFn rest = progress;
@@ -171,7 +173,18 @@ void ScanSolver<Engine, Game, Bits>::solve(int n, const ProgressFn& progress, Le
                               sweep::SweepProgress& p) { engine.first_pass(p); },
          .threshold = [&](int t, sweep::SweepProgress& p) { return engine.threshold(t, p); },
          .finish = [] {}, // the values are read from the words and the store
-         .at_safe_point = [&](SweepPoint& point) { point.exit_checksum = checksum_; }});
+         .at_safe_point =
+             [&](SweepPoint& point) {
+                 uint64_t chain = 0;
+                 for (const auto& g : Engine::generations_needed(point.thresholds_done, n, size))
+                     chain = chain_checksum(chain, sums_.at(g.generation));
+                 point.exit_checksum = chain;
+             }});
+    // The exits serve the scans only: once the checkpoint holds the last safe point, which
+    // does not need them (generations_needed()), no resume needs them, and the level's
+    // file is written without them on disk (the largest scan generation, 2.0-2.2 bits a
+    // position).
+    if (pinning && pinning->last_saved()) store_.drop(1);
     if (stats) stats->first_pass_seconds += std::chrono::duration<double>(t1 - t0).count();
 }
 

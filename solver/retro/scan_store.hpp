@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -67,8 +68,8 @@ constexpr uint64_t chain_checksum(uint64_t chain, uint64_t checksum) {
     return chain * 0x9E3779B97F4A7C15ULL + checksum;
 }
 
-/// A scan store in memory (tests): every generation ended is kept (drop() only counts, pin()
-/// does nothing), so that any may be resumed, until erase(). Its checksum only has to tell the
+/// A scan store in memory (tests): every generation ended is kept (drop() only counts and
+/// records, pin() does nothing), so that any may be resumed, until erase(). Its checksum only has to tell the
 /// tests' generations apart.
 class InMemoryScanStore final : public ScanStore {
   public:
@@ -94,7 +95,10 @@ class InMemoryScanStore final : public ScanStore {
             throw std::logic_error("scan store: reading past the generation");
         std::copy_n(g.begin() + std::ptrdiff_t(index * chunk), out.size(), out.begin());
     }
-    void drop(uint64_t) override { ++dropped_; }
+    void drop(uint64_t generation) override {
+        ++dropped_;
+        dropped_generations_.insert(generation);
+    }
     void pin() override {}
     std::optional<uint64_t> resume(uint64_t generation, uint64_t size, uint64_t chunk) override {
         const auto it = generations_.find(generation);
@@ -110,6 +114,8 @@ class InMemoryScanStore final : public ScanStore {
     /// How many generations were ended, and how many drop() calls were made.
     uint64_t ended() const { return ended_; }
     uint64_t dropped() const { return dropped_; }
+    /// Whether generation g was ever dropped.
+    bool was_dropped(uint64_t g) const { return dropped_generations_.contains(g); }
 
   private:
     static uint64_t sum(const std::vector<int8_t>& bytes) {
@@ -118,6 +124,7 @@ class InMemoryScanStore final : public ScanStore {
         return h;
     }
     std::map<uint64_t, std::pair<std::vector<int8_t>, uint64_t>> generations_; // bytes, chunk
+    std::set<uint64_t> dropped_generations_;
     uint64_t writing_ = 0, ended_ = 0, dropped_ = 0;
 };
 

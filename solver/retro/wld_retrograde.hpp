@@ -53,10 +53,10 @@
 //
 // Checkpoints: safe points after the first pass and after each threshold (its commit
 // included) record the chain of the checksums (chain_checksum()) of the generations they
-// need: the exits, the bitmaps so far and the last "decided by" map. The store keeps the
-// exits and the bitmaps until the level is written and pins the map a saved point needs; a
-// resumed level starts afresh unless the store still holds all of them whole with that
-// chain.
+// need: the exits (but at the last point), the bitmaps so far and the last "decided by"
+// map. The store keeps the bitmaps until the level is written, the exits until a checkpoint
+// holds the last point (scan_solver.hpp), and pins the map a saved point needs; a resumed
+// level starts afresh unless the store still holds all of them whole with that chain.
 #pragma once
 
 #include "retro/checkpoint.hpp"
@@ -126,26 +126,19 @@ class WldRetrogradeSolver final : public ScanSolver<WldRetrogradeSolver<Game>, G
     static uint64_t decided_generation(int t, int n) { return uint64_t(2 * n - t) + 2; }
     /// Whether the commit pass of t writes a map: the next one reads it.
     static bool writes_decided(int t) { return t > 2; }
-    /// The exits (1), the bitmaps of thresholds n..max(2, n - thresholds_done + 1), then the
-    /// map of the last threshold done if it wrote one.
+    /// The exits (1) but at the last point, the bitmaps of thresholds n..max(2, n -
+    /// thresholds_done + 1), then the map of the last threshold done if it wrote one.
     static std::vector<scan::GenerationShape> generations_needed(int thresholds_done, int n,
                                                                  uint64_t size) {
         const scan::GenerationShape bits{0, (size + 7) / 8, kBitmapChunk};
-        std::vector<scan::GenerationShape> needed{{1, size, kChunk}};
+        std::vector<scan::GenerationShape> needed;
+        if (thresholds_done < n) needed.push_back({1, size, kChunk});
         for (int t = n; t > n - thresholds_done && t >= 2; --t)
             needed.push_back({bitmap_generation(t, n), bits.size, bits.chunk});
         const int last = n - thresholds_done + 1;
         if (thresholds_done > 0 && writes_decided(last))
             needed.push_back({decided_generation(last, n), bits.size, bits.chunk});
         return needed;
-    }
-    /// A resumed point: the chain of the exits and the bitmaps it needs, without its map.
-    void resumed(const SweepPoint& point, std::span<const uint64_t> sums) {
-        const int last = this->s_.n - point.thresholds_done + 1;
-        const size_t chained =
-            sums.size() - (point.thresholds_done > 0 && writes_decided(last) ? 1 : 0);
-        chain_ = 0;
-        for (size_t k = 0; k < chained; ++k) chain_ = chain_checksum(chain_, sums[k]);
     }
     void chunk_values(uint64_t first, std::span<int8_t> values) const;
     bool all_quiet_children_won(const State& state) const;
@@ -156,7 +149,6 @@ class WldRetrogradeSolver final : public ScanSolver<WldRetrogradeSolver<Game>, G
     void scan_chunk(uint64_t begin, uint64_t end, int t, Stack& stack);
 
     std::atomic<uint64_t> rechecks_{0};
-    uint64_t chain_ = 0; // the checksums of the exits and the bitmaps written so far
 };
 
 // ---------------------------------------------------------------------------------------
@@ -173,13 +165,12 @@ bool WldRetrogradeSolver<Game>::all_quiet_children_won(const State& state) const
 template <RetroGame Game>
 void WldRetrogradeSolver<Game>::first_pass(sweep::SweepProgress& progress) {
     bool too_many = false; // 6 quiet moves beside a capture: moves and un-captures disagree
-    this->checksum_ = scan::first_scan_pass(
+    this->sums_[1] = scan::first_scan_pass(
         this->game_, this->s_, this->store_, this->threads_, progress, "wld retrograde", too_many,
         [](uint8_t w) { return NibbleWord::eligible(w) ? W::kEligible : W::kUnknown; });
     if (too_many)
         throw std::logic_error("wld retrograde: a position with a capture exit has 6 quiet "
                                "moves (more than 6 moves)");
-    chain_ = this->checksum_;
 }
 
 template <RetroGame Game>
@@ -217,8 +208,7 @@ template <RetroGame Game> void WldRetrogradeSolver<Game>::commit(int t) {
         }
         this->store_.write(b / kChunk, bits);
     });
-    chain_ = chain_checksum(chain_, this->store_.end());
-    this->checksum_ = chain_;
+    this->sums_[bitmap_generation(t, n)] = this->store_.end();
     if (writes_decided(t)) write_decided(t);
     if (t < n) this->store_.drop(decided_generation(t + 1, n)); // kept while pinned
 }
@@ -238,7 +228,7 @@ template <RetroGame Game> void WldRetrogradeSolver<Game>::write_decided(int t) {
         }
         this->store_.write(b / kChunk, bits);
     });
-    this->checksum_ = chain_checksum(chain_, this->store_.end());
+    this->sums_[decided_generation(t, s.n)] = this->store_.end();
 }
 
 template <RetroGame Game>

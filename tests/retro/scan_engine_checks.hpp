@@ -74,6 +74,7 @@ class RecordingCheckpoint final : public SweepCheckpoint {
     std::vector<Saved> saved;
     std::optional<Saved> to_restore;
     int notes = 0;
+    int save_until = 1 << 30; // points after more thresholds are not saved
     std::optional<SweepPoint> restore(std::span<uint8_t> words) override {
         if (!to_restore) return std::nullopt;
         REQUIRE(to_restore->words.size() == words.size());
@@ -81,6 +82,7 @@ class RecordingCheckpoint final : public SweepCheckpoint {
         return to_restore->point;
     }
     bool reached(const SweepPoint& point, std::span<const uint8_t> words) override {
+        if (point.thresholds_done > save_until) return false;
         saved.push_back({point, {words.begin(), words.end()}});
         return true;
     }
@@ -122,6 +124,23 @@ void check_scan_resume(const Game& game, int n, int threads, const ScanEngineSha
         CHECK(refused.notes == 1);
         CHECK(refused.saved.size() == size_t(n) + 1);
     }
+    // The exits (generation 1) go once the checkpoint holds the last point, which does not
+    // need them: resumed without them, the same bytes.
+    CHECK(store.was_dropped(1));
+    store.erase(1);
+    RecordingCheckpoint last;
+    last.to_restore = recorder.saved.back();
+    solver.solve(n, {}, nullptr, &last);
+    CHECK(same(solver.values(), straight));
+    CHECK(last.notes == 0);
+    // A checkpoint without the last point keeps them: an earlier point needs them.
+    InMemoryScanStore keeping;
+    Solver<Game> other(game, smaller, keeping, threads);
+    RecordingCheckpoint until_last;
+    until_last.save_until = n - 1;
+    other.solve(n, {}, nullptr, &until_last);
+    CHECK_FALSE(keeping.was_dropped(1));
+    CHECK(same(other.values(), straight));
 }
 
 } // namespace owaredb::test
