@@ -69,8 +69,8 @@ constexpr uint64_t chain_checksum(uint64_t chain, uint64_t checksum) {
 }
 
 /// A scan store in memory (tests): every generation ended is kept (drop() only counts and
-/// records, pin() does nothing), so that any may be resumed, until erase(). Its checksum only has to tell the
-/// tests' generations apart.
+/// records, pin() does nothing), so that any may be resumed, until erase(). Its checksum
+/// only has to tell the tests' generations apart.
 class InMemoryScanStore final : public ScanStore {
   public:
     void begin(uint64_t generation, uint64_t size, uint64_t chunk) override {

@@ -163,7 +163,7 @@ TEST_CASE("LevelCheckpoint: the last safe point is saved when the level was save
     CHECK_THROWS_AS(long_level.reached(halfway(), words), CheckpointStop); // saved once
     long_level.stop_when({});
     CHECK_FALSE(long_level.reached(halfway(), words)); // not due
-    CHECK(long_level.reached(last, words));             // the last point: saved
+    CHECK(long_level.reached(last, words));            // the last point: saved
     LevelCheckpoint resumed = f.checkpoint(3600);
     std::vector<uint8_t> restored(16, 0);
     REQUIRE(resumed.restore(restored));
