@@ -88,10 +88,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
 #include <chrono>
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -199,36 +197,15 @@ template <RetroGame Game> void NibbleRetrogradeSolver<Game>::commit(int t) {
 template <RetroGame Game>
 void NibbleRetrogradeSolver<Game>::chunk_values(uint64_t first, std::span<int8_t> values) const {
     const Sweep& s = this->s_;
-    thread_local std::vector<int8_t> bits;
-    thread_local std::vector<uint8_t> open; // undecided by the thresholds read, a bit each
-    bits.resize((values.size() + 7) / 8);
-    open.assign(bits.size(), 0xFF);
-    if (values.size() % 8) open.back() = static_cast<uint8_t>((1u << (values.size() % 8)) - 1);
+    thread_local std::vector<uint8_t> open; // decided by no threshold: 0
     std::fill(values.begin(), values.end(), int8_t(0));
-    for (int t = s.n; t >= 1; --t) {
-        this->store_.read(uint64_t(s.n - t) + 2, first / kChunk, bits);
-        ThresholdBits in(bits);
-        for (uint64_t p = 0; p < open.size(); ++p) {
-            // Most positions are decided long before threshold 1: skip 8 bytes of them at
-            // once (a position decided before has no bit in this threshold's bitmap).
-            if (p % 8 == 0 && p + 8 <= open.size()) {
-                uint64_t eight;
-                std::memcpy(&eight, &open[p], 8);
-                if (eight == 0) {
-                    p += 7;
-                    continue;
-                }
-            }
-            if (!open[p]) continue;
-            const uint8_t decided = in.get(open[p]);
-            open[p] &= static_cast<uint8_t>(~decided);
-            for (unsigned m = decided; m; m &= m - 1) {
-                const uint64_t j = p * 8 + unsigned(std::countr_zero(m));
-                const uint8_t w = s.word(first + j).load(std::memory_order_relaxed);
-                values[j] = static_cast<int8_t>(W::lost(w) ? -t : t);
-            }
-        }
-    }
+    scan::read_threshold_bitmaps(
+        this->store_, first, values.size(), s.n, 1, [&](int t) { return uint64_t(s.n - t) + 2; },
+        open,
+        [&](uint64_t j, int t) {
+            const uint8_t w = s.word(first + j).load(std::memory_order_relaxed);
+            values[j] = static_cast<int8_t>(W::lost(w) ? -t : t);
+        });
 }
 
 template <RetroGame Game> auto NibbleRetrogradeSolver<Game>::visit(Sweep& s) const {

@@ -6,7 +6,8 @@
 //     terminal values into the exits' bytes, each position's first word from its quiet
 //     moves; nibble_word.hpp has the bytes' codes),
 //   - drains a scan's propagation with the parents full stacks spilled (drain_spilled),
-//   - reads the level's values a chunk at a time (read_chunk_values),
+//   - reads the level's values a chunk at a time (read_chunk_values), and which threshold
+//     decided each position from the thresholds' bitmaps (read_threshold_bitmaps),
 //   - pins the generation a saved checkpoint goes with and resumes from the generations
 //     it needs (PinningCheckpoint, restore_scan_point).
 #pragma once
@@ -24,7 +25,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -180,6 +183,41 @@ void read_chunk_values(uint64_t size, uint64_t begin, std::span<int8_t> out,
                   values.begin() + std::ptrdiff_t(end - first),
                   out.begin() + std::ptrdiff_t(at - begin));
         at = end;
+    }
+}
+
+/// Reads back which positions of a chunk thresholds n, n - 1, ..., last decided, from their
+/// bitmaps (nibble_word.hpp's ThresholdBits; threshold t's is generation generation_of(t) of
+/// `store`): decided(j, t) is called for each position first + j (j < count; first a multiple
+/// of sweep::kChunk) decided at t, and `open` is left with a bit for each position none of
+/// them decided (bit j % 8 of byte j / 8). Thread-safe.
+template <class GenerationOf, class Decided>
+void read_threshold_bitmaps(const ScanStore& store, uint64_t first, uint64_t count, int n, int last,
+                            GenerationOf&& generation_of, std::vector<uint8_t>& open,
+                            Decided&& decided) {
+    thread_local std::vector<int8_t> bits;
+    bits.resize((count + 7) / 8);
+    open.assign(bits.size(), 0xFF);
+    if (count % 8) open.back() = static_cast<uint8_t>((1u << (count % 8)) - 1);
+    for (int t = n; t >= last; --t) {
+        store.read(generation_of(t), first / sweep::kChunk, bits);
+        ThresholdBits in(bits);
+        for (uint64_t p = 0; p < open.size(); ++p) {
+            // Most positions are decided long before the last thresholds: skip 8 bytes of
+            // them at once (a position decided before has no bit in this threshold's bitmap).
+            if (p % 8 == 0 && p + 8 <= open.size()) {
+                uint64_t eight;
+                std::memcpy(&eight, &open[p], 8);
+                if (eight == 0) {
+                    p += 7;
+                    continue;
+                }
+            }
+            if (!open[p]) continue;
+            const uint8_t now = in.get(open[p]);
+            open[p] &= static_cast<uint8_t>(~now);
+            for (unsigned m = now; m; m &= m - 1) decided(p * 8 + unsigned(std::countr_zero(m)), t);
+        }
     }
 }
 

@@ -78,7 +78,6 @@
 #include <bit>
 #include <chrono>
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -234,44 +233,17 @@ template <RetroGame Game> void WldRetrogradeSolver<Game>::write_decided(int t) {
 template <RetroGame Game>
 void WldRetrogradeSolver<Game>::chunk_values(uint64_t first, std::span<int8_t> values) const {
     const Sweep& s = this->s_;
-    thread_local std::vector<int8_t> bits;
-    thread_local std::vector<uint8_t> open; // undecided by the thresholds read, a bit each
-    bits.resize((values.size() + 7) / 8);
-    open.assign(bits.size(), 0xFF);
-    if (values.size() % 8) open.back() = static_cast<uint8_t>((1u << (values.size() % 8)) - 1);
+    thread_local std::vector<uint8_t> open;
     const auto value = [&](uint64_t j, int t) {
         const uint8_t w = s.word(first + j).load(std::memory_order_relaxed);
-        return static_cast<int8_t>(!W::decided(w) ? 0 : w == W::kLost ? -t : t);
+        values[j] = static_cast<int8_t>(!W::decided(w) ? 0 : w == W::kLost ? -t : t);
     };
-    for (int t = s.n; t >= 2; --t) {
-        this->store_.read(bitmap_generation(t, s.n), first / kChunk, bits);
-        ThresholdBits in(bits);
-        for (uint64_t p = 0; p < open.size(); ++p) {
-            // Most positions are decided long before threshold 2: skip 8 bytes of them at
-            // once (a position decided before has no bit in this threshold's bitmap).
-            if (p % 8 == 0 && p + 8 <= open.size()) {
-                uint64_t eight;
-                std::memcpy(&eight, &open[p], 8);
-                if (eight == 0) {
-                    p += 7;
-                    continue;
-                }
-            }
-            if (!open[p]) continue;
-            const uint8_t decided = in.get(open[p]);
-            open[p] &= static_cast<uint8_t>(~decided);
-            for (unsigned m = decided; m; m &= m - 1) {
-                const uint64_t j = p * 8 + unsigned(std::countr_zero(m));
-                values[j] = value(j, t);
-            }
-        }
-    }
+    scan::read_threshold_bitmaps(
+        this->store_, first, values.size(), s.n, 2,
+        [&](int t) { return bitmap_generation(t, s.n); }, open, value);
     // Decided at threshold 1 (no bitmap), or never.
     for (uint64_t p = 0; p < open.size(); ++p)
-        for (unsigned m = open[p]; m; m &= m - 1) {
-            const uint64_t j = p * 8 + unsigned(std::countr_zero(m));
-            values[j] = value(j, 1);
-        }
+        for (unsigned m = open[p]; m; m &= m - 1) value(p * 8 + unsigned(std::countr_zero(m)), 1);
 }
 
 template <RetroGame Game>
