@@ -28,6 +28,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -226,26 +227,27 @@ struct GenerationShape {
     uint64_t generation = 0, size = 0, chunk = 0;
 };
 
-/// The checksums of the generations of `needed`, in that order, if `store` holds every one
-/// whole and the chain of their checksums (chain_checksum()) is `checksum`; else nothing.
-inline std::optional<std::vector<uint64_t>>
+/// The checksum of each generation of `needed`, by its number, if `store` holds every one
+/// whole and the chain of their checksums in that order (chain_checksum()) is `checksum`;
+/// else nothing.
+inline std::optional<std::map<uint64_t, uint64_t>>
 resume_generations(ScanStore& store, std::span<const GenerationShape> needed, uint64_t checksum) {
-    std::vector<uint64_t> sums;
+    std::map<uint64_t, uint64_t> sums;
     uint64_t chain = 0;
     for (const GenerationShape& g : needed) {
         const std::optional<uint64_t> sum = store.resume(g.generation, g.size, g.chunk);
         if (!sum) return std::nullopt;
-        sums.push_back(*sum);
+        sums[g.generation] = *sum;
         chain = chain_checksum(chain, *sum);
     }
     if (chain != checksum) return std::nullopt;
     return sums;
 }
 
-/// A point restored, and the checksums of the generations it needs (in needed()'s order).
+/// A point restored, and the checksum of each generation it needs, by its number.
 struct RestoredPoint {
     SweepPoint point;
-    std::vector<uint64_t> sums;
+    std::map<uint64_t, uint64_t> sums;
 };
 
 /// The point `checkpoint` restores into s's words, if the store still holds the generations

@@ -147,8 +147,7 @@ void ScanSolver<Engine, Game, Bits>::solve(int n, const ProgressFn& progress, Le
                            kGatherShare);
         words_.emplace(sweep::start(s, n, size));
     } else {
-        const auto needed = Engine::generations_needed(saved->thresholds_done, n, size);
-        for (size_t k = 0; k < needed.size(); ++k) sums_[needed[k].generation] = restored->sums[k];
+        sums_ = restored->sums;
     }
     const auto t1 = Clock::now();
     ProgressFn rest = progress;
