@@ -74,23 +74,36 @@ std::span<const int8_t> window(const ValueSource& values, uint64_t begin, uint64
     return buffer;
 }
 
+// total[v] += the entries of `values` equal to v.
+void add_counts(std::span<const int8_t> values, int threads, ValueCounts& total) {
+    const int64_t size = int64_t(values.size());
+#pragma omp parallel num_threads(threads)
+    {
+        ValueCounts local{};
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < size; ++i) ++local[uint8_t(values[std::size_t(i)])];
+#pragma omp critical(owaredb_db_count)
+        for (int b = 0; b < 256; ++b) total[b] += local[b]; // integer sums: order-free
+    }
+}
+
 ValueCounts count_values(const ValueSource& source, uint64_t window_entries, int threads) {
     ValueCounts total{};
     std::vector<int8_t> buffer;
-    for (uint64_t begin = 0; begin < source.size(); begin += window_entries) {
-        const auto values =
-            window(source, begin, std::min(window_entries, source.size() - begin), buffer);
-        const int64_t size = int64_t(values.size());
-#pragma omp parallel num_threads(threads)
-        {
-            ValueCounts local{};
-#pragma omp for schedule(static)
-            for (int64_t i = 0; i < size; ++i) ++local[uint8_t(values[std::size_t(i)])];
-#pragma omp critical(owaredb_db_count)
-            for (int b = 0; b < 256; ++b) total[b] += local[b]; // integer sums: order-free
-        }
-    }
+    for (uint64_t begin = 0; begin < source.size(); begin += window_entries)
+        add_counts(window(source, begin, std::min(window_entries, source.size() - begin), buffer),
+                   threads, total);
     return total;
+}
+
+// The first value whose count a source gave differs from its entries counted.
+std::string counts_differ(const ValueCounts& given, const ValueCounts& read) {
+    for (int b = 0; b < 256; ++b)
+        if (given[b] != read[b])
+            return "the values' source counted " + std::to_string(given[b]) + " entries of value " +
+                   std::to_string(int(int8_t(uint8_t(b)))) + ", its values hold " +
+                   std::to_string(read[b]);
+    return {};
 }
 
 // The index of the first entry equal to v (one is known to exist).
@@ -462,8 +475,11 @@ void encode(const LevelMeta& meta, const ValueSource& values, const WriterOption
     validate(meta, values, o);
     const int threads = thread_count(o);
     if (o.window_entries == 0) throw std::invalid_argument("window of 0 entries");
-    ValueCounts counts = count_values(values, o.window_entries, threads);
+    // Counts the source gave are checked against the values as the blocks read them.
+    const std::optional<ValueCounts> given = values.counts();
+    ValueCounts counts = given ? *given : count_values(values, o.window_entries, threads);
     check_values(values, o.window_entries, counts, meta.n, meta.kind);
+    ValueCounts read{};
     Plan plan = choose_plan(values, counts, o, threads);
 
     Header h;
@@ -505,6 +521,7 @@ void encode(const LevelMeta& meta, const ValueSource& values, const WriterOption
         const uint64_t begin = first * h.block_entries;
         const auto chunk_values = window(
             values, begin, std::min(meta.entries, (first + n) * h.block_entries) - begin, buffer);
+        if (given) add_counts(chunk_values, threads, read);
         compress_chunk({h, plan, o, threads}, first, chunk_values, out);
         for (uint64_t i = 0; i < n; ++i) {
             emit(out[i]);
@@ -512,6 +529,7 @@ void encode(const LevelMeta& meta, const ValueSource& values, const WriterOption
             put_u64(index, checksum(out[i]));
         }
     }
+    if (given && read != counts) throw std::runtime_error(counts_differ(counts, read));
     const uint64_t index_offset = offset;
     put_u64(index, checksum(index));
     emit(index);

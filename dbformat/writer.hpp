@@ -15,8 +15,10 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -114,9 +116,9 @@ WriteReport write_level(const std::filesystem::path& path, const LevelMeta& meta
 
 // The values of a level that is not in memory in one piece (`mpirun ... owaredb generate`:
 // rank 0 writes a level whose slices the other ranks hold). The writer reads it from one
-// thread: one pass in order to count the values, the sample regions in order, then the
-// blocks in order, a window of at most 64 Mi entries at a time; so its memory stays
-// bounded whatever the level's size.
+// thread: one pass in order to count the values (unless the source knows the counts), the
+// sample regions in order, then the blocks in order, a window of at most 64 Mi entries at a
+// time; so its memory stays bounded whatever the level's size.
 class ValueSource {
   public:
     virtual ~ValueSource() = default;
@@ -125,6 +127,11 @@ class ValueSource {
     virtual void read(uint64_t begin, std::span<int8_t> out) const = 0;
     // All the values in one piece of memory, if they are (then read() is not called).
     virtual const int8_t* contiguous() const { return nullptr; }
+    // The number of entries of each value (index: the value as uint8_t), if the source has
+    // them without reading its values (an engine that counted them as it decided them):
+    // the writer then skips its counting pass. It still counts the values as it compresses
+    // them, and throws std::runtime_error, writing nothing, where they differ.
+    virtual std::optional<std::array<uint64_t, 256>> counts() const { return std::nullopt; }
 };
 
 // A ValueSource over values in memory.

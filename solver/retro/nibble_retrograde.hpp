@@ -126,6 +126,9 @@ class NibbleRetrogradeSolver final : public ScanSolver<NibbleRetrogradeSolver<Ga
 
     static constexpr uint64_t kBitmapChunk = kChunk / 8;
     static_assert(kChunk % 16 == 0, "a commit pass owns whole containers of 16 words");
+    static constexpr int kLowestBitmap = 1;
+    static uint32_t decided_words(uint64_t container) { return W::committed_mask(container); }
+    static uint32_t lost_words(uint64_t container) { return W::committed_lost_mask(container); }
 
     /// The exits (1) but at the last point, then the bitmaps of thresholds n..n -
     /// thresholds_done + 1.
@@ -133,8 +136,8 @@ class NibbleRetrogradeSolver final : public ScanSolver<NibbleRetrogradeSolver<Ga
                                                                  uint64_t size) {
         std::vector<scan::GenerationShape> needed;
         if (thresholds_done < n) needed.push_back({1, size, kChunk});
-        for (int k = 1; k <= thresholds_done; ++k)
-            needed.push_back({uint64_t(k) + 1, (size + 7) / 8, kBitmapChunk});
+        for (int t = n; t > n - thresholds_done; --t)
+            needed.push_back({Base::bitmap_generation(t, n), (size + 7) / 8, kBitmapChunk});
         return needed;
     }
     void chunk_values(uint64_t first, std::span<int8_t> values) const;
@@ -171,17 +174,23 @@ uint64_t NibbleRetrogradeSolver<Game>::threshold(int t, sweep::SweepProgress& pr
 
 template <RetroGame Game> void NibbleRetrogradeSolver<Game>::commit(int t) {
     Sweep& s = this->s_;
-    this->store_.begin(uint64_t(s.n - t) + 2, (s.size + 7) / 8, kBitmapChunk);
+    this->store_.begin(this->bitmap_generation(t, s.n), (s.size + 7) / 8, kBitmapChunk);
     parallel::for_chunks(this->threads_, 0, s.size, kChunk, [&](uint64_t b, uint64_t e) {
         thread_local std::vector<int8_t> bits;
         bits.assign((e - b + 7) / 8, 0);
         ThresholdBits out(bits);
+        uint64_t won = 0, lost_count = 0;
         for (uint64_t k = 0; k * 16 < e - b; ++k) {
             std::atomic_ref<uint64_t> container(s.containers[(b / 16) + k]);
             uint64_t c = container.load(std::memory_order_relaxed);
             const uint16_t before = W::committed_mask(c);
             const uint16_t fresh = W::commit_fresh(c);
-            if (fresh) container.store(c, std::memory_order_relaxed);
+            if (fresh) {
+                container.store(c, std::memory_order_relaxed);
+                const uint16_t lost = fresh & W::committed_lost_mask(c);
+                won += unsigned(std::popcount(unsigned(fresh & ~lost)));
+                lost_count += unsigned(std::popcount(unsigned(lost)));
+            }
             const uint64_t left = e - b - 16 * k; // positions of the chunk from word 16k on
             const auto undecided =
                 static_cast<uint16_t>(~before & (left >= 16 ? 0xFFFFu : (1u << left) - 1));
@@ -189,9 +198,10 @@ template <RetroGame Game> void NibbleRetrogradeSolver<Game>::commit(int t) {
             if (left > 8)
                 out.put(static_cast<uint8_t>(undecided >> 8), static_cast<uint8_t>(fresh >> 8));
         }
+        this->count_decided(t, won, lost_count);
         this->store_.write(b / kChunk, bits);
     });
-    this->sums_[uint64_t(s.n - t) + 2] = this->store_.end();
+    this->sums_[this->bitmap_generation(t, s.n)] = this->store_.end();
 }
 
 template <RetroGame Game>
@@ -200,8 +210,8 @@ void NibbleRetrogradeSolver<Game>::chunk_values(uint64_t first, std::span<int8_t
     thread_local std::vector<uint8_t> open; // decided by no threshold: 0
     std::fill(values.begin(), values.end(), int8_t(0));
     scan::read_threshold_bitmaps(
-        this->store_, first, values.size(), s.n, 1, [&](int t) { return uint64_t(s.n - t) + 2; },
-        open,
+        this->store_, first, values.size(), s.n, 1,
+        [&](int t) { return this->bitmap_generation(t, s.n); }, open,
         [&](uint64_t j, int t) {
             const uint8_t w = s.word(first + j).load(std::memory_order_relaxed);
             values[j] = static_cast<int8_t>(W::lost(w) ? -t : t);

@@ -62,6 +62,10 @@ struct NibbleWord {
     static uint16_t committed_mask(uint64_t c) {
         return gather((c >> 3) & (c >> 2) & (c >> 1) & kLowBits);
     }
+    /// The mask of a container's committed lost words (1111).
+    static uint16_t committed_lost_mask(uint64_t c) {
+        return gather((c >> 3) & (c >> 2) & (c >> 1) & c & kLowBits);
+    }
     /// An undecided word with c open quiet moves, eligible or not.
     static uint8_t undecided(int c, bool is_eligible) {
         return static_cast<uint8_t>(is_eligible ? kEligibleBase + c : c);

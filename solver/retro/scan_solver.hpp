@@ -8,7 +8,13 @@
 //     generation's checksum in sums_);
 //   - `uint64_t threshold(int t, sweep::SweepProgress&)`: threshold t's scans (and passes
 //     over the store, recording in sums_ the checksum of each generation it ends); returns
-//     the scans;
+//     the scans; the pass that writes t's bitmap (generation bitmap_generation(t, n))
+//     counts the positions it puts there, won and lost (count_decided());
+//   - `static constexpr int kLowestBitmap`: the lowest threshold with a bitmap (a decided
+//     position in no bitmap was decided at threshold 1);
+//   - `static uint32_t decided_words(uint64_t container)`, `lost_words(container)`: the
+//     masks of a container's decided words (bit k: word k of the 64 / Bits) and of its lost
+//     ones, at a safe point or once the level is solved;
 //   - `void chunk_values(uint64_t first, std::span<int8_t> values) const`: once the level
 //     is solved, the values of the chunk's positions first.. from the words and the store
 //     (thread-safe);
@@ -32,7 +38,9 @@
 #include "retro/word_store.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -80,6 +88,12 @@ template <class Engine, RetroGame Game, unsigned Bits> class ScanSolver {
                                                          });
                              });
     }
+    /// The positions of each value (index: the value as uint8_t) of the level solved last,
+    /// without reading its values: the commit passes counted the positions of each
+    /// threshold's bitmap as they wrote them (a resumed level counts those of the
+    /// thresholds done before from their bitmaps, once), and one pass over the words counts
+    /// the decided ones (the rest is value 0; decided but in no bitmap, +-1).
+    std::array<uint64_t, 256> value_counts() const;
     /// Positions of the level solved last.
     uint64_t size() const { return s_.size; }
     /// The values of the level solved last, in memory (tests, small levels).
@@ -102,6 +116,16 @@ template <class Engine, RetroGame Game, unsigned Bits> class ScanSolver {
     using Stack = sweep::StackFor<Game>;
     static constexpr uint64_t kChunk = sweep::kChunk;
 
+    /// The bitmap of threshold t of level n: a generation of the store.
+    static uint64_t bitmap_generation(int t, int n) { return uint64_t(n - t) + 2; }
+    /// A commit pass's part of threshold t's bitmap: `won` and `lost` positions (thread-safe).
+    void count_decided(int t, uint64_t won, uint64_t lost) {
+        std::atomic_ref<uint64_t>(won_at_[std::size_t(t)])
+            .fetch_add(won, std::memory_order_relaxed);
+        std::atomic_ref<uint64_t>(lost_at_[std::size_t(t)])
+            .fetch_add(lost, std::memory_order_relaxed);
+    }
+
     const Game& game_;
     const SmallerLevelValues& smaller_;
     ScanStore& store_;
@@ -109,11 +133,79 @@ template <class Engine, RetroGame Game, unsigned Bits> class ScanSolver {
     uint64_t gather_positions_;
     size_t stack_limit_ = sweep::kStackLimit;
     std::vector<double> threshold_shares_;
-    std::map<uint64_t, uint64_t> sums_; // the checksum of each generation ended or resumed
+    std::map<uint64_t, uint64_t> sums_;      // the checksum of each generation ended or resumed
+    std::vector<uint64_t> won_at_, lost_at_; // [t]: positions of t's bitmap, won and lost
     std::atomic<uint64_t> spilled_peak_{0};
     Sweep s_;                         // the words of the level solved last ...
     std::optional<ValueArray> words_; // ... which own them
+
+  private:
+    /// Counts the positions of the bitmaps of thresholds n..n - thresholds_done + 1 (those
+    /// a restored point went with).
+    void recount_decided(int thresholds_done);
 };
+
+template <class Engine, RetroGame Game, unsigned Bits>
+void ScanSolver<Engine, Game, Bits>::recount_decided(int thresholds_done) {
+    const int n = s_.n, last = std::max(Engine::kLowestBitmap, n - thresholds_done + 1);
+    if (last > n) return;
+    constexpr uint64_t kPerContainer = 64 / Bits;
+    parallel::for_chunks(threads_, 0, s_.size, kChunk, [&](uint64_t b, uint64_t e) {
+        thread_local std::vector<uint8_t> open;
+        std::vector<uint64_t> won(std::size_t(n) + 1), lost(std::size_t(n) + 1);
+        scan::read_threshold_bitmaps(
+            store_, b, e - b, n, last, [n](int t) { return bitmap_generation(t, n); }, open,
+            [&](uint64_t j, int t) {
+                const uint64_t i = b + j;
+                const uint64_t c = std::atomic_ref<uint64_t>(s_.containers[i / kPerContainer])
+                                       .load(std::memory_order_relaxed);
+                ++(Engine::lost_words(c) >> (i % kPerContainer) & 1 ? lost : won)[std::size_t(t)];
+            });
+        for (int t = last; t <= n; ++t) count_decided(t, won[std::size_t(t)], lost[std::size_t(t)]);
+    });
+}
+
+template <class Engine, RetroGame Game, unsigned Bits>
+std::array<uint64_t, 256> ScanSolver<Engine, Game, Bits>::value_counts() const {
+    if (!words_) throw std::logic_error(std::string(Engine::kName) + ": no level solved");
+    constexpr uint64_t kPerContainer = 64 / Bits;
+    static_assert(kChunk % kPerContainer == 0, "a chunk holds whole containers");
+    uint64_t decided_won = 0, decided_lost = 0;
+    parallel::for_chunks(threads_, 0, s_.size, kChunk, [&](uint64_t b, uint64_t e) {
+        uint64_t won = 0, lost = 0;
+        for (uint64_t k = b / kPerContainer; k * kPerContainer < e; ++k) {
+            const uint64_t c =
+                std::atomic_ref<uint64_t>(s_.containers[k]).load(std::memory_order_relaxed);
+            const uint64_t left = e - k * kPerContainer; // the level's words from word 0 on
+            const uint32_t in_level = left >= 32 ? ~0u : (1u << left) - 1;
+            const uint32_t decided = Engine::decided_words(c) & in_level;
+            if (!decided) continue;
+            const uint32_t lost_ones = Engine::lost_words(c) & decided;
+            won += unsigned(std::popcount(decided & ~lost_ones));
+            lost += unsigned(std::popcount(lost_ones));
+        }
+        std::atomic_ref<uint64_t>(decided_won).fetch_add(won, std::memory_order_relaxed);
+        std::atomic_ref<uint64_t>(decided_lost).fetch_add(lost, std::memory_order_relaxed);
+    });
+    std::array<uint64_t, 256> counts{};
+    uint64_t in_bitmaps_won = 0, in_bitmaps_lost = 0;
+    for (int t = 1; t <= s_.n; ++t) {
+        counts[uint8_t(int8_t(t))] = won_at_[std::size_t(t)];
+        counts[uint8_t(int8_t(-t))] = lost_at_[std::size_t(t)];
+        in_bitmaps_won += won_at_[std::size_t(t)];
+        in_bitmaps_lost += lost_at_[std::size_t(t)];
+    }
+    if (in_bitmaps_won > decided_won || in_bitmaps_lost > decided_lost)
+        throw std::logic_error(std::string(Engine::kName) +
+                               ": the bitmaps hold more positions than the words decided");
+    // Decided in no bitmap: at threshold 1 (the 2-bit engine's; none in the 4-bit one).
+    if (s_.n >= 1) {
+        counts[1] += decided_won - in_bitmaps_won;
+        counts[uint8_t(int8_t(-1))] += decided_lost - in_bitmaps_lost;
+    }
+    counts[0] = s_.size - decided_won - decided_lost;
+    return counts;
+}
 
 template <class Engine, RetroGame Game, unsigned Bits>
 void ScanSolver<Engine, Game, Bits>::solve(int n, const ProgressFn& progress, LevelStats* stats,
@@ -129,6 +221,8 @@ void ScanSolver<Engine, Game, Bits>::solve(int n, const ProgressFn& progress, Le
     s.spill = true; // the words have no room for a pending mark
     spilled_peak_.store(0);
     sums_.clear();
+    won_at_.assign(std::size_t(n) + 1, 0);
+    lost_at_.assign(std::size_t(n) + 1, 0);
     words_.reset();
     words_.emplace(sweep::start(s, n, size));
     std::optional<scan::RestoredPoint> restored =
@@ -148,6 +242,7 @@ void ScanSolver<Engine, Game, Bits>::solve(int n, const ProgressFn& progress, Le
         words_.emplace(sweep::start(s, n, size));
     } else {
         sums_ = restored->sums;
+        recount_decided(saved->thresholds_done);
     }
     const auto t1 = Clock::now();
     ProgressFn rest = progress;

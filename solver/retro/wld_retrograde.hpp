@@ -119,8 +119,10 @@ class WldRetrogradeSolver final : public ScanSolver<WldRetrogradeSolver<Game>, G
     static constexpr uint64_t kBitmapChunk = kChunk / 8;
     static_assert(kChunk % 32 == 0, "a commit pass reads whole containers of 32 words");
 
-    /// The bitmap of threshold t (t = n..2) of level n.
-    static uint64_t bitmap_generation(int t, int n) { return uint64_t(n - t) + 2; }
+    using Base::bitmap_generation; // the bitmap of threshold t (t = n..2) of level n
+    static constexpr int kLowestBitmap = 2;
+    static uint32_t decided_words(uint64_t container) { return W::decided_mask(container); }
+    static uint32_t lost_words(uint64_t container) { return W::lost_mask(container); }
     /// The map of the positions decided by threshold t (t = n..3), after the bitmaps.
     static uint64_t decided_generation(int t, int n) { return uint64_t(2 * n - t) + 2; }
     /// Whether the commit pass of t writes a map: the next one reads it.
@@ -195,16 +197,27 @@ template <RetroGame Game> void WldRetrogradeSolver<Game>::commit(int t) {
         before.assign(bytes, 0); // threshold n: nothing decided before
         if (t < n) this->store_.read(decided_generation(t + 1, n), b / kChunk, before);
         ThresholdBits out(bits);
-        uint32_t decided = 0;
+        uint32_t decided = 0, lost = 0;
+        uint64_t won_count = 0, lost_count = 0;
         for (uint64_t p = 0; p < bytes; ++p) {
-            if (p % 4 == 0) // the next container's 32 words: 4 bytes of the bitmaps
-                decided = W::decided_mask(std::atomic_ref<uint64_t>(s.containers[(b + 8 * p) / 32])
-                                              .load(std::memory_order_relaxed));
+            if (p % 4 == 0) { // the next container's 32 words: 4 bytes of the bitmaps
+                const uint64_t c = std::atomic_ref<uint64_t>(s.containers[(b + 8 * p) / 32])
+                                       .load(std::memory_order_relaxed);
+                decided = W::decided_mask(c);
+                lost = W::lost_mask(c);
+            }
             const uint64_t left = e - b - 8 * p; // positions of the chunk from 8p on
             const auto in_chunk = static_cast<uint8_t>(left >= 8 ? 0xFFu : (1u << left) - 1);
             const auto undecided = static_cast<uint8_t>(~before[p] & in_chunk);
-            out.put(undecided, static_cast<uint8_t>(decided >> (8 * (p % 4))) & undecided);
+            const auto now = static_cast<uint8_t>(decided >> (8 * (p % 4)) & undecided);
+            out.put(undecided, now);
+            if (now) {
+                const auto now_lost = static_cast<uint8_t>(lost >> (8 * (p % 4)) & now);
+                won_count += unsigned(std::popcount(unsigned(now & ~now_lost)));
+                lost_count += unsigned(std::popcount(unsigned(now_lost)));
+            }
         }
+        this->count_decided(t, won_count, lost_count);
         this->store_.write(b / kChunk, bits);
     });
     this->sums_[bitmap_generation(t, n)] = this->store_.end();

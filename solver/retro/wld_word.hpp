@@ -74,12 +74,11 @@ struct WldWord {
     /// The mask of a container's decided words (32 packed words, word k in bits 2k, 2k + 1;
     /// decided: the high bit set): bit k for word k.
     static uint32_t decided_mask(uint64_t container) {
-        uint64_t m = container >> 1 & 0x5555555555555555ULL; // the high bits, at even places
-        m = (m | m >> 1) & 0x3333333333333333ULL;
-        m = (m | m >> 2) & 0x0F0F0F0F0F0F0F0FULL;
-        m = (m | m >> 4) & 0x00FF00FF00FF00FFULL;
-        m = (m | m >> 8) & 0x0000FFFF0000FFFFULL;
-        return static_cast<uint32_t>(m | m >> 16);
+        return gather(container >> 1 & kLowBits); // the high bits
+    }
+    /// The mask of a container's lost words (both bits set), as decided_mask().
+    static uint32_t lost_mask(uint64_t container) {
+        return gather(container >> 1 & container & kLowBits);
     }
     /// Whether every child's word is won: for_each_child(f) calls f(word_of) for each child,
     /// where word_of() returns the child's word reference; none is asked for (a child's
@@ -90,6 +89,17 @@ struct WldWord {
             if (all && word_of().load(kOrder) != kWon) all = false;
         });
         return all;
+    }
+
+  private:
+    static constexpr uint64_t kLowBits = 0x5555555555555555ULL; // bit 0 of each word
+    /// Bit 2k of m (m within kLowBits) as bit k.
+    static uint32_t gather(uint64_t m) {
+        m = (m | m >> 1) & 0x3333333333333333ULL;
+        m = (m | m >> 2) & 0x0F0F0F0F0F0F0F0FULL;
+        m = (m | m >> 4) & 0x00FF00FF00FF00FFULL;
+        m = (m | m >> 8) & 0x0000FFFF0000FFFFULL;
+        return static_cast<uint32_t>(m | m >> 16);
     }
 };
 

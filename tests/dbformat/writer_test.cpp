@@ -309,3 +309,73 @@ TEST_CASE("a level read piecewise from a ValueSource: the same bytes, in bounded
                          doctest::Contains(expected.c_str()), std::invalid_argument);
     CHECK(!std::filesystem::exists(dir / "awari-12.owdb"));
 }
+
+namespace {
+// Piecewise values whose source says how many of each value it holds (as the 4- and 2-bit
+// engines do, from their commit passes), right or wrong.
+class CountedValues final : public ValueSource {
+  public:
+    CountedValues(std::span<const int8_t> values, std::array<uint64_t, 256> counts)
+        : values_(values), counts_(counts) {}
+    uint64_t size() const override { return values_.size(); }
+    void read(uint64_t begin, std::span<int8_t> out) const override {
+        read_total += out.size();
+        std::copy_n(values_.begin() + std::ptrdiff_t(begin), out.size(), out.begin());
+    }
+    std::optional<std::array<uint64_t, 256>> counts() const override { return counts_; }
+    mutable uint64_t read_total = 0;
+
+  private:
+    std::span<const int8_t> values_;
+    std::array<uint64_t, 256> counts_;
+};
+} // namespace
+
+TEST_CASE("a source that knows its counts: one pass fewer, the same bytes; wrong counts "
+          "write nothing") {
+    SyntheticSpec s;
+    s.entries = quick() ? 150000 : 400000;
+    s.n = 12;
+    s.dont_care = 0.02;
+    const auto values = synthetic_values(s);
+    // Level 14: values 13 and 14 are in range, and synthetic values of n = 12 never hold them.
+    const auto meta = meta_for("awari", 14, values.size());
+    std::array<uint64_t, 256> counts{};
+    for (int8_t v : values) ++counts[uint8_t(v)];
+    WriterOptions o;
+    o.level = 3;
+    o.block_candidates = {1024, 4096};
+    o.sample_entries = 1 << 16;
+    o.window_entries = 10000;
+    o.threads = 2;
+    const auto in_memory = encode_level(meta, values, o);
+    TempDir dir;
+    {
+        CountedValues source(values, counts);
+        write_level(dir / "awari-14.owdb", meta, source, o);
+        CHECK(read_bytes(dir / "awari-14.owdb") == in_memory);
+        // The samples and the blocks, no counting pass.
+        CHECK(source.read_total >= values.size());
+        CHECK(source.read_total < 2 * values.size());
+    }
+    std::filesystem::remove(dir / "awari-14.owdb");
+    SUBCASE("one entry counted under the wrong value") {
+        auto wrong = counts;
+        --wrong[uint8_t(int8_t(values[7]))];
+        ++wrong[uint8_t(int8_t(values[7] == 1 ? 2 : 1))];
+        CountedValues source(values, wrong);
+        CHECK_THROWS_WITH_AS(write_level(dir / "awari-14.owdb", meta, source, o),
+                             doctest::Contains("its values hold"), std::runtime_error);
+    }
+    SUBCASE("a value counted that is not there, in range (so absent from the file's map)") {
+        const int8_t absent = 13;
+        REQUIRE(counts[uint8_t(absent)] == 0);
+        auto wrong = counts;
+        --wrong[uint8_t(values[7])];
+        ++wrong[uint8_t(absent)];
+        CountedValues source(values, wrong);
+        CHECK_THROWS_WITH_AS(write_level(dir / "awari-14.owdb", meta, source, o),
+                             doctest::Contains("its values hold"), std::runtime_error);
+    }
+    CHECK(!std::filesystem::exists(dir / "awari-14.owdb"));
+}

@@ -78,7 +78,8 @@ TEST_CASE("nibble word: 16 states, each decoded as it was made") {
     CHECK(*words.rbegin() == 15);
 }
 
-TEST_CASE("nibble word: a commit pass's 16 words at a time, as one at a time") {
+TEST_CASE("nibble word: a commit pass's 16 words at a time (committed, and which lost), as "
+          "one at a time") {
     uint64_t seed = 12345;
     for (int round = 0; round < 2000; ++round) {
         uint64_t container = 0;
@@ -90,11 +91,15 @@ TEST_CASE("nibble word: a commit pass's 16 words at a time, as one at a time") {
         }
         uint64_t committed = container;
         const uint16_t mask = NibbleWord::commit_fresh(committed);
+        const uint16_t committed_lost = NibbleWord::committed_lost_mask(committed);
         for (int k = 0; k < 16; ++k) {
             const auto w = static_cast<uint8_t>(container >> (4 * k) & 15);
             const auto c = static_cast<uint8_t>(committed >> (4 * k) & 15);
             CHECK(bool(mask >> k & 1) == NibbleWord::fresh(w));
             CHECK(c == (NibbleWord::fresh(w) ? w + 2 : w));
+            // What the commit pass counts as lost: committed and lost, nothing undecided.
+            CHECK(bool(committed_lost >> k & 1) ==
+                  (NibbleWord::committed_word(c) && NibbleWord::lost(c)));
         }
     }
 }

@@ -2,7 +2,8 @@
 // WLD engine, wld_test.cpp) check of each: the in-memory engine's bytes for every level,
 // whatever the thread count, the gathering's slices and the propagation stack's size (tiny
 // stacks spill); resumed from every safe point, and started afresh when the scan store no
-// longer holds the checkpoint's generation.
+// longer holds the checkpoint's generation; and each time, the values' counts the engine
+// gives the level's writer (value_counts()) are those of its values.
 #pragma once
 
 #include "retro/checkpoint.hpp"
@@ -12,6 +13,7 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -20,6 +22,13 @@ namespace owaredb::test {
 
 inline bool same(const ValueArray& a, const ValueArray& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+/// The positions of each value (index: the value as uint8_t).
+inline std::array<uint64_t, 256> counts_of(const ValueArray& values) {
+    std::array<uint64_t, 256> counts{};
+    for (size_t i = 0; i < values.size(); ++i) ++counts[uint8_t(values[i])];
+    return counts;
 }
 
 template <RetroGame Game> std::vector<ValueArray> reference(const Game& game, int max_n) {
@@ -58,6 +67,7 @@ uint64_t check_scan_levels(const Game& game, int max_n, const ScanOptions& o,
         LevelStats stats;
         solver.solve(n, {}, &stats);
         CHECK(same(solver.values(), ref[n]));
+        CHECK(solver.value_counts() == counts_of(ref[n]));
         CHECK(stats.scans == uint64_t(n)); // one scan a threshold: no rescans
         CHECK(store.ended() == shape.generations(n));
         spilled = std::max(spilled, solver.spilled_peak());
@@ -111,6 +121,7 @@ void check_scan_resume(const Game& game, int n, int threads, const ScanEngineSha
         resumed.to_restore = at;
         solver.solve(n, {}, nullptr, &resumed);
         CHECK(same(solver.values(), straight));
+        CHECK(solver.value_counts() == counts_of(straight)); // counted again from the bitmaps
         CHECK(resumed.notes == 0);
         CHECK(resumed.saved.size() == size_t(n - at.point.thresholds_done));
         // The generation the point goes with, changed: refused, and the level starts afresh.
@@ -121,6 +132,7 @@ void check_scan_resume(const Game& game, int n, int threads, const ScanEngineSha
         refused.to_restore = at;
         solver.solve(n, {}, nullptr, &refused);
         CHECK(same(solver.values(), straight));
+        CHECK(solver.value_counts() == counts_of(straight));
         CHECK(refused.notes == 1);
         CHECK(refused.saved.size() == size_t(n) + 1);
     }
@@ -132,6 +144,7 @@ void check_scan_resume(const Game& game, int n, int threads, const ScanEngineSha
     last.to_restore = recorder.saved.back();
     solver.solve(n, {}, nullptr, &last);
     CHECK(same(solver.values(), straight));
+    CHECK(solver.value_counts() == counts_of(straight));
     CHECK(last.notes == 0);
     // A checkpoint without the last point keeps them: an earlier point needs them.
     InMemoryScanStore keeping;

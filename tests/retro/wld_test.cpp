@@ -116,21 +116,28 @@ TEST_CASE("wld word: a child is won once, a parent lost once, only from eligible
     CHECK(WldWord::all_won([](auto&&) {})); // no quiet child: lost once eligible
 }
 
-TEST_CASE("wld word: a container's decided mask, word by word") {
+TEST_CASE("wld word: a container's decided and lost masks, word by word") {
     uint64_t container = 0;
     sweep::PackedWords<2> words;
     words.bind(&container, 32);
     CHECK(WldWord::decided_mask(container) == 0);
     // Every state at every place: word k gets state (k * 7 + k / 4) % 4.
-    uint32_t expected = 0;
+    uint32_t expected = 0, expected_lost = 0;
     for (uint64_t k = 0; k < 32; ++k) {
         const auto w = static_cast<uint8_t>((k * 7 + k / 4) % 4);
         words.ref(k).store(w);
         if (WldWord::decided(w)) expected |= uint32_t(1) << k;
+        if (w == WldWord::kLost) expected_lost |= uint32_t(1) << k;
     }
     CHECK(expected != 0);
     CHECK(expected != 0xFFFFFFFFu);
+    CHECK(expected_lost != 0);
+    CHECK(expected_lost != expected);
     CHECK(WldWord::decided_mask(container) == expected);
+    CHECK(WldWord::lost_mask(container) == expected_lost);
+    CHECK(WldWord::lost_mask(0xAAAAAAAAAAAAAAAAULL) == 0);              // all won
+    CHECK(WldWord::lost_mask(0x5555555555555555ULL) == 0);              // all eligible
+    CHECK(WldWord::lost_mask(uint64_t(3) << 62) == 0x80000000u);        // word 31 lost
     CHECK(WldWord::decided_mask(~uint64_t(0)) == 0xFFFFFFFFu);          // all lost
     CHECK(WldWord::decided_mask(0x5555555555555555ULL) == 0);           // all eligible
     CHECK(WldWord::decided_mask(0xAAAAAAAAAAAAAAAAULL) == 0xFFFFFFFFu); // all won

@@ -46,6 +46,10 @@ class ScanLevel final : public db::ValueSource {
     void read(uint64_t begin, std::span<int8_t> out) const override {
         solver_.read_values(begin, out);
     }
+    // Each value read costs every threshold's bitmap: the writer need not count them first.
+    std::optional<std::array<uint64_t, 256>> counts() const override {
+        return solver_.value_counts();
+    }
 
   private:
     FileSmallerLevels smaller_;
