@@ -15,6 +15,7 @@
 #include "tablebase/streamed_files.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -45,12 +46,18 @@ void rank_values(const LevelPartition<6>& partition, int rank, std::span<const i
 
 // Level n as rank 0's writer reads it, in the level's order: its own values from its slice,
 // the others' fetched from their ranks a window at a time (they serve() meanwhile), so
-// that rank 0 never holds more than its slice and the writer's window.
+// that rank 0 never holds more than its slice and the writer's window. The values' counts
+// were summed over the ranks before, so the level crosses the network once for its blocks
+// (and its sample), not a second time for a counting pass.
 class RankValues final : public db::ValueSource {
   public:
-    RankValues(MpiJob& job, const ValueArray& mine, const LevelPartition<6>& partition)
-        : job_(job), mine_(mine), partition_(partition) {}
+    RankValues(MpiJob& job, const ValueArray& mine, const LevelPartition<6>& partition,
+               const std::map<int, uint64_t>& counts)
+        : job_(job), mine_(mine), partition_(partition) {
+        for (const auto& [value, count] : counts) counts_[uint8_t(int8_t(value))] = count;
+    }
     uint64_t size() const override { return partition_.bounds().back(); }
+    std::optional<std::array<uint64_t, 256>> counts() const override { return counts_; }
     void read(uint64_t begin, std::span<int8_t> out) const override {
         const uint64_t end = begin + out.size();
         std::vector<std::vector<int8_t>> theirs(size_t(partition_.ranks()));
@@ -80,6 +87,7 @@ class RankValues final : public db::ValueSource {
     MpiJob& job_;
     const ValueArray& mine_;
     const LevelPartition<6>& partition_;
+    std::array<uint64_t, 256> counts_{};
 };
 
 class DistributedLevels final : public LevelBuilder {
@@ -132,8 +140,9 @@ class DistributedLevels final : public LevelBuilder {
     }
 
     void write(int n, LevelRow& row) override {
+        row.values = level_histogram();
         if (lead_) {
-            RankValues values(job_, slice_, *partition_);
+            RankValues values(job_, slice_, *partition_, row.values);
             db_.save(n, values, settings_.threads);
             job_.stop_serving();
             db_.remove_scratch(n);
@@ -146,7 +155,6 @@ class DistributedLevels final : public LevelBuilder {
         }
         row.mode = "mpi x " + std::to_string(job_.ranks());
         row.messages = messages_;
-        row.values = level_histogram();
         job_.broadcast(0); // level n's file is written before anyone reads it
     }
 
