@@ -116,8 +116,13 @@ start_generation() {
     return
   fi
   rm -f "$dir/generate.exit"
+  # Under autogroup scheduling (Linux's default), nice weighs a process only against the
+  # processes of its own session: a run in a session of its own at nice 10 would take as
+  # much of the machine as the user's shell. Its session's group takes the same nice.
   setsid bash -c '
-    echo "== start $(date -u +%FT%TZ) $(cat bin/version)" >>generate.log
+    group=
+    echo "$NICE" 2>/dev/null >/proc/self/autogroup && group=", its session at nice $NICE"
+    echo "== start $(date -u +%FT%TZ) $(cat bin/version)$group" >>generate.log
     nice -n "$NICE" /usr/bin/time -v bin/owaredb generate --rules "$RULES" --game "$GAME" \
       --memory "$MEMORY" --dir data >>generate.log 2>&1
     rc=$?
@@ -316,6 +321,7 @@ main() {
       ;;
     checker-loop)
       source settings
+      echo 19 2>/dev/null >/proc/self/autogroup || true # its session yields too (start_generation)
       checker_loop
       ;;
     status)

@@ -30,6 +30,10 @@ check "a second start starts no second generation" bash -c "! grep -q 'generatio
 check "the run ends with every step done" wait_for "$run/check/done"
 check "no check failed" test ! -e "$run/check/FAILED"
 check "the generation exited 0" grep -qx 0 "$run/generate.exit"
+# Where sessions are scheduled as groups (autogroup), the run's session yields as its nice says.
+if [[ -w /proc/self/autogroup ]]; then
+  check "the generation's session is scheduled at its nice" grep -q "^== start .*, its session at nice 10$" "$run/generate.log"
+fi
 check "the game's levels and no others were built" bash -c \
   "cd '$run/data' && [[ \$(ls awari-*.owdb | tr '\n' ' ') == 'awari-00.owdb awari-01.owdb awari-02.owdb awari-03.owdb awari-04.owdb awari-05.owdb awari-06.owdb awari-07.owdb awari-08.owdb awari-09.owdb awari-10.owdb awari-12.owdb ' ]]"
 check "every level was checked" grep -qx 12 "$run/check/verified-up-to"
