@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(g++ cmake make pkg-config libzstd-dev libxxhash-dev libboost-program-options-dev
       libboost-dev nlohmann-json3-dev doctest-dev libomp-dev clang pybind11-dev python3-dev
-      python3-numpy time chromium libopenmpi-dev openmpi-bin wrk)
+      python3-numpy time chromium libopenmpi-dev openmpi-bin wrk eatmydata)
 # node and npm run the owaredb serve tests (tests/browser): Debian's only if none is there.
 command -v node >/dev/null || pkgs+=(nodejs)
 command -v npm >/dev/null || pkgs+=(npm)

@@ -107,7 +107,7 @@ TEST_CASE("published layout: our rows and their columns follow the rank function
 }
 
 TEST_CASE("order conversion: every position lands at its published offset, and back") {
-    const int top = test::quick() ? 11 : 16;
+    const int top = test::quick() ? 11 : 15;
     for (int n = 0; n <= top; ++n) {
         CAPTURE(n);
         const std::vector<int8_t> ours = ours_by_published_key(n);
