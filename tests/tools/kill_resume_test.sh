@@ -11,7 +11,7 @@ owaredb=$1
 # Sanitizer builds (OWAREDB_QUICK): levels 0..12, fewer kills.
 quick=${OWAREDB_QUICK:-0}
 max=${2:-$([[ $quick != 0 ]] && echo 12 || echo 14)}
-kills_wanted=${3:-$([[ $quick != 0 ]] && echo 6 || echo 12)}
+kills_wanted=${3:-$([[ $quick != 0 ]] && echo 6 || echo 8)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0

@@ -129,7 +129,7 @@ grep -q "abapa-06.rank1.exits" "$work/out" || fail "the failing rank's error is 
 rmdir "$dir/abapa-06.rank1.exits"
 mpirun -np 2 "$owaredb" generate --max-seeds 7 --dir "$dir" --threads 1 >"$work/out" 2>&1 ||
   fail "rerun after the failing rank: $(tail -3 "$work/out")"
-for n in 06 07; do cmp -s "$dir/abapa-$n.owdb" "$work/kill-ref/abapa-$n.owdb" || fail "level $n after the failed rank"; done
+for n in 06 07; do cmp -s "$dir/abapa-$n.owdb" "$work/abapa-one/abapa-$n.owdb" || fail "level $n after the failed rank"; done
 
 # What one process only does is refused before anything is written.
 mpirun -np 2 "$owaredb" generate --bounds --max-seeds 6 --dir "$work/bounds" >"$work/out" 2>&1 &&
