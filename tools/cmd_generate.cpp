@@ -231,7 +231,8 @@ int run_plan(const GenerateOptions& o, const GenerateRun& run) {
     if (o.bounds) throw UsageError("--plan plans value levels; drop --bounds");
     const ModePlan plan(o.mode, run.budget, o.pits, kBuildFootprint);
     return print_build_plan({"rules " + run.settings.rules.name + ", " + run.levels, o.dir, o.disk,
-                             run.settings.levels, o.checkpoint_minutes >= 0, o.threads},
+                             run.settings.levels, o.checkpoint_minutes >= 0, o.threads,
+                             run.settings.rules},
                             plan);
 }
 

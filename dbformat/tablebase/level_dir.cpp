@@ -4,6 +4,7 @@
 #include "dbformat/file_io.hpp"
 #include "oware/ranking.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -63,6 +64,15 @@ uint64_t LevelDir::file_bytes(int n) const {
     return ec ? 0 : uint64_t(bytes);
 }
 
+std::optional<double> LevelDir::measured_file_bits(int n) const {
+    for (int below = n - 1; below >= 0; --below) {
+        const uint64_t entries = entries_per_position_ * level_size(below);
+        if (entries < kMeasuredFileEntries) break;
+        if (const uint64_t bytes = file_bytes(below)) return 8.0 * double(bytes) / double(entries);
+    }
+    return std::nullopt;
+}
+
 uint64_t LevelDir::scratch_bytes(int n) const {
     uint64_t bytes = 0;
     for (const auto& file : {db::checkpoint_path(path(n)), db::exit_file_path(path(n))}) {
@@ -113,10 +123,14 @@ void LevelDir::remove_scratch(int n) const {
     }
 }
 
-uint64_t estimated_file_bytes(uint64_t entries) {
+uint64_t estimated_file_bytes(uint64_t entries, std::optional<double> measured_bits) {
     // The margin for the format's overhead (block index, zstd frames, header) grows with
     // the level, from a floor that holds a header with its knobs.
-    return entries * 6 / 8 + entries / 32 + (uint64_t(64) << 10);
+    const uint64_t overhead = entries / 32 + (uint64_t(64) << 10);
+    const uint64_t generous = entries * 6 / 8;
+    if (!measured_bits) return generous + overhead;
+    const double bits = std::min(6.0, 1.1 * std::max(0.0, *measured_bits));
+    return std::min(generous, uint64_t(double(entries) * bits / 8)) + overhead;
 }
 
 uint64_t estimated_exit_file_bytes(uint64_t positions) {

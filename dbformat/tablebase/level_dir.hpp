@@ -64,6 +64,12 @@ class LevelDir {
     db::VerifyReport verify(int n, int threads) const;
     /// The size of level n's file in bytes, 0 when there is none.
     uint64_t file_bytes(int n) const;
+    /// The bits an entry of the largest level file below level n that is in the directory,
+    /// measured from its size: what estimated_file_bytes() takes for level n. None when no
+    /// level below n of at least kMeasuredFileEntries entries has a file here (a small
+    /// level's bits say little of a large one's).
+    std::optional<double> measured_file_bits(int n) const;
+    static constexpr uint64_t kMeasuredFileEntries = uint64_t(1) << 20;
     /// The bytes of level n's checkpoint, exit file and scan files that a killed run left
     /// (0 for none there): what a resumed build of the level has on disk already.
     uint64_t scratch_bytes(int n) const;
@@ -105,7 +111,12 @@ class LevelDir {
 /// checks: 6 bits an entry (files measure 1.5-4.5 bits, dbformat/README.md) and for the
 /// format's overhead 1/4 bit an entry and 64 KiB, a margin in proportion to the level (a
 /// fixed 16 MiB a level refused levels 0..8, 27 KB of files, on a 3 MB disk).
-uint64_t estimated_file_bytes(uint64_t entries);
+/// With `measured_bits` (LevelDir::measured_file_bits: the largest smaller level's bits an
+/// entry), 1.1 times those in place of the 6 bits when that is less: a level's bits grow
+/// slowly with its seeds (awari 3.36 at 15, 3.76 at 21, 3.80 at 36: docs/results.md), and
+/// 6 bits counted level 38 of awari 18 GB where 11 GB are written, which refused it on a
+/// disk where it fits.
+uint64_t estimated_file_bytes(uint64_t entries, std::optional<double> measured_bits = {});
 
 /// A generous estimate of the size of the streamed engine's exit file of a level of
 /// `positions` positions (tablebase/streamed_files.hpp), for free-space checks: 3 bits a

@@ -5,7 +5,14 @@
 #include "generate/preflight.hpp"
 #include "tablebase/level_dir.hpp"
 
+#include "dbformat/writer.hpp"
+#include "oware/rules.hpp"
+#include "temp_dir.hpp"
+
 #include <doctest/doctest.h>
+
+#include <filesystem>
+#include <vector>
 
 #include <sstream>
 
@@ -121,6 +128,45 @@ TEST_CASE("make_build_plan: a game of 1 seed per pit under 59 MB") {
     CHECK_FALSE(p.fits());
     CHECK(p.peak_memory == 59055182);
     CHECK(p.files == files9 + file10 + estimated_file_bytes(1339702));
+}
+
+TEST_CASE("make_build_plan: the levels a directory holds are built, and the next files "
+          "estimated from theirs") {
+    // Levels 0..12 of awari written (12 has 1,352,078 positions: measured), 13 and 14 to
+    // plan, against the free space and the files there.
+    owaredb::test::TempDir dir;
+    const LevelDir levels(dir.path(), Rules::awari(), db::LevelKind::Values, 1, 6);
+    uint64_t files12 = 0;
+    for (int n = 0; n <= 12; ++n) {
+        std::vector<int8_t> values(level_size(6, n), int8_t(n % 3));
+        for (std::size_t i = 0; i < values.size(); i += 5) values[i] = int8_t(-n);
+        db::write_level(levels.path(n), levels.meta(n), values, db::WriterOptions{.threads = 1});
+        files12 += std::filesystem::file_size(levels.path(n));
+    }
+    const double bits12 = 8.0 * double(levels.file_bytes(12)) / double(level_size(6, 12));
+    const ModePlan modes("auto", MemoryBudget{uint64_t(1) << 30, true}, 6, kBuildFootprint);
+    std::istringstream in(record(12, "in-memory", 1, "a"));
+    const RateModel rates(parse_rate_records(in));
+    const BuildPlan p = make_build_plan(modes, GameLevels::up_to(14, 6), true, uint64_t(1) << 40,
+                                        rates, 2, &levels);
+    REQUIRE(p.rows.size() == 15);
+    for (int n = 0; n <= 12; ++n) {
+        CHECK(p.rows[n].built);
+        CHECK(p.rows[n].hours == 0);
+    }
+    CHECK(p.rows[12].disk_peak == files12);
+    const PlanRow& r13 = p.rows[13];
+    CHECK_FALSE(r13.built);
+    CHECK(r13.files_before == files12);
+    const DiskNeed need13 = disk_need(13, 1, true, LevelMode::InMemory, 6, bits12);
+    CHECK(need13.file == estimated_file_bytes(level_size(6, 13), bits12));
+    CHECK(r13.disk_peak == files12 + need13.peak());
+    CHECK(r13.hours > 0);
+    // Level 14 from level 12's bits too (13 is not built), after level 13's estimate.
+    CHECK(p.rows[14].files_before == files12 + need13.file);
+    CHECK(p.files == files12 + need13.file +
+                         estimated_file_bytes(level_size(6, 14), levels.measured_file_bits(14)));
+    CHECK(p.hours == doctest::Approx(r13.hours + p.rows[14].hours));
 }
 
 } // namespace

@@ -41,7 +41,8 @@ template <int P> class BoundLevels final : public LevelBuilder {
     }
 
     void check(int n) const override {
-        DiskNeed need = disk_need(n, 2, settings_.checkpoint_minutes >= 0, LevelMode::InMemory, P);
+        DiskNeed need = disk_need(n, 2, settings_.checkpoint_minutes >= 0, LevelMode::InMemory, P,
+                                  db_.measured_file_bits(n));
         need.on_disk = db_.scratch_bytes(n);
         check_disk(n, need, settings_.dir);
     }

@@ -145,7 +145,8 @@ bool BuildPlan::fits() const {
 }
 
 BuildPlan make_build_plan(const ModePlan& plan, const GameLevels& levels, bool checkpoints,
-                          uint64_t disk_bytes, const RateModel& rates, int threads) {
+                          uint64_t disk_bytes, const RateModel& rates, int threads,
+                          const LevelDir* dir) {
     BuildPlan out;
     const uint64_t budget = plan.budget().bytes;
     for (int n = 0; n <= levels.max_level; ++n) {
@@ -154,9 +155,20 @@ BuildPlan make_build_plan(const ModePlan& plan, const GameLevels& levels, bool c
         row.level = n;
         row.positions = level_size(plan.pits(), n);
         row.mode = plan.mode(n);
-        row.memory = plan_memory_bytes(plan, n);
-        const DiskNeed need = disk_need(n, 1, checkpoints, row.mode, plan.pits());
         row.files_before = out.files;
+        const uint64_t built = dir ? dir->file_bytes(n) : 0;
+        row.built = built > 0;
+        if (row.built) {
+            row.disk_peak = out.files + built;
+            row.fits_disk = row.disk_peak <= disk_bytes;
+            out.files += built;
+            out.peak_disk = std::max(out.peak_disk, row.disk_peak);
+            out.rows.push_back(row);
+            continue;
+        }
+        row.memory = plan_memory_bytes(plan, n);
+        const DiskNeed need = disk_need(n, 1, checkpoints, row.mode, plan.pits(),
+                                        dir ? dir->measured_file_bits(n) : std::nullopt);
         row.disk_peak = out.files + need.peak();
         row.hours = rates.cpu_per_position(n, row.mode) * double(row.positions) /
                     effective_threads(threads) / 3600;
@@ -241,26 +253,35 @@ void print_rows(const BuildPlan& p) {
                 "disk peak GB", "files so far", "hours");
     for (const PlanRow& r : p.rows)
         std::printf("%5d %15llu  %-13s %10.1f %13.1f %13.1f %9.2f%s%s\n", r.level,
-                    static_cast<unsigned long long>(r.positions), mode_name(r.mode), gb(r.memory),
-                    gb(r.disk_peak), gb(r.files_before), r.hours,
-                    r.fits_memory ? "" : "  MEMORY: does not fit",
+                    static_cast<unsigned long long>(r.positions),
+                    r.built ? "(built)" : mode_name(r.mode), gb(r.memory), gb(r.disk_peak),
+                    gb(r.files_before), r.hours, r.fits_memory ? "" : "  MEMORY: does not fit",
                     r.fits_disk ? "" : "  DISK: does not fit");
 }
 
 } // namespace
 
 int print_build_plan(const PlanRequest& request, const ModePlan& plan) {
-    const uint64_t disk =
-        request.disk.empty() ? default_disk(request.dir) : parse_bytes("--disk", request.disk);
+    const LevelDir dir(request.dir, request.rules, db::LevelKind::Values, 1, plan.pits());
+    // The free space does not hold the files already there: they count for the run too.
+    uint64_t there = 0;
+    if (request.disk.empty())
+        for (int n = 0; n <= request.levels.max_level; ++n)
+            if (request.levels.contains(n)) there += dir.level_bytes(n);
+    const uint64_t disk = request.disk.empty() ? default_disk(request.dir) + there
+                                               : parse_bytes("--disk", request.disk);
     std::string source;
     const std::vector<RateRecord> records = load_rates(request.dir, source);
     const RateModel rates(records);
-    const BuildPlan p =
-        make_build_plan(plan, request.levels, request.checkpoints, disk, rates, request.threads);
+    const BuildPlan p = make_build_plan(plan, request.levels, request.checkpoints, disk, rates,
+                                        request.threads, &dir);
     std::printf("owaredb generate --plan: %s (nothing is written)\n", request.title.c_str());
     std::printf("memory %.1f GB (%s), disk %.1f GB (%s), checkpoints %s\n", gb(plan.budget().bytes),
                 plan.budget().given ? "--memory" : "90 % of available", gb(disk),
-                request.disk.empty() ? "free where --dir is" : "--disk",
+                request.disk.empty()
+                    ? (there ? "free where --dir is, and the files of its levels there"
+                             : "free where --dir is")
+                    : "--disk",
                 request.checkpoints ? "on" : "off");
     print_rates(rates, source, records, request.threads);
     print_rows(p);

@@ -8,6 +8,7 @@
 #include "generate/preflight.hpp"
 #include "mode_plan.hpp"
 #include "tablebase/game_levels.hpp"
+#include "tablebase/level_dir.hpp"
 
 #include <cstdint>
 #include <iosfwd>
@@ -83,9 +84,10 @@ struct PlanRow {
     LevelMode mode = LevelMode::InMemory;
     uint64_t memory = 0;       ///< plan_memory_bytes()
     uint64_t disk_peak = 0;    ///< files of the smaller levels + the level's own peak
-    uint64_t files_before = 0; ///< the estimated files of the smaller levels
+    uint64_t files_before = 0; ///< the files of the smaller levels, built or estimated
     double hours = 0;          ///< wall hours
     bool fits_memory = true, fits_disk = true;
+    bool built = false; ///< its file is in the directory: nothing to do, its size counted
 };
 
 /// The plan of a whole run, and its totals.
@@ -94,23 +96,30 @@ struct BuildPlan {
     double hours = 0;         ///< wall hours, all levels
     uint64_t peak_memory = 0; ///< the largest row memory
     uint64_t peak_disk = 0;   ///< the largest row disk_peak
-    uint64_t files = 0;       ///< every level's estimated file
+    uint64_t files = 0;       ///< every level's file, built or estimated
     bool fits() const;
 };
 
 /// The plan of building `levels` (value files) as `plan` chooses their modes, with
-/// checkpoints or without, against `disk_bytes` of free disk, at `rates` on `threads`.
+/// checkpoints or without, against `disk_bytes` of disk for all their files, at `rates` on
+/// `threads`. With `dir`, the levels whose file is there are built (their size counted, no
+/// time), and the others' files are estimated from the bits a position of the largest
+/// smaller level there (LevelDir::measured_file_bits), as generate's preflight does.
 BuildPlan make_build_plan(const ModePlan& plan, const GameLevels& levels, bool checkpoints,
-                          uint64_t disk_bytes, const RateModel& rates, int threads);
+                          uint64_t disk_bytes, const RateModel& rates, int threads,
+                          const LevelDir* dir = nullptr);
 
 /// What `generate --plan` was asked: the run as generate would make it.
 struct PlanRequest {
     std::string title; ///< "rules awari, levels 0..46 and 48 (...), directory D"
-    std::string dir;   ///< --dir (its owaredb-build.jsonl, its free space)
-    std::string disk;  ///< --disk, or empty: the free space of dir or its nearest parent
+    std::string dir;   ///< --dir (its owaredb-build.jsonl, its files, its free space)
+    /// --disk, or empty: the free space of dir or its nearest parent, and the files of the
+    /// planned levels already in dir
+    std::string disk;
     GameLevels levels;
     bool checkpoints = true;
     int threads = 1;
+    Rules rules; ///< the files' rule set
 };
 
 /// Prints the plan of `request` with `plan`'s modes on stdout; 0 when every level fits,

@@ -87,13 +87,20 @@ void check_memory(int n, uint64_t needed, const std::string& how, const MemoryBu
                           : "90 % of the available memory is " + gigabytes(budget.bytes)));
 }
 
+uint64_t scan_exits_bytes(uint64_t positions) {
+    // Measured (docs/results.md, "The 4-bit word without rewriting a byte a threshold",
+    // "Level 38's disk"): 2.03 bits a position at awari 20, 2.24 at 22, 2.31 at 24; in
+    // tenths of a bit, with a margin for the growth going on above.
+    constexpr uint64_t kExitTenths = 25;
+    return positions * kExitTenths / 80 + (uint64_t(64) << 10);
+}
+
 uint64_t nibble_scan_bytes(uint64_t positions) {
-    // Measured (docs/results.md, "The 4-bit word without rewriting a byte a threshold"):
-    // the exits' generation took 2.03 bits a position at awari 20 and 2.24 at 22; all the
-    // thresholds' bitmaps together 3.88 at 20 and 4.28 at 22. Rounded up, in tenths of a
-    // bit, the bitmaps with a margin for the growth from 20 to 22 going on above.
-    constexpr uint64_t kExitTenths = 23, kBitmapTenths = 50;
-    const uint64_t exits = positions * kExitTenths / 80 + (uint64_t(64) << 10);
+    // Measured (the same sections): all the thresholds' bitmaps together took 3.88 bits a
+    // position at awari 20, 4.28 at 22 and 4.42 at 24. Rounded up, in tenths of a bit, with
+    // a margin for the growth going on above.
+    constexpr uint64_t kBitmapTenths = 50;
+    const uint64_t exits = scan_exits_bytes(positions);
     const uint64_t bitmaps = positions * kBitmapTenths / 80 + (uint64_t(64) << 10);
     return exits + std::max(exits, bitmaps);
 }
@@ -103,22 +110,27 @@ uint64_t wld_scan_bytes(uint64_t positions, bool checkpoints) {
     return nibble_scan_bytes(positions) + (checkpoints ? 3 : 2) * map;
 }
 
+uint64_t estimated_checkpoint_bytes(uint64_t word_bytes) {
+    return uint64_t(double(word_bytes) * kCheckpointShare) + (uint64_t(64) << 10);
+}
+
 DiskNeed disk_need(int n, int entries_per_position, bool checkpoints, LevelMode mode,
-                   int pits_per_side) {
+                   int pits_per_side, std::optional<double> file_bits) {
     const uint64_t size = level_size(pits_per_side, n);
     const uint64_t word_bytes = mode == LevelMode::InMemory ? 2 * size
                                 : mode == LevelMode::Nibble ? (size + 1) / 2
                                 : mode == LevelMode::Wld    ? (size + 3) / 4
                                                             : size;
     DiskNeed need;
-    need.file = estimated_file_bytes(size * uint64_t(entries_per_position));
+    need.file = estimated_file_bytes(size * uint64_t(entries_per_position), file_bits);
     // The streamed engine's exit file, compressed; the 4-bit and 2-bit engines' scan files
-    // (nibble_scan_bytes, wld_scan_bytes).
+    // (nibble_scan_bytes, wld_scan_bytes), whose exits' generation they drop before the write.
     need.exits = mode == LevelMode::Streamed ? estimated_exit_file_bytes(size)
                  : mode == LevelMode::Nibble ? nibble_scan_bytes(size)
                  : mode == LevelMode::Wld    ? wld_scan_bytes(size, checkpoints)
                                              : 0;
-    need.checkpoint = checkpoints ? word_bytes : 0;
+    if (mode == LevelMode::Nibble || mode == LevelMode::Wld) need.dropped = scan_exits_bytes(size);
+    need.checkpoint = checkpoints ? estimated_checkpoint_bytes(word_bytes) : 0;
     return need;
 }
 

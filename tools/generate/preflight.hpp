@@ -50,14 +50,23 @@ void check_memory(int n, uint64_t needed, const std::string& how, const MemoryBu
 /// of the level left there already (its checkpoint and exit file, which the run reuses or
 /// replaces).
 struct DiskNeed {
-    uint64_t file = 0;       ///< the level file (tablebase's generous estimate)
-    uint64_t exits = 0;      ///< streamed: the exit file (compressed) or the scan files
-    uint64_t checkpoint = 0; ///< one checkpoint (the working words); 0 with checkpoints off
-    uint64_t on_disk = 0;    ///< the level's checkpoint and exit file already there
+    uint64_t file = 0;  ///< the level file (estimated_file_bytes)
+    uint64_t exits = 0; ///< streamed: the exit file (compressed) or the scan files
+    /// Of `exits`, what the 4- and 2-bit engines drop before the level's file is written
+    /// once a checkpoint holds that last safe point: the exits' generation.
+    uint64_t dropped = 0;
+    /// One checkpoint (the working words, compressed: estimated_checkpoint_bytes); 0 with
+    /// checkpoints off.
+    uint64_t checkpoint = 0;
+    uint64_t on_disk = 0; ///< the level's checkpoint and exit file already there
 
-    /// A save writes the new checkpoint beside the old one before the rename removes it,
-    /// and the file is written while the checkpoint and the exit file are still there.
-    uint64_t peak() const { return exits + checkpoint + std::max(checkpoint, file); }
+    /// The most at once: a save writes the new checkpoint beside the old one and the scratch
+    /// files; the file is written beside the scratch files and the checkpoint, less what
+    /// was dropped when a checkpoint was saved (all of them when none was).
+    uint64_t peak() const {
+        return std::max(
+            {exits + 2 * checkpoint, exits + file, exits - dropped + checkpoint + file});
+    }
     /// The free space the level needs: its peak less what is there already.
     uint64_t still_needed() const {
         const uint64_t there = std::min(on_disk, exits + checkpoint);
@@ -65,11 +74,17 @@ struct DiskNeed {
     }
 };
 
+/// The exits' generation of the 4- and 2-bit engines' scan files for a level of
+/// `positions`, estimated: 2.5 bits a position and 64 KiB (measured 2.03 at awari 20, 2.24
+/// at 22, 2.31 at 24).
+uint64_t scan_exits_bytes(uint64_t positions);
+
 /// The most the 4-bit engine's scan files (retro/nibble_retrograde.hpp) of a level of
-/// `positions` hold at once: the exits' generation, beside either the gathering's (as large,
-/// until the first pass has written the exits) or every threshold's bitmap (kept until the
-/// level is written), each estimated from the bits a position measured at awari 20 and 22.
-/// Checkpoints add nothing: every generation a checkpoint needs is kept anyway.
+/// `positions` hold at once: the exits' generation (scan_exits_bytes), beside either the
+/// gathering's (as large, until the first pass has written the exits) or every threshold's
+/// bitmap (kept until the level is written), each estimated from the bits a position
+/// measured at awari 20 and 22. Checkpoints add nothing: every generation a checkpoint needs
+/// is kept anyway.
 uint64_t nibble_scan_bytes(uint64_t positions);
 
 /// The most the 2-bit engine's scan files (retro/wld_retrograde.hpp) for a level of
@@ -79,12 +94,21 @@ uint64_t nibble_scan_bytes(uint64_t positions);
 /// counted at a bit a position (uncompressed: measured at most 0.8 at awari 18 and 22).
 uint64_t wld_scan_bytes(uint64_t positions, bool checkpoints);
 
+/// A checkpoint of `word_bytes` of working words, as written (db/checkpoint.hpp compresses
+/// them): at most kCheckpointShare of the words, measured, and a header.
+uint64_t estimated_checkpoint_bytes(uint64_t word_bytes);
+/// What a checkpoint is counted of its words: the largest share measured over a level's
+/// saves, every word, with a margin (docs/results.md, "Level 38's disk").
+inline constexpr double kCheckpointShare = 0.75;
+
 /// What building level n in `mode` puts on disk (on_disk left 0: the builder knows its
-/// directory): its file (`entries_per_position` entries a position), its checkpoint unless
-/// checkpoints are off (the working words: 2 bytes a position in memory, 1 streamed), and
-/// streamed its exit file. On a board of `pits_per_side`.
+/// directory): its file (`entries_per_position` entries a position, estimated from
+/// `file_bits` when the directory measured them: LevelDir::measured_file_bits), its
+/// checkpoint unless checkpoints are off (the working words: 2 bytes a position in memory,
+/// 1 streamed, 4 and 2 bits, compressed), and streamed its exit file or scan files. On a
+/// board of `pits_per_side`.
 DiskNeed disk_need(int n, int entries_per_position, bool checkpoints, LevelMode mode,
-                   int pits_per_side);
+                   int pits_per_side, std::optional<double> file_bits = {});
 
 /// Throws std::runtime_error, before level n is solved, when the free space of `dir` is
 /// below need.still_needed(), naming the parts, what is already there, and what the level
