@@ -83,10 +83,12 @@ void add_generate_options(po::options_description& opts, GenerateOptions& o) {
         "write nothing: print per level the mode this run would use, its memory, its disk peak "
         "(with the smaller levels' files) and the wall hours at --threads from measured CPU "
         "rates (--dir's owaredb-build.jsonl if it has any, else docs/data/build-rates.jsonl); "
-        "every level counts as to be built; exit 0 if every level fits --memory and --disk, "
-        "else 1")("disk", po::value(&o.disk),
-                  "with --plan: the disk to plan for, e.g. 1T (default: the free space of --dir, "
-                  "or of its nearest existing parent)");
+        "a level whose file is in --dir is shown built (its size counted, no time), and the "
+        "others' files are estimated from the largest of those; exit 0 if every level fits "
+        "--memory and --disk, else 1")(
+        "disk", po::value(&o.disk),
+        "with --plan: the disk to plan for, e.g. 1T (default: the free space of --dir, or of "
+        "its nearest existing parent, and the files of the planned levels there)");
     add_threads_option(opts, o.threads, "parallel threads (0 = one per core)");
 }
 
