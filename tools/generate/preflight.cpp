@@ -89,17 +89,17 @@ void check_memory(int n, uint64_t needed, const std::string& how, const MemoryBu
 
 uint64_t scan_exits_bytes(uint64_t positions) {
     // Measured (docs/results.md, "The 4-bit word without rewriting a byte a threshold",
-    // "Level 38's disk"): 2.03 bits a position at awari 20, 2.24 at 22, 2.31 at 24; in
-    // tenths of a bit, with a margin for the growth going on above.
-    constexpr uint64_t kExitTenths = 25;
+    // "Level 38's disk"): 2.03 bits a position at awari 20, 2.24 at 22, 2.31 at 24, 2.40 at
+    // 27; in tenths of a bit, above the 2.73 that growth of 0.03 a level gives at 38.
+    constexpr uint64_t kExitTenths = 28;
     return positions * kExitTenths / 80 + (uint64_t(64) << 10);
 }
 
 uint64_t nibble_scan_bytes(uint64_t positions) {
     // Measured (the same sections): all the thresholds' bitmaps together took 3.88 bits a
-    // position at awari 20, 4.28 at 22 and 4.42 at 24. Rounded up, in tenths of a bit, with
-    // a margin for the growth going on above.
-    constexpr uint64_t kBitmapTenths = 50;
+    // position at awari 20, 4.28 at 22, 4.42 at 24 and 4.58 at 27; in tenths of a bit,
+    // above the 5.17 that growth of 0.053 a level gives at 38.
+    constexpr uint64_t kBitmapTenths = 55;
     const uint64_t exits = scan_exits_bytes(positions);
     const uint64_t bitmaps = positions * kBitmapTenths / 80 + (uint64_t(64) << 10);
     return exits + std::max(exits, bitmaps);

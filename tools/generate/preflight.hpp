@@ -75,15 +75,15 @@ struct DiskNeed {
 };
 
 /// The exits' generation of the 4- and 2-bit engines' scan files for a level of
-/// `positions`, estimated: 2.5 bits a position and 64 KiB (measured 2.03 at awari 20, 2.24
-/// at 22, 2.31 at 24).
+/// `positions`, estimated: 2.8 bits a position and 64 KiB (measured 2.03 at awari 20, 2.24
+/// at 22, 2.31 at 24, 2.40 at 27).
 uint64_t scan_exits_bytes(uint64_t positions);
 
 /// The most the 4-bit engine's scan files (retro/nibble_retrograde.hpp) of a level of
 /// `positions` hold at once: the exits' generation (scan_exits_bytes), beside either the
 /// gathering's (as large, until the first pass has written the exits) or every threshold's
 /// bitmap (kept until the level is written), each estimated from the bits a position
-/// measured at awari 20 and 22. Checkpoints add nothing: every generation a checkpoint needs
+/// measured at awari 20..27. Checkpoints add nothing: every generation a checkpoint needs
 /// is kept anyway.
 uint64_t nibble_scan_bytes(uint64_t positions);
 
@@ -99,7 +99,7 @@ uint64_t wld_scan_bytes(uint64_t positions, bool checkpoints);
 uint64_t estimated_checkpoint_bytes(uint64_t word_bytes);
 /// What a checkpoint is counted of its words: the largest share measured over a level's
 /// saves, every word, with a margin (docs/results.md, "Level 38's disk").
-inline constexpr double kCheckpointShare = 0.75;
+inline constexpr double kCheckpointShare = 0.65;
 
 /// What building level n in `mode` puts on disk (on_disk left 0: the builder knows its
 /// directory): its file (`entries_per_position` entries a position, estimated from
