@@ -84,7 +84,8 @@ void add_generate_options(po::options_description& opts, GenerateOptions& o) {
         "(with the smaller levels' files) and the wall hours at --threads from measured CPU "
         "rates (--dir's owaredb-build.jsonl if it has any, else docs/data/build-rates.jsonl); "
         "a level whose file is in --dir is shown built (its size counted, no time), and the "
-        "others' files are estimated from the largest of those; exit 0 if every level fits "
+        "others' files are estimated from the largest of those (else of the files the rates' "
+        "records measured); exit 0 if every level fits "
         "--memory and --disk, else 1")(
         "disk", po::value(&o.disk),
         "with --plan: the disk to plan for, e.g. 1T (default: the free space of --dir, or of "

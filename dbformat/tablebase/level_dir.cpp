@@ -64,11 +64,14 @@ uint64_t LevelDir::file_bytes(int n) const {
     return ec ? 0 : uint64_t(bytes);
 }
 
-std::optional<double> LevelDir::measured_file_bits(int n) const {
+std::optional<double>
+LevelDir::measured_file_bits(int n, const std::function<uint64_t(int)>& known_bytes) const {
     for (int below = n - 1; below >= 0; --below) {
         const uint64_t entries = entries_per_position_ * level_size(below);
         if (entries < kMeasuredFileEntries) break;
-        if (const uint64_t bytes = file_bytes(below)) return 8.0 * double(bytes) / double(entries);
+        uint64_t bytes = file_bytes(below);
+        if (!bytes && known_bytes) bytes = known_bytes(below);
+        if (bytes) return 8.0 * double(bytes) / double(entries);
     }
     return std::nullopt;
 }

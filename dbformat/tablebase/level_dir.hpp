@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -67,8 +68,12 @@ class LevelDir {
     /// The bits an entry of the largest level file below level n that is in the directory,
     /// measured from its size: what estimated_file_bytes() takes for level n. None when no
     /// level below n of at least kMeasuredFileEntries entries has a file here (a small
-    /// level's bits say little of a large one's).
-    std::optional<double> measured_file_bits(int n) const;
+    /// level's bits say little of a large one's). With `known_bytes`, a level whose file is
+    /// not here counts with the size known_bytes(level) gives (a build record's, for
+    /// `generate --plan` on a new directory), 0 when it knows none; the largest level
+    /// either way is taken.
+    std::optional<double>
+    measured_file_bits(int n, const std::function<uint64_t(int)>& known_bytes = {}) const;
     static constexpr uint64_t kMeasuredFileEntries = uint64_t(1) << 20;
     /// The bytes of level n's checkpoint, exit file and scan files that a killed run left
     /// (0 for none there): what a resumed build of the level has on disk already.

@@ -27,12 +27,14 @@ doctest::Approx relative(double value) {
     return doctest::Approx(value).scale(0);
 }
 
-std::string record(int level, const char* mode, double us_a_position, const char* finished) {
+std::string record(int level, const char* mode, double us_a_position, const char* finished,
+                   const char* file = nullptr, uint64_t file_bytes = 0) {
     std::ostringstream line;
     line << R"({"level":)" << level << R"(,"positions":1000000,"mode":")" << mode
          << R"(","cpu_seconds":)" << us_a_position << R"(,"threads":2,"finished":")" << finished
-         << R"(","earlier_unknown":false})";
-    return line.str() + "\n";
+         << R"(","earlier_unknown":false)";
+    if (file) line << R"(,"file":")" << file << R"(","file_bytes":)" << file_bytes;
+    return line.str() + "}\n";
 }
 
 TEST_CASE("parse_rate_records keeps the last record of a level and mode, and only rates") {
@@ -51,6 +53,14 @@ TEST_CASE("parse_rate_records keeps the last record of a level and mode, and onl
     CHECK(r[0].level == 20);
     CHECK(r[0].cpu_seconds == 1);
     CHECK(r[0].finished == "2026-12-02T00:00:00Z");
+    CHECK(r[0].file.empty());
+    CHECK(r[0].file_bytes == 0);
+
+    std::istringstream sized(record(20, "in-memory", 1, "a", "awari-20.owdb", 37211533));
+    const std::vector<RateRecord> s = parse_rate_records(sized);
+    REQUIRE(s.size() == 1);
+    CHECK(s[0].file == "awari-20.owdb");
+    CHECK(s[0].file_bytes == 37211533);
 }
 
 TEST_CASE("RateModel: a line over the base mode, other modes by their measured ratio") {
@@ -167,6 +177,41 @@ TEST_CASE("make_build_plan: the levels a directory holds are built, and the next
     CHECK(p.files == files12 + need13.file +
                          estimated_file_bytes(level_size(6, 14), levels.measured_file_bits(14)));
     CHECK(p.hours == doctest::Approx(r13.hours + p.rows[14].hours));
+}
+
+// A directory without files (the 48-seed plan on a new machine): the files are estimated
+// from the sizes the build records measured, of files of the same rule set only, rather
+// than at the generous 6 bits a position (which counted the 48-seed game's files 647 GB
+// where awari's measured bits make about 460).
+TEST_CASE("make_build_plan: on a directory without files, the records' file sizes") {
+    owaredb::test::TempDir dir;
+    const LevelDir levels(dir.path(), Rules::awari(), db::LevelKind::Values, 1, 6);
+    const uint64_t bytes12 = level_size(6, 12) / 2; // 4 bits a position
+    std::istringstream in(record(12, "in-memory", 1, "a", "awari-12.owdb", bytes12) +
+                          record(13, "in-memory", 1, "b", "abapa-13.owdb", 1000));
+    const std::vector<RateRecord> records = parse_rate_records(in);
+    const RateModel rates(records);
+    const ModePlan modes("auto", MemoryBudget{uint64_t(1) << 30, true}, 6, kBuildFootprint);
+    const BuildPlan p = make_build_plan(modes, GameLevels::up_to(14, 6), true, uint64_t(1) << 40,
+                                        rates, 2, &levels, records);
+    REQUIRE(p.rows.size() == 15);
+    uint64_t files12 = 0;
+    for (int n = 0; n <= 12; ++n) { // nothing measured below 12 (too small): generous
+        CHECK_FALSE(p.rows[n].built);
+        files12 += estimated_file_bytes(level_size(6, n));
+    }
+    CHECK(p.rows[13].files_before == files12);
+    // 13 and 14 from awari-12's 4 bits; abapa's 13 is another game's file.
+    const uint64_t file13 = estimated_file_bytes(level_size(6, 13), 4.0);
+    const uint64_t file14 = estimated_file_bytes(level_size(6, 14), 4.0);
+    CHECK(p.rows[13].disk_peak ==
+          files12 + disk_need(13, 1, true, LevelMode::InMemory, 6, 4.0).peak());
+    CHECK(p.files == files12 + file13 + file14);
+    // Without the records: every file at the generous count.
+    const BuildPlan plain = make_build_plan(modes, GameLevels::up_to(14, 6), true,
+                                            uint64_t(1) << 40, rates, 2, &levels);
+    CHECK(plain.files == files12 + estimated_file_bytes(level_size(6, 13)) +
+                             estimated_file_bytes(level_size(6, 14)));
 }
 
 } // namespace

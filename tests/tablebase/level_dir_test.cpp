@@ -183,3 +183,32 @@ TEST_CASE("the file size estimate follows the bits of the largest smaller level 
     CHECK(estimated_file_bytes(entries, 5.9) == estimated_file_bytes(entries));
     CHECK(estimated_file_bytes(entries, std::nullopt) == estimated_file_bytes(entries));
 }
+
+// generate --plan on a directory without files takes the sizes its build records measured
+// (the committed ones: docs/data/build-rates.jsonl), asked level by level; the directory's
+// own file wins at a level both know, and the largest level either knows is the one taken.
+TEST_CASE("the file size estimate takes sizes known elsewhere when the directory lacks them") {
+    owaredb::test::TempDir dir;
+    const LevelDir levels(dir.path(), Rules::awari(), db::LevelKind::Values, 1, 6);
+    std::vector<int> asked;
+    const auto known = [&](int n) -> uint64_t {
+        asked.push_back(n);
+        return n == 14 ? level_size<6>(14) / 2 : n == 11 ? 1 : 0; // 4 bits at 14
+    };
+    CHECK(levels.measured_file_bits(16, known) == doctest::Approx(4.0).epsilon(1e-6));
+    CHECK(asked == std::vector<int>{15, 14}); // from the top down, stopping at the first
+    // Level 11 (701,064 positions) is too small to count, known or not.
+    CHECK_FALSE(levels.measured_file_bits(14, known).has_value());
+
+    std::vector<int8_t> values(level_size<6>(15), 1);
+    db::write_level(levels.path(15), levels.meta(15), values, db::WriterOptions{.threads = 2});
+    const double bits15 = 8.0 * double(fs::file_size(levels.path(15))) / double(values.size());
+    CHECK(levels.measured_file_bits(16, known) == doctest::Approx(bits15)); // the file, not 14
+    // A level whose file is there is not asked for (its file is what it measures).
+    asked.clear();
+    CHECK(levels.measured_file_bits(16, [&](int n) -> uint64_t {
+        asked.push_back(n);
+        return 1;
+    }) == doctest::Approx(bits15));
+    CHECK(asked.empty());
+}

@@ -54,7 +54,8 @@ std::vector<RateRecord> parse_rate_records(std::istream& in) {
             RateRecord r{
                 line.at("level").get<int>(),           line.at("positions").get<uint64_t>(),
                 mode.value_or(LevelMode::Distributed), line.at("cpu_seconds").get<double>(),
-                line.at("threads").get<int>(),         line.at("finished").get<std::string>()};
+                line.at("threads").get<int>(),         line.at("finished").get<std::string>(),
+                line.value("file", std::string()),     line.value("file_bytes", uint64_t(0))};
             // A level resumed from a checkpoint that did not record its earlier CPU time
             // holds only the last run's.
             if (!mode || r.level < kMinRateLevel || r.positions == 0 || r.cpu_seconds <= 0 ||
@@ -146,7 +147,18 @@ bool BuildPlan::fits() const {
 
 BuildPlan make_build_plan(const ModePlan& plan, const GameLevels& levels, bool checkpoints,
                           uint64_t disk_bytes, const RateModel& rates, int threads,
-                          const LevelDir* dir) {
+                          const LevelDir* dir, const std::vector<RateRecord>& records) {
+    // The sizes the records measured, of files named as dir's: another rule set's or
+    // board's files say little of these.
+    std::map<int, uint64_t> recorded;
+    if (dir)
+        for (const RateRecord& r : records)
+            if (r.file_bytes && r.file == dir->path(r.level).filename().string())
+                recorded[r.level] = r.file_bytes;
+    const auto recorded_bytes = [&](int n) -> uint64_t {
+        const auto it = recorded.find(n);
+        return it == recorded.end() ? 0 : it->second;
+    };
     BuildPlan out;
     const uint64_t budget = plan.budget().bytes;
     for (int n = 0; n <= levels.max_level; ++n) {
@@ -167,8 +179,9 @@ BuildPlan make_build_plan(const ModePlan& plan, const GameLevels& levels, bool c
             continue;
         }
         row.memory = plan_memory_bytes(plan, n);
-        const DiskNeed need = disk_need(n, 1, checkpoints, row.mode, plan.pits(),
-                                        dir ? dir->measured_file_bits(n) : std::nullopt);
+        const DiskNeed need =
+            disk_need(n, 1, checkpoints, row.mode, plan.pits(),
+                      dir ? dir->measured_file_bits(n, recorded_bytes) : std::nullopt);
         row.disk_peak = out.files + need.peak();
         row.hours = rates.cpu_per_position(n, row.mode) * double(row.positions) /
                     effective_threads(threads) / 3600;
@@ -274,7 +287,7 @@ int print_build_plan(const PlanRequest& request, const ModePlan& plan) {
     const std::vector<RateRecord> records = load_rates(request.dir, source);
     const RateModel rates(records);
     const BuildPlan p = make_build_plan(plan, request.levels, request.checkpoints, disk, rates,
-                                        request.threads, &dir);
+                                        request.threads, &dir, records);
     std::printf("owaredb generate --plan: %s (nothing is written)\n", request.title.c_str());
     std::printf("memory %.1f GB (%s), disk %.1f GB (%s), checkpoints %s\n", gb(plan.budget().bytes),
                 plan.budget().given ? "--memory" : "90 % of available", gb(disk),
@@ -284,6 +297,9 @@ int print_build_plan(const PlanRequest& request, const ModePlan& plan) {
                     : "--disk",
                 request.checkpoints ? "on" : "off");
     print_rates(rates, source, records, request.threads);
+    std::printf("files: 1.1x the bits a position of the largest smaller level measured (its "
+                "file in --dir, else a record's size of a file of that name), 6.25 where none "
+                "is\n");
     print_rows(p);
     std::printf("total: %.1f wall hours; peak memory %.1f GB; peak disk %.1f GB; files %.1f GB\n",
                 p.hours, gb(p.peak_memory), gb(p.peak_disk), gb(p.files));

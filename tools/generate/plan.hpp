@@ -25,7 +25,9 @@ struct RateRecord {
     LevelMode mode = LevelMode::InMemory;
     double cpu_seconds = 0; ///< user + system, all threads
     int threads = 0;
-    std::string finished; ///< UTC, "2026-12-04T22:35:48Z"
+    std::string finished;    ///< UTC, "2026-12-04T22:35:48Z"
+    std::string file;        ///< the level's file name, "awari-28.owdb"; empty when not recorded
+    uint64_t file_bytes = 0; ///< its size; 0 when not recorded
 };
 
 /// The records of owaredb-build.jsonl text that give a rate: levels built in one process
@@ -104,10 +106,13 @@ struct BuildPlan {
 /// checkpoints or without, against `disk_bytes` of disk for all their files, at `rates` on
 /// `threads`. With `dir`, the levels whose file is there are built (their size counted, no
 /// time), and the others' files are estimated from the bits a position of the largest
-/// smaller level there (LevelDir::measured_file_bits), as generate's preflight does.
+/// smaller level there (LevelDir::measured_file_bits), as generate's preflight does; a
+/// smaller level whose file is not there counts with the size a record of `records` gives
+/// for a file of that name (the same rule set and board), when one does.
 BuildPlan make_build_plan(const ModePlan& plan, const GameLevels& levels, bool checkpoints,
                           uint64_t disk_bytes, const RateModel& rates, int threads,
-                          const LevelDir* dir = nullptr);
+                          const LevelDir* dir = nullptr,
+                          const std::vector<RateRecord>& records = {});
 
 /// What `generate --plan` was asked: the run as generate would make it.
 struct PlanRequest {
