@@ -181,8 +181,7 @@ TEST_CASE("make_build_plan: the levels a directory holds are built, and the next
 
 // A directory without files (the 48-seed plan on a new machine): the files are estimated
 // from the sizes the build records measured, of files of the same rule set only, rather
-// than at the generous 6 bits a position (which counted the 48-seed game's files 647 GB
-// where awari's measured bits make about 460).
+// than at the generous 6 bits a position (about 1.5 times what awari's files measure).
 TEST_CASE("make_build_plan: on a directory without files, the records' file sizes") {
     owaredb::test::TempDir dir;
     const LevelDir levels(dir.path(), Rules::awari(), db::LevelKind::Values, 1, 6);
