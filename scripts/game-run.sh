@@ -57,6 +57,12 @@ alive() {
   [[ -r /proc/$pid/cmdline ]] && tr '\0' '\n' <"/proc/$pid/cmdline" | grep -qxF "$dir"
 }
 stamp() { date -u +%FT%TZ; }
+# say_in FILE MESSAGE: prints MESSAGE and makes it FILE's content at once (written beside it,
+# then renamed), so that a reader (status, a test, a person) never sees FILE empty.
+say_in() {
+  echo "$2"
+  echo "$2" >"$1.tmp" && mv -f "$1.tmp" "$1"
+}
 # in_session PIDFILE: whether a process of the session PIDFILE's process leads (setsid)
 # is alive, the leader gone or not: on SIGTERM the generation's shell and /usr/bin/time
 # exit at once, and owaredb, their child, goes on until its checkpoint is saved.
@@ -239,7 +245,7 @@ checker_loop() {
         --progress-file check/progress.json >>"$dir/check/verify.log" 2>&1; then
         echo "$to" >"$dir/check/verified-up-to"
       else
-        echo "$(stamp) verify of levels $from..$to failed: see check/verify.log" | tee "$dir/check/FAILED"
+        say_in "$dir/check/FAILED" "$(stamp) verify of levels $from..$to failed: see check/verify.log"
         return 1
       fi
       continue
@@ -251,7 +257,7 @@ checker_loop() {
       OWAREDB=$dir/bin/owaredb /usr/bin/time -v "$repo/scripts/all-configurations-jsonl.sh" "$dir/data" \
         "$dir/check/all-configurations.jsonl" --memory "$CHECK_MEMORY" --threads "$threads" \
         --values-from "$from" --values-up-to "$to" >>"$dir/check/stats.log" 2>&1 || {
-        echo "$(stamp) count of levels $from..$to failed: see check/stats.log" | tee "$dir/check/FAILED"
+        say_in "$dir/check/FAILED" "$(stamp) count of levels $from..$to failed: see check/stats.log"
         return 1
       }
       continue
@@ -262,13 +268,13 @@ checker_loop() {
       if bin/owaredb probe --rules "$RULES" --dir data --pv "$start" >check/start-pv.tmp 2>&1; then
         mv check/start-pv.tmp check/start-pv.txt
       else
-        echo "$(stamp) probe of the start failed: see check/start-pv.tmp" | tee "$dir/check/FAILED"
+        say_in "$dir/check/FAILED" "$(stamp) probe of the start failed: see check/start-pv.tmp"
         return 1
       fi
       continue
     fi
     if ((verified == all)) && [[ -s $dir/check/start-pv.txt ]]; then
-      echo "$(stamp) done: levels built, checked and counted; the start probed" | tee check/done
+      say_in check/done "$(stamp) done: levels built, checked and counted; the start probed"
       return 0
     fi
     sleep "${POLL:-60}"

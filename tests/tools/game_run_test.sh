@@ -116,7 +116,13 @@ b = bytearray(open(p, 'rb').read())
 b[len(b) // 2] ^= 0x40
 open(p, 'wb').write(bytes(b))
 "
-"$script" start "$broken" >/dev/null 2>&1
+# check/FAILED appears whole: a `tee` that is slow to write (as a loaded machine makes one)
+# shows no reader an empty FAILED (one was seen empty by this test under load, 2026-12-06).
+slow=$work/slow-tee
+mkdir -p "$slow"
+printf '#!/bin/bash\nfor f in "$@"; do : >"$f"; done\nsleep 2\nexec %s "$@"\n' "$(command -v tee)" >"$slow/tee"
+chmod +x "$slow/tee"
+PATH=$slow:$PATH "$script" start "$broken" >/dev/null 2>&1
 check "a damaged file fails the check" wait_for "$broken/check/FAILED"
 check "the failure names the log" grep -q "see check/verify.log" "$broken/check/FAILED"
 check "whose check names the damaged file" grep -q "DAMAGED .*awari-09.owdb" "$broken/check/verify.log"
