@@ -18,6 +18,10 @@ namespace {
 
 } // namespace
 
+void throw_system_error(const std::filesystem::path& path, const std::string& what) {
+    throw std::runtime_error(path.string() + ": " + what + ": " + std::strerror(errno));
+}
+
 AtomicFileSink::AtomicFileSink(std::filesystem::path path) : path_(std::move(path)) {}
 
 void AtomicFileSink::create() {

@@ -99,6 +99,10 @@ Status regular_or_missing(const std::filesystem::path& path);
 // status with the system's reason, or Corrupt when the file ends first; no file name.
 Status pread_exact(int fd, uint64_t offset, std::span<uint8_t> out);
 
+// Throws std::runtime_error "<path>: <what>: <the system's reason for errno>": the error of
+// a failed system call on a work file (scan files, exit files), where the caller cannot go on.
+[[noreturn]] void throw_system_error(const std::filesystem::path& path, const std::string& what);
+
 // Opens a regular file (open_regular_file) as a Source.
 Result<std::unique_ptr<Source>> open_file_source(const std::filesystem::path& path);
 

@@ -31,16 +31,12 @@ struct Entry {
 constexpr std::size_t kEntryBytes = 24;
 constexpr std::size_t kFooterBytes = 8 + 5 * 8;
 
-[[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
-    throw std::runtime_error(path.string() + ": " + what + ": " + std::strerror(errno));
-}
-
 void pwrite_all(int fd, const std::filesystem::path& path, const uint8_t* bytes, std::size_t size,
                 uint64_t at) {
     for (std::size_t done = 0; done < size;) {
         const ssize_t put = ::pwrite(fd, bytes + done, size - done, off_t(at + done));
         if (put < 0 && errno == EINTR) continue;
-        if (put <= 0) fail(path, "cannot write the scan file");
+        if (put <= 0) db::detail::throw_system_error(path, "cannot write the scan file");
         done += std::size_t(put);
     }
 }
@@ -154,7 +150,7 @@ void ScanFiles::begin(uint64_t generation, uint64_t size, uint64_t chunk) {
     std::error_code ec;
     std::filesystem::remove(g->path, ec); // a stale file (or a planted link) goes first
     g->fd = ::open(g->path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (g->fd < 0) fail(g->path, "cannot create the scan file");
+    if (g->fd < 0) db::detail::throw_system_error(g->path, "cannot create the scan file");
     writing_ = std::move(g);
 }
 
@@ -185,7 +181,7 @@ uint64_t ScanFiles::end() {
     const uint64_t at = g.end.load();
     pwrite_all(g.fd, g.path, index.data(), index.size(), at);
     pwrite_all(g.fd, g.path, footer.data(), footer.size(), at + index.size());
-    if (::fdatasync(g.fd) != 0) fail(g.path, "cannot sync the scan file");
+    if (::fdatasync(g.fd) != 0) db::detail::throw_system_error(g.path, "cannot sync the scan file");
     last_ = writing_;
     kept_[g.number] = std::exchange(writing_, nullptr);
     return last_->checksum;
@@ -204,7 +200,8 @@ void ScanFiles::read(uint64_t generation, uint64_t index, std::span<int8_t> out)
     packed.resize(e.bytes);
     const std::span<uint8_t> raw(reinterpret_cast<uint8_t*>(out.data()), out.size());
     if (!pread_all(g.fd, packed.data(), packed.size(), e.offset))
-        fail(g.path, "cannot read chunk " + std::to_string(index) + " of the scan file");
+        db::detail::throw_system_error(g.path, "cannot read chunk " + std::to_string(index) +
+                                                   " of the scan file");
     if (!decoder->decompress(packed, raw).ok() || db::detail::checksum(raw) != e.checksum)
         throw std::runtime_error(g.path.string() + ": chunk " + std::to_string(index) +
                                  " of the scan file is damaged");

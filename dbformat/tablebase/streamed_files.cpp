@@ -75,10 +75,6 @@ constexpr uint64_t kRecordBytes = 16;
 constexpr uint8_t kExitCodec = 1; // zstd, as the level files
 constexpr int kExitLevel = 1;     // its fastest usual level: the file lives while a level is solved
 
-[[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
-    throw std::runtime_error(path.string() + ": " + what + ": " + std::strerror(errno));
-}
-
 bool read_at(int fd, uint8_t* bytes, std::size_t size, uint64_t at) {
     return db::detail::pread_exact(fd, at, {bytes, size}).ok();
 }
@@ -121,15 +117,15 @@ void ExitFile::open(bool truncate) {
         // would overwrite) or an earlier run's file is removed first, and O_EXCL |
         // O_NOFOLLOW refuse anything that appears in between.
         if (::unlink(path_.c_str()) != 0 && errno != ENOENT)
-            fail(path_, "cannot remove the old exit file");
+            db::detail::throw_system_error(path_, "cannot remove the old exit file");
         fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-        if (fd_ < 0) fail(path_, "cannot create the exit file");
+        if (fd_ < 0) db::detail::throw_system_error(path_, "cannot create the exit file");
     } else if (truncate && ::ftruncate(fd_, 0) != 0) {
-        fail(path_, "cannot truncate the exit file");
+        db::detail::throw_system_error(path_, "cannot truncate the exit file");
     }
     if (truncate) {
         if (::pwrite(fd_, kExitMagic, sizeof kExitMagic, 0) != ssize_t(sizeof kExitMagic))
-            fail(path_, "cannot write the exit file");
+            db::detail::throw_system_error(path_, "cannot write the exit file");
         end_ = sizeof kExitMagic;
     }
 }
@@ -161,7 +157,8 @@ bool ExitFile::resume(uint64_t size, uint64_t checksum) {
         id_ = next_exit_file_id();
         return false;
     }
-    if (::ftruncate(fd_, off_t(end_)) != 0) fail(path_, "cannot truncate the exit file");
+    if (::ftruncate(fd_, off_t(end_)) != 0)
+        db::detail::throw_system_error(path_, "cannot truncate the exit file");
     return true;
 }
 
@@ -223,7 +220,7 @@ void ExitFile::write_chunk(std::span<const int8_t> exits) {
         const ssize_t put =
             ::pwrite(fd_, record.data() + done, record.size() - done, off_t(end_ + done));
         if (put < 0 && errno == EINTR) continue;
-        if (put <= 0) fail(path_, "cannot write the exit file");
+        if (put <= 0) db::detail::throw_system_error(path_, "cannot write the exit file");
         done += std::size_t(put);
     }
     end_ += record.size();
@@ -256,7 +253,7 @@ uint64_t ExitFile::sync() {
         write_chunk(pending_);
         pending_.clear();
     }
-    if (::fdatasync(fd_) != 0) fail(path_, "cannot sync the exit file");
+    if (::fdatasync(fd_) != 0) db::detail::throw_system_error(path_, "cannot sync the exit file");
     return hash_->sum.digest();
 }
 

@@ -16,7 +16,7 @@ namespace {
 using namespace owaredb;
 using namespace owaredb::cli;
 
-constexpr uint64_t kMiB = uint64_t(1) << 20;
+constexpr uint64_t kMebi = uint64_t(1) << 20;
 
 } // namespace
 
@@ -29,7 +29,7 @@ TEST_CASE("resolve_threads: the count asked for, else one per core, never below 
 
 TEST_CASE("resolve_memory_budget: --memory as given, per process; else a node's share") {
     const MemoryBudget given = resolve_memory_budget("600M", 4);
-    CHECK(given.bytes == 600 * kMiB); // --memory is already per rank
+    CHECK(given.bytes == 600 * kMebi); // --memory is already per rank
     CHECK(given.given);
     const MemoryBudget alone = resolve_memory_budget("", 1);
     CHECK_FALSE(alone.given);
@@ -100,7 +100,7 @@ TEST_CASE("mode plan: streamed-4bit from the first level whose byte a position d
 }
 
 TEST_CASE("mode plan: a board generate cannot stream stays in memory; verify streams it") {
-    const MemoryBudget small{200 * kMiB, true};
+    const MemoryBudget small{200 * kMebi, true};
     ModePlan generate("auto", small, 8, kBuildFootprint);
     CHECK_FALSE(generate.streams());
     // Level 14 on 8 pits a side: 77.5 M positions, over 300 MB in memory.

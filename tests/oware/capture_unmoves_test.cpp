@@ -25,7 +25,7 @@ std::vector<Position> capture_parents(const Rules& rules, const Position& p, int
 }
 
 // Every capture move of D_n, checked against the un-captures of every smaller position.
-void check_level(const Rules& rules, int n) {
+void check_capture_unmoves(const Rules& rules, int n) {
     // expected[k][child rank]: the ranks of the positions of D_n capturing n - k into it.
     std::vector<std::vector<std::vector<uint64_t>>> expected(static_cast<size_t>(n));
     for (int k = 0; k < n; ++k) expected[size_t(k)].resize(level_size<6>(k));
@@ -71,7 +71,7 @@ TEST_CASE("un-captures equal the brute-force capture parents of every position, 
         for (int n = 1; n <= max_n; ++n) {
             CAPTURE(rules.name);
             CAPTURE(n);
-            check_level(rules, n);
+            check_capture_unmoves(rules, n);
         }
 }
 

@@ -15,7 +15,7 @@ using namespace owaredb;
 
 namespace {
 
-void check_level(const Rules& rules, int n) {
+void check_quiet_unmoves(const Rules& rules, int n) {
     const uint64_t size = level_size<6>(n);
     // Forward: child rank -> sorted parent ranks.
     std::vector<std::vector<uint64_t>> expected(size);
@@ -54,7 +54,7 @@ TEST_CASE("un-moves equal the brute-force parent sets for every position, n <= 8
         for (int n = 1; n <= max_n; ++n) {
             CAPTURE(rules.name);
             CAPTURE(n);
-            check_level(rules, n);
+            check_quiet_unmoves(rules, n);
         }
 }
 

@@ -53,8 +53,8 @@ const Move* find_move(const MoveList& list, int move) {
     return nullptr;
 }
 
-void check_move(const Rules& rules, const char* position, int move, int captured,
-                const char* child) {
+void check_vector_move(const Rules& rules, const char* position, int move, int captured,
+                       const char* child) {
     CAPTURE(rules.name);
     CAPTURE(position);
     CAPTURE(move);
@@ -82,7 +82,7 @@ TEST_CASE("OpenSpiel LegalActionsNoConstraintsTest") {
     const char* pos = "1 0 9 0 0 1 1 0 0 0 0 0";
     CHECK(move_numbers(Rules::abapa(), P(pos)) == std::vector<int>{1, 3, 6});
     //   after 1 0 9 0 0 0 | 2 0 0 0 0 0 -> child 2 0 0 0 0 0 1 0 9 0 0 0
-    check_move(Rules::abapa(), pos, 6, 0, "2 0 0 0 0 0 1 0 9 0 0 0");
+    check_vector_move(Rules::abapa(), pos, 6, 0, "2 0 0 0 0 0 1 0 9 0 0 0");
     // Under awari the grand slam is illegal while moves 1 and 3 exist.
     CHECK(move_numbers(Rules::awari(), P(pos)) == std::vector<int>{1, 3});
 }
@@ -95,7 +95,7 @@ TEST_CASE("OpenSpiel LegalActionsLeaveTheOpponentSeedsTest") {
         CAPTURE(rules.name);
         CHECK(move_numbers(rules, P(pos)) == std::vector<int>{6});
         //   after 1 0 0 0 0 0 | 1 0 0 0 0 0 -> child 1 0 0 0 0 0 1 0 0 0 0 0
-        check_move(rules, pos, 6, 0, "1 0 0 0 0 0 1 0 0 0 0 0");
+        check_vector_move(rules, pos, 6, 0, "1 0 0 0 0 0 1 0 0 0 0 0");
     }
 }
 
@@ -106,7 +106,7 @@ TEST_CASE("OpenSpiel CaptureOpponentHousesTillBeginTest") {
     // capture itself is 15 - 4 = 11: houses 10..6 = 3+2+2+2+2, house 11 (3) is kept.
     // We apply no majority rule: the game goes on from the child.
     for (const Rules& rules : {Rules::abapa(), Rules::awari()})
-        check_move(rules, "0 0 8 0 0 1 1 1 1 1 2 3", 3, 11, "0 0 0 0 0 3 0 0 0 1 1 2");
+        check_vector_move(rules, "0 0 8 0 0 1 1 1 1 1 2 3", 3, 11, "0 0 0 0 0 3 0 0 0 1 1 2");
 }
 
 TEST_CASE("OpenSpiel CaptureMostOpponentHousesTest") {
@@ -114,7 +114,7 @@ TEST_CASE("OpenSpiel CaptureMostOpponentHousesTest") {
     // capture of 9 (houses 10..7 = 3+2+2+2; house 6 holds 4) plus 4 collected by each
     // side at its majority-rule end. The child keeps 4 in the opponent's first pit.
     for (const Rules& rules : {Rules::abapa(), Rules::awari()})
-        check_move(rules, "0 0 8 0 0 1 3 1 1 1 2 0", 3, 9, "4 0 0 0 0 0 0 0 0 1 1 2");
+        check_vector_move(rules, "0 0 8 0 0 1 3 1 1 1 2 0", 3, 9, "4 0 0 0 0 0 0 0 0 1 1 2");
 }
 
 TEST_CASE("OpenSpiel NoCaptureBecauseTooFewSeedsTest") {
@@ -125,7 +125,7 @@ TEST_CASE("OpenSpiel NoCaptureBecauseTooFewSeedsTest") {
     const Position ours = from_absolute(os, 1);
     CHECK(to_string(ours) == "0 0 8 0 0 1 3 1 1 1 0 0");
     for (const Rules& rules : {Rules::abapa(), Rules::awari()})
-        check_move(rules, "0 0 8 0 0 1 3 1 1 1 0 0", 3, 0, "4 2 2 2 1 0 0 0 0 1 1 2");
+        check_vector_move(rules, "0 0 8 0 0 1 3 1 1 1 0 0", 3, 0, "4 2 2 2 1 0 0 0 0 1 1 2");
 }
 
 TEST_CASE("OpenSpiel NoCaptureBecauseTooManySeedsTest") {
@@ -134,7 +134,7 @@ TEST_CASE("OpenSpiel NoCaptureBecauseTooManySeedsTest") {
     // player 1 is 4 2 2 2 4 0 0 0 0 1 1 2.
     CHECK(to_string(from_absolute(P("0 0 0 1 1 2 4 2 2 2 4 0"), 1)) == "4 2 2 2 4 0 0 0 0 1 1 2");
     for (const Rules& rules : {Rules::abapa(), Rules::awari()})
-        check_move(rules, "0 0 8 0 0 1 3 1 1 1 3 0", 3, 0, "4 2 2 2 4 0 0 0 0 1 1 2");
+        check_vector_move(rules, "0 0 8 0 0 1 3 1 1 1 3 0", 3, 0, "4 2 2 2 4 0 0 0 0 1 1 2");
 }
 
 TEST_CASE("OpenSpiel NoCaptureBecauseGrandSlamTest") {
@@ -144,13 +144,13 @@ TEST_CASE("OpenSpiel NoCaptureBecauseGrandSlamTest") {
     // gives 2 2 2 2 2 0 0 0 0 1 1 2 with player 0 to move, as abapa does.
     const char* pos = "0 0 8 0 0 1 1 1 1 1 1 0";
     CHECK(to_string(from_absolute(P("1 1 1 1 1 0 0 0 8 0 0 1"), 1)) == pos);
-    check_move(Rules::abapa(), pos, 3, 0, "2 2 2 2 2 0 0 0 0 1 1 2");
+    check_vector_move(Rules::abapa(), pos, 3, 0, "2 2 2 2 2 0 0 0 0 1 1 2");
     CHECK(move_numbers(Rules::abapa(), P(pos)) == std::vector<int>{3, 6});
     // Under awari the grand slam is illegal: move 6 (one seed making 2 in pit 6, a capture
     // of 2 that leaves 4) is the only move.
     //   after 0 0 8 0 0 0 | 2 1 1 1 1 0 -> capture pit 6 -> child 0 1 1 1 1 0 0 0 8 0 0 0
     CHECK(move_numbers(Rules::awari(), P(pos)) == std::vector<int>{6});
-    check_move(Rules::awari(), pos, 6, 2, "0 1 1 1 1 0 0 0 8 0 0 0");
+    check_vector_move(Rules::awari(), pos, 6, 2, "0 1 1 1 1 0 0 0 8 0 0 0");
 }
 
 TEST_CASE("OpenSpiel GameEndsByRepetitionTest: a forced 12-ply cycle without captures") {

@@ -4,6 +4,7 @@
 // record); a damaged or cut chunk is refused naming the file, never used; an uncompressed
 // exit file of an earlier build is not resumed from.
 #include "dbformat/checksum.hpp"
+#include "flip_byte.hpp"
 #include "tablebase/streamed_files.hpp"
 #include "temp_dir.hpp"
 
@@ -62,13 +63,6 @@ uint64_t total_size() {
 std::vector<char> file_bytes(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void flip_byte(const std::filesystem::path& path, uint64_t at) {
-    std::vector<char> bytes = file_bytes(path);
-    bytes.at(at) ^= 0x10;
-    std::ofstream(path, std::ios::binary | std::ios::trunc)
-        .write(bytes.data(), std::streamsize(bytes.size()));
 }
 
 std::vector<int8_t> read_all(const ExitFile& file, uint64_t size) {
@@ -181,13 +175,13 @@ TEST_CASE("exit file: a damaged or cut chunk is refused naming the file") {
     const uint64_t last_byte = record_of(path, 61384) - 1; // of its compressed bytes
     for (const uint64_t at : {last_byte, record + 12, record}) {
         CAPTURE(at);
-        flip_byte(path, at);
+        test::flip_byte(path, at);
         if (at == last_byte)
             CHECK(error_of([&] { file.read(60000, out); }) ==
                   path.string() + ": the chunk of positions 54152..61383 of the exit file is "
                                   "damaged");
         CHECK_FALSE(ExitFile(path).resume(all.size, all.checksum));
-        flip_byte(path, at);
+        test::flip_byte(path, at);
         CHECK_NOTHROW(file.read(60000, out));
     }
     // Cut short inside the last chunk.

@@ -5,6 +5,7 @@
 // several generations by their checksums; and the engines over it give the in-memory
 // engine's bytes.
 #include "dbformat/checkpoint.hpp"
+#include "flip_byte.hpp"
 #include "oware/oware_game.hpp"
 #include "retro/nibble_retrograde.hpp"
 #include "retro/retrograde.hpp"
@@ -49,16 +50,6 @@ std::vector<int8_t> read_generation(const ScanFiles& store, uint64_t g, uint64_t
     for (uint64_t k = 0; k * kChunk < size; ++k)
         store.read(g, k, {out.data() + k * kChunk, std::min<uint64_t>(kChunk, size - k * kChunk)});
     return out;
-}
-
-void flip_byte(const std::filesystem::path& path, uint64_t at) {
-    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekg(std::streamoff(at));
-    char c = 0;
-    f.read(&c, 1);
-    c ^= 0x10;
-    f.seekp(std::streamoff(at));
-    f.write(&c, 1);
 }
 
 } // namespace
@@ -110,15 +101,15 @@ TEST_CASE("scan files: every generation kept reads back; drop, pin; resume refus
     // A damaged chunk is named when read; a damaged index or footer refuses the resume.
     const uint64_t file_size = std::filesystem::file_size(db::scan_file_path(level, 2));
     const uint64_t payload = file_size - (size / kChunk + 1) * 24 - 48;
-    flip_byte(db::scan_file_path(level, 2), payload / 2);
+    test::flip_byte(db::scan_file_path(level, 2), payload / 2);
     CHECK_THROWS_WITH_AS(read_generation(resumed, 2, size), doctest::Contains("is damaged"),
                          std::runtime_error);
     for (const uint64_t from_end : {uint64_t(3), uint64_t(30), uint64_t(200)}) {
         ScanFiles again(level);
         CHECK(again.resume(3, size, kChunk) == sum3);
-        flip_byte(db::scan_file_path(level, 2), file_size - from_end);
+        test::flip_byte(db::scan_file_path(level, 2), file_size - from_end);
         CHECK(!again.resume(2, size, kChunk));
-        flip_byte(db::scan_file_path(level, 2), file_size - from_end);
+        test::flip_byte(db::scan_file_path(level, 2), file_size - from_end);
     }
     resumed.remove_all();
     CHECK(std::filesystem::is_empty(dir.path()));
