@@ -71,9 +71,15 @@ class LevelDir {
     /// level's bits say little of a large one's). With `known_bytes`, a level whose file is
     /// not here counts with the size known_bytes(level) gives (a build record's, for
     /// `generate --plan` on a new directory), 0 when it knows none; the largest level
-    /// either way is taken.
-    std::optional<double>
-    measured_file_bits(int n, const std::function<uint64_t(int)>& known_bytes = {}) const;
+    /// either way is taken. Only files of the kind level n will be written in count:
+    /// capture-bounded ones (generate --compact, whose files are about a quarter smaller,
+    /// dbformat/README.md) when `capture_bounded`, else exact ones, a file of the other
+    /// kind counting as missing (known_bytes gives sizes of exact files: it is not asked
+    /// for a capture-bounded level); so a level whose smaller levels are of the other kind
+    /// is not underestimated by a quarter.
+    std::optional<double> measured_file_bits(int n,
+                                             const std::function<uint64_t(int)>& known_bytes = {},
+                                             bool capture_bounded = false) const;
     static constexpr uint64_t kMeasuredFileEntries = uint64_t(1) << 20;
     /// The bytes of level n's checkpoint, exit file and scan files that a killed run left
     /// (0 for none there): what a resumed build of the level has on disk already.

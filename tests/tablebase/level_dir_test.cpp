@@ -184,6 +184,45 @@ TEST_CASE("the file size estimate follows the bits of the largest smaller level 
     CHECK(estimated_file_bytes(entries, std::nullopt) == estimated_file_bytes(entries));
 }
 
+// A directory whose smaller levels are capture-bounded (generate --compact), about a
+// quarter smaller than exact files, measured an exact level above them a quarter short:
+// only files of the level's own kind count, a file of the other kind as missing.
+TEST_CASE("the file size estimate counts only files of the kind the level is written in") {
+    owaredb::test::TempDir dir;
+    const LevelDir levels(dir.path(), Rules::awari(), db::LevelKind::Values, 1, 6);
+    // Values spread over `spread` scores at random: files of clearly different sizes.
+    const auto write = [&](int n, bool capture_bounded, uint64_t spread) {
+        std::vector<int8_t> values(level_size<6>(n));
+        uint64_t state = 12345;
+        for (int8_t& v : values) {
+            state = state * 6364136223846793005u + 1442695040888963407u;
+            v = int8_t((state >> 33) % spread);
+        }
+        db::LevelMeta meta = levels.meta(n);
+        meta.capture_bounded = capture_bounded;
+        db::write_level(levels.path(n), meta, values, db::WriterOptions{.threads = 2});
+        return 8.0 * double(fs::file_size(levels.path(n))) / double(values.size());
+    };
+    const double exact12 = write(12, false, 2);
+    const double bounded13 = write(13, true, 8);
+    REQUIRE(bounded13 > exact12 + 1);
+    CHECK(levels.measured_file_bits(16) == doctest::Approx(exact12)); // not 13, the other kind
+    CHECK(levels.measured_file_bits(16, {}, true) == doctest::Approx(bounded13));
+    CHECK_FALSE(levels.measured_file_bits(13, {}, true).has_value()); // 12 is exact
+    // A size known elsewhere is of an exact file: it stands in for a bounded file's level,
+    // and is not asked for a capture-bounded level.
+    std::vector<int> asked;
+    const auto known = [&](int n) -> uint64_t {
+        asked.push_back(n);
+        return level_size<6>(n) / 2; // 4 bits
+    };
+    CHECK(levels.measured_file_bits(16, known) == doctest::Approx(4.0).epsilon(1e-6));
+    CHECK(asked == std::vector<int>{15});
+    asked.clear();
+    CHECK(levels.measured_file_bits(16, known, true) == doctest::Approx(bounded13));
+    CHECK(asked.empty());
+}
+
 // generate --plan on a directory without files takes the sizes its build records measured
 // (the committed ones: docs/data/build-rates.jsonl), asked level by level; the directory's
 // own file wins at a level both know, and the largest level either knows is the one taken.

@@ -103,7 +103,7 @@ template <int P> class ValueLevels final : public LevelBuilder {
 
     void check(int n) const override {
         DiskNeed need = disk_need(n, 1, settings_.checkpoint_minutes >= 0, plan_.mode(n), P,
-                                  db_.measured_file_bits(n));
+                                  db_.measured_file_bits(n, {}, compact_));
         need.on_disk = db_.scratch_bytes(n);
         check_disk(n, need, settings_.dir);
         if (compact_ && streaming_)
