@@ -75,6 +75,9 @@ TEST_CASE("RateModel: a line over the base mode, other modes by their measured r
     CHECK(m.slope() == relative(0.1e-6));
     CHECK(m.intercept() == relative(-1.0e-6));
     CHECK(m.cpu_per_position(30, LevelMode::InMemory) == relative(2.0e-6));
+    // Below the fitted levels the line is not followed (it is -0.5 us at 5): level 20's rate.
+    CHECK(m.first_level() == 20);
+    CHECK(m.cpu_per_position(5, LevelMode::InMemory) == relative(1.0e-6));
     CHECK(m.ratio(LevelMode::Streamed) == doctest::Approx(1.1));
     CHECK(m.cpu_per_position(30, LevelMode::Nibble) == relative(2.0e-6 * 1.1 * 1.2));
     // streamed-2bit, 2.64 us at 22, is 2x streamed: its own ratio, not streamed-4bit's.

@@ -127,7 +127,9 @@ void RateModel::fit(const std::vector<RateRecord>& base) {
 }
 
 double RateModel::cpu_per_position(int n, LevelMode mode) const {
-    return (intercept_ + slope_ * n) * ratio_[index(mode)];
+    // Not extrapolated below the fitted levels: a steep line falls under zero there (awari's
+    // fit over 22..31 did below level 14), and those levels take seconds whatever the rate.
+    return std::max(0.0, intercept_ + slope_ * std::max(n, first_)) * ratio_[index(mode)];
 }
 
 double effective_threads(int threads) {

@@ -49,7 +49,8 @@ class RateModel {
     /// Throws std::runtime_error when there is none.
     explicit RateModel(const std::vector<RateRecord>& records);
 
-    /// CPU seconds (all threads together) one position of level n takes in `mode`.
+    /// CPU seconds (all threads together) one position of level n takes in `mode`; below
+    /// first_level(), what one of first_level() takes.
     double cpu_per_position(int n, LevelMode mode) const;
     /// The mode whose records the level fit is made on (the one with the most levels).
     LevelMode base() const { return base_; }
