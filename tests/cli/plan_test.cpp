@@ -95,6 +95,44 @@ TEST_CASE("RateModel: a line over the base mode, other modes by their measured r
     CHECK(flat.ratio(LevelMode::InMemory) == 1);
 }
 
+// Streamed levels above those memory holds measure the trend best: a mode paired with the
+// base mode at one level joins the line through its ratio there (docs/results.md, "The
+// 48-seed plan on this machine's rates").
+TEST_CASE("RateModel: a paired mode's larger levels join the line on the base mode's scale") {
+    // In memory 1.0, 1.1, 1.2 us at 20..22; streamed 2.4 at 22 (2x the in-memory 1.2, paired),
+    // then 2.4 at 23 and 24 (1.2 on the in-memory scale: no longer growing). The points
+    // 1.0, 1.1, 1.2, 1.2, 1.2 at 20..24: slope 0.05, intercept 0.04 us.
+    std::istringstream in(record(20, "in-memory", 1.0, "a") + record(21, "in-memory", 1.1, "b") +
+                          record(22, "in-memory", 1.2, "c") + record(22, "streamed", 2.4, "d") +
+                          record(23, "streamed", 2.4, "e") + record(24, "streamed", 2.4, "f") +
+                          record(23, "streamed-4bit", 2.975, "g"));
+    const RateModel m(parse_rate_records(in));
+    CHECK(m.base() == LevelMode::InMemory);
+    CHECK(m.ratio(LevelMode::Streamed) == doctest::Approx(2.0));
+    CHECK(m.paired_levels(LevelMode::Streamed) == std::vector<int>{22});
+    CHECK(m.first_level() == 20);
+    CHECK(m.last_level() == 24);
+    CHECK(m.slope() == relative(0.05e-6));
+    CHECK(m.intercept() == relative(0.04e-6));
+    CHECK(m.cpu_per_position(24, LevelMode::Streamed) == relative(2.48e-6));
+    // streamed-4bit, measured at 23 only, where nothing in memory was: against the line
+    // there (1.19 us), 2.5x.
+    CHECK(m.measured(LevelMode::Nibble));
+    CHECK(m.paired_levels(LevelMode::Nibble).empty());
+    CHECK(m.ratio(LevelMode::Nibble) == doctest::Approx(2.5));
+    // Without the pairing level the streamed records are not on the in-memory scale: they
+    // stay out of the line, which is the in-memory levels' alone.
+    std::istringstream unpaired(
+        record(20, "in-memory", 1.0, "a") + record(21, "in-memory", 1.1, "b") +
+        record(22, "in-memory", 1.2, "c") + record(23, "streamed", 2.4, "e") +
+        record(24, "streamed", 2.4, "f"));
+    const RateModel u(parse_rate_records(unpaired));
+    CHECK(u.last_level() == 22);
+    CHECK(u.slope() == relative(0.1e-6));
+    CHECK(u.paired_levels(LevelMode::Streamed).empty());
+    CHECK(u.ratio(LevelMode::Streamed) == doctest::Approx((2.4 / 1.3 + 2.4 / 1.4) / 2));
+}
+
 TEST_CASE("effective_threads: 2 as measured, 80 % up to 16, half a thread beyond") {
     CHECK(effective_threads(2) == 2);
     CHECK(effective_threads(16) == doctest::Approx(12.8));

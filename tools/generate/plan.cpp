@@ -81,13 +81,45 @@ RateModel::RateModel(const std::vector<RateRecord>& records) {
     for (int m = 1; m < kRatedModeCount; ++m)
         if (by_mode[m].size() > by_mode[most].size()) most = m;
     base_ = kRatedModes[most];
-    fit(by_mode[most]);
-    // Each other mode: its measured cost against the fit at the levels it was measured at.
-    // Where streamed and streamed-4bit were measured at the same level (docs/data), this is
-    // the streamed rate times their measured ratio.
+    std::map<int, double> base_rate;
+    for (const RateRecord& r : by_mode[most]) base_rate[r.level] = rate(r);
+
+    // A mode's cost against the base mode's, from the levels both measured: a paired run
+    // compares the engines on one level and machine, where a ratio to the line would carry
+    // the line's error at that level (docs/results.md, "The 48-seed plan on this machine's
+    // rates").
     for (int m = 0; m < kRatedModeCount; ++m) {
         measured_[m] = !by_mode[m].empty();
-        if (m == most || !measured_[m]) continue;
+        if (m == most) continue;
+        double sum = 0;
+        for (const RateRecord& r : by_mode[m])
+            if (const auto base = base_rate.find(r.level); base != base_rate.end()) {
+                sum += rate(r) / base->second;
+                paired_[m].push_back(r.level);
+            }
+        if (!paired_[m].empty()) ratio_[m] = sum / double(paired_[m].size());
+    }
+
+    // The line's points: each level's rates on the base mode's scale, averaged. A paired
+    // mode's levels above the base mode's (streamed ones, past what memory holds) are
+    // where the line's trend is measured best.
+    std::map<int, std::pair<double, int>> on_base_scale;
+    for (int m = 0; m < kRatedModeCount; ++m) {
+        if (m != most && paired_[m].empty()) continue;
+        for (const RateRecord& r : by_mode[m]) {
+            auto& [sum, count] = on_base_scale[r.level];
+            sum += rate(r) / ratio_[m];
+            ++count;
+        }
+    }
+    std::vector<std::pair<int, double>> points;
+    for (const auto& [level, sum_count] : on_base_scale)
+        points.emplace_back(level, sum_count.first / double(sum_count.second));
+    fit(points);
+
+    // A mode measured but never paired: its cost against the line where it was measured.
+    for (int m = 0; m < kRatedModeCount; ++m) {
+        if (m == most || !measured_[m] || !paired_[m].empty()) continue;
         double sum = 0;
         for (const RateRecord& r : by_mode[m]) sum += rate(r) / (intercept_ + slope_ * r.level);
         ratio_[m] = sum / double(by_mode[m].size());
@@ -102,28 +134,29 @@ int RateModel::index(LevelMode mode) {
     throw std::logic_error(std::string("no rate is kept for mode ") + mode_name(mode));
 }
 
-void RateModel::fit(const std::vector<RateRecord>& base) {
+void RateModel::fit(const std::vector<std::pair<int, double>>& points) {
     // The CPU time a position grows with the level: more seeds make more moves to generate
     // and undo, and a larger level outgrows the caches. Awari's measured rate grew about
-    // linearly (0.32 us at level 20, about 0.5 at 30, on a machine shared with other
-    // builds, whose noise a single level's rate shows: level 28 measured 0.31). So: a least
-    // squares line over the largest 10 measured levels, enough to average that noise and
-    // still follow the trend of the large levels, never falling with n (a negative slope is
-    // noise), and extrapolated linearly: a per-level factor (1.03x, docs/distributed.md)
-    // would compound the noise of a short span over the 18 levels from 30 to 48.
+    // linearly (0.55 us at level 22, 1.13 at 31 in memory, on a machine shared with the
+    // checker, whose noise a single level's rate shows: level 26 measured 0.67 between 0.82
+    // and 0.91). So: a least squares line over the largest 10 measured levels, enough to
+    // average that noise and still follow the trend of the large levels, never falling
+    // with n (a negative slope is noise), and extrapolated linearly: a per-level factor
+    // (1.03x, docs/distributed.md) would compound the noise of a short span over the
+    // levels up to 48.
     constexpr std::size_t kFitLevels = 10;
-    const std::size_t from = base.size() > kFitLevels ? base.size() - kFitLevels : 0;
+    const std::size_t from = points.size() > kFitLevels ? points.size() - kFitLevels : 0;
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    const double count = double(base.size() - from);
-    for (std::size_t i = from; i < base.size(); ++i) {
-        const double x = base[i].level, y = rate(base[i]);
+    const double count = double(points.size() - from);
+    for (std::size_t i = from; i < points.size(); ++i) {
+        const double x = points[i].first, y = points[i].second;
         sx += x, sy += y, sxx += x * x, sxy += x * y;
     }
     const double spread = count * sxx - sx * sx;
     slope_ = spread > 0 ? std::max(0.0, (count * sxy - sx * sy) / spread) : 0;
     intercept_ = (sy - slope_ * sx) / count;
-    first_ = base[from].level;
-    last_ = base.back().level;
+    first_ = points[from].first;
+    last_ = points.back().first;
 }
 
 double RateModel::cpu_per_position(int n, LevelMode mode) const {
@@ -241,16 +274,26 @@ void print_rates(const RateModel& m, const std::string& source,
                  const std::vector<RateRecord>& records, int threads) {
     std::printf("rates: %s, %zu records, newest %s\n", source.c_str(), records.size(),
                 measured_when(records).c_str());
-    std::printf("  CPU a position, %s: %.3f + %.4f n us (a line fitted over levels %d..%d)\n",
+    std::printf("  CPU a position, %s: %.3f + %.4f n us (a line fitted over levels %d..%d, the "
+                "paired modes' on its scale)\n",
                 mode_name(m.base()), m.intercept() * 1e6, m.slope() * 1e6, m.first_level(),
                 m.last_level());
     for (int i = 0; i < kRatedModeCount; ++i) {
         const LevelMode mode = kRatedModes[i];
         if (mode == m.base()) continue;
         const std::string taken_as = i < 2 ? "the fit" : std::string(mode_name(kRatedModes[i - 1]));
-        std::printf("  %s: %.2fx that%s\n", mode_name(mode), m.ratio(mode),
-                    m.measured(mode) ? " (measured)"
-                                     : (" (not measured: taken as " + taken_as + ")").c_str());
+        std::string how = " (not measured: taken as " + taken_as + ")";
+        if (!m.paired_levels(mode).empty()) {
+            how = " (paired with " + std::string(mode_name(m.base())) + " at level";
+            const std::vector<int>& levels = m.paired_levels(mode);
+            how += levels.size() > 1 ? "s " : " ";
+            for (std::size_t k = 0; k < levels.size(); ++k)
+                how += (k ? ", " : "") + std::to_string(levels[k]);
+            how += ")";
+        } else if (m.measured(mode)) {
+            how = " (measured against the line: never paired)";
+        }
+        std::printf("  %s: %.2fx that%s\n", mode_name(mode), m.ratio(mode), how.c_str());
     }
     if (threads <= 2)
         std::printf("  hours = CPU / %d threads, as measured\n", threads);

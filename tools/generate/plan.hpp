@@ -42,7 +42,11 @@ inline constexpr int kMinRateLevel = 12;
 /// The committed rates, docs/data/build-rates.jsonl, compiled into the program.
 std::string_view builtin_build_rates();
 
-/// CPU seconds a position, by level and mode, fitted on measured records.
+/// CPU seconds a position, by level and mode, fitted on measured records. One line over the
+/// largest levels measured, whatever their mode: a mode measured at a level the base mode
+/// was measured at too (a paired run) is put on the base mode's scale by its ratio there,
+/// so that its larger levels steer the line's trend; a mode never paired is taken at its
+/// measured cost against the line.
 class RateModel {
   public:
     /// From `records` (parse_rate_records(); the last record of a level and mode wins).
@@ -52,29 +56,34 @@ class RateModel {
     /// CPU seconds (all threads together) one position of level n takes in `mode`; below
     /// first_level(), what one of first_level() takes.
     double cpu_per_position(int n, LevelMode mode) const;
-    /// The mode whose records the level fit is made on (the one with the most levels).
+    /// The mode the line is of (the one with the most levels measured).
     LevelMode base() const { return base_; }
-    /// The fit of the base mode: intercept + slope * n CPU seconds a position, over the
-    /// base mode's levels first_level..last_level.
+    /// The line: intercept + slope * n CPU seconds a position of the base mode, fitted
+    /// over the levels first_level..last_level (the largest 10 measured, a level's rates
+    /// in the base mode and in the paired modes, each divided by its ratio, averaged).
     double intercept() const { return intercept_; }
     double slope() const { return slope_; }
     int first_level() const { return first_; }
     int last_level() const { return last_; }
-    /// What `mode` costs against the fit, and whether records of it measured that (else
-    /// streamed is taken as the base mode, streamed-4bit as streamed, streamed-2bit as
-    /// streamed-4bit).
+    /// What `mode` costs against the line: the mean of its rate over the base mode's at
+    /// the levels paired_levels() names, else (a mode measured but never paired) of its
+    /// rate over the line's at the levels it was measured at. measured() is false for a
+    /// mode without records, taken as the mode before it (streamed as the base mode,
+    /// streamed-4bit as streamed, streamed-2bit as streamed-4bit).
     double ratio(LevelMode mode) const { return ratio_[index(mode)]; }
     bool measured(LevelMode mode) const { return measured_[index(mode)]; }
+    const std::vector<int>& paired_levels(LevelMode mode) const { return paired_[index(mode)]; }
 
   private:
     static int index(LevelMode mode);
-    void fit(const std::vector<RateRecord>& base);
+    void fit(const std::vector<std::pair<int, double>>& points);
 
     LevelMode base_ = LevelMode::InMemory;
     double intercept_ = 0, slope_ = 0;
     int first_ = 0, last_ = 0;
     double ratio_[4] = {1, 1, 1, 1};
     bool measured_[4] = {false, false, false, false};
+    std::vector<int> paired_[4];
 };
 
 /// How many threads' worth of the measured (2-thread) rate `threads` threads give.
