@@ -48,11 +48,6 @@ db::WriteReport DatabaseDir::save(int n, const ValueArray& values, int threads,
     return write_level(n, m, stored.span(), threads);
 }
 
-bool DatabaseDir::capture_bounded(int n) const {
-    db::Result<db::LevelInfo> info = db::LevelReader(path(n)).info();
-    return info.ok() && info->meta.capture_bounded;
-}
-
 db::WriteReport DatabaseDir::save(int n, const db::ValueSource& values, int threads) const {
     if (compact_)
         throw std::invalid_argument("a compact level is encoded from the whole level in memory");

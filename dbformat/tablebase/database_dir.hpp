@@ -40,10 +40,6 @@ class DatabaseDir : public LevelDir {
     /// memory in one piece: `mpirun ... generate`); not for a compact directory.
     db::WriteReport save(int n, const db::ValueSource& values, int threads) const;
 
-    /// Whether level n's file holds capture-bounded values (false also when it is missing
-    /// or unreadable).
-    bool capture_bounded(int n) const;
-
   private:
     bool compact_;
 };

@@ -64,6 +64,11 @@ uint64_t LevelDir::file_bytes(int n) const {
     return ec ? 0 : uint64_t(bytes);
 }
 
+bool LevelDir::capture_bounded(int n) const {
+    const db::Result<db::LevelInfo> info = db::LevelReader(path(n)).info();
+    return info.ok() && info->meta.capture_bounded;
+}
+
 std::optional<double> LevelDir::measured_file_bits(int n,
                                                    const std::function<uint64_t(int)>& known_bytes,
                                                    bool capture_bounded) const {
@@ -71,11 +76,8 @@ std::optional<double> LevelDir::measured_file_bits(int n,
         const uint64_t entries = entries_per_position_ * level_size(below);
         if (entries < kMeasuredFileEntries) break;
         uint64_t bytes = file_bytes(below);
-        if (bytes) {
-            // A file whose header cannot be read counts as exact: its size is all it gives.
-            const db::Result<db::LevelInfo> info = db::LevelReader(path(below)).info();
-            if ((info.ok() && info->meta.capture_bounded) != capture_bounded) bytes = 0;
-        }
+        // A file whose header cannot be read counts as exact: its size is all it gives.
+        if (bytes && this->capture_bounded(below) != capture_bounded) bytes = 0;
         if (!bytes && known_bytes && !capture_bounded) bytes = known_bytes(below);
         if (bytes) return 8.0 * double(bytes) / double(entries);
     }

@@ -65,6 +65,9 @@ class LevelDir {
     db::VerifyReport verify(int n, int threads) const;
     /// The size of level n's file in bytes, 0 when there is none.
     uint64_t file_bytes(int n) const;
+    /// Whether level n's file holds capture-bounded values (generate --compact; false also
+    /// when it is missing or unreadable). Reads the file's header only.
+    bool capture_bounded(int n) const;
     /// The bits an entry of the largest level file below level n that is in the directory,
     /// measured from its size: what estimated_file_bytes() takes for level n. None when no
     /// level below n of at least kMeasuredFileEntries entries has a file here (a small

@@ -160,8 +160,8 @@ void RateModel::fit(const std::vector<std::pair<int, double>>& points) {
 }
 
 double RateModel::cpu_per_position(int n, LevelMode mode) const {
-    // Not extrapolated below the fitted levels: a steep line falls under zero there (awari's
-    // fit over 22..31 did below level 14), and those levels take seconds whatever the rate.
+    // Not extrapolated below the fitted levels: a steep line falls under zero there, and
+    // those levels take seconds whatever the rate.
     return std::max(0.0, intercept_ + slope_ * std::max(n, first_)) * ratio_[index(mode)];
 }
 
