@@ -82,7 +82,8 @@ void add_generate_options(po::options_description& opts, GenerateOptions& o) {
         "plan", po::bool_switch(&o.plan),
         "write nothing: print per level the mode this run would use, its memory, its disk peak "
         "(with the smaller levels' files) and the wall hours at --threads from measured CPU "
-        "rates (--dir's owaredb-build.jsonl if it has any, else docs/data/build-rates.jsonl); "
+        "rates (--dir's owaredb-build.jsonl if it has any, a mode it never pairs with the base "
+        "mode taking the committed pairing, else docs/data/build-rates.jsonl); "
         "a level whose file is in --dir is shown built (its size counted, no time), and the "
         "others' files are estimated from the largest of those (else of the files the rates' "
         "records measured); exit 0 if every level fits "

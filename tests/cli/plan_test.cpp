@@ -133,6 +133,46 @@ TEST_CASE("RateModel: a paired mode's larger levels join the line on the base mo
     CHECK(u.ratio(LevelMode::Streamed) == doctest::Approx((2.4 / 1.3 + 2.4 / 1.4) / 2));
 }
 
+// A directory's own records (one run's, often one mode a level) seldom pair the words; the
+// committed rates do. A mode its records never paired borrows the committed pairing.
+TEST_CASE("RateModel: a mode the records never paired borrows its ratio from the lender") {
+    // The records: in memory 1.0, 1.1, 1.2 us at 20..22, streamed 2.4 at 23 and 24, never
+    // paired. The lender pairs streamed at 2x and streamed-2bit at 3x in-memory at 12.
+    const std::string own = record(20, "in-memory", 1.0, "a") + record(21, "in-memory", 1.1, "b") +
+                            record(22, "in-memory", 1.2, "c") + record(23, "streamed", 2.4, "e") +
+                            record(24, "streamed", 2.4, "f");
+    std::istringstream records(own);
+    std::istringstream lent(record(12, "in-memory", 0.5, "x") + record(12, "streamed", 1.0, "y") +
+                            record(12, "streamed-2bit", 1.5, "z") +
+                            record(13, "streamed-2bit", 9, "w")); // no in-memory at 13
+    const RateModel m(parse_rate_records(records), parse_rate_records(lent));
+    CHECK(m.ratio(LevelMode::Streamed) == doctest::Approx(2.0));
+    CHECK(m.paired_levels(LevelMode::Streamed) == std::vector<int>{12});
+    CHECK(m.borrowed(LevelMode::Streamed));
+    // On the in-memory scale the streamed levels are 1.2, 1.2: they join the line, as in
+    // the test above (1.0, 1.1, 1.2, 1.2, 1.2 at 20..24).
+    CHECK(m.last_level() == 24);
+    CHECK(m.slope() == relative(0.05e-6));
+    CHECK(m.intercept() == relative(0.04e-6));
+    // streamed-2bit, not in the records, has the lender's ratio; streamed-4bit, in neither,
+    // is taken as streamed.
+    CHECK_FALSE(m.measured(LevelMode::Wld));
+    CHECK(m.borrowed(LevelMode::Wld));
+    CHECK(m.ratio(LevelMode::Wld) == doctest::Approx(3.0));
+    CHECK_FALSE(m.borrowed(LevelMode::Nibble));
+    CHECK(m.ratio(LevelMode::Nibble) == doctest::Approx(2.0));
+    CHECK_FALSE(m.borrowed(LevelMode::InMemory));
+
+    // A pairing of the records' own wins over the lender's.
+    std::istringstream paired(own + record(22, "streamed", 1.8, "d"));
+    std::istringstream lent_again(record(12, "in-memory", 0.5, "x") +
+                                  record(12, "streamed", 1.0, "y"));
+    const RateModel p(parse_rate_records(paired), parse_rate_records(lent_again));
+    CHECK(p.ratio(LevelMode::Streamed) == doctest::Approx(1.5));
+    CHECK(p.paired_levels(LevelMode::Streamed) == std::vector<int>{22});
+    CHECK_FALSE(p.borrowed(LevelMode::Streamed));
+}
+
 TEST_CASE("effective_threads: 2 as measured, 80 % up to 16, half a thread beyond") {
     CHECK(effective_threads(2) == 2);
     CHECK(effective_threads(16) == doctest::Approx(12.8));

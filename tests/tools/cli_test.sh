@@ -692,6 +692,23 @@ assert 'rates: docs/data/build-rates.jsonl (built in)' in log, log
 "$owaredb" generate --plan --rules awari --game 1 --memory 1G --disk 1T --dir "$work/plannew/db" >"$work/plan1.log" 2>&1
 check "generate --plan exits 0 when the plan fits" bash -c "[[ $? == 0 ]] && grep -q 'the plan fits' '$work/plan1.log'"
 check "generate --plan creates nothing" bash -c "[[ -z \$(ls -A '$work/planempty') && ! -e '$work/plannew' ]]"
+# A directory's own records give the line; a word they never pair with their base mode
+# takes the committed pairing, and says so.
+mkdir -p "$work/planown"
+python3 -c "
+import json
+for n in range(12, 21):
+    print(json.dumps({'level': n, 'positions': 1000000, 'mode': 'in-memory', 'cpu_seconds': 0.1 * n,
+                      'threads': 2, 'finished': '2026-12-06T00:00:00Z', 'earlier_unknown': False}))
+" >"$work/planown/owaredb-build.jsonl"
+"$owaredb" generate --plan --rules awari --game 4 --memory 64G --disk 1T --dir "$work/planown" >"$work/planown.log" 2>&1
+check "generate --plan over a directory's records borrows the committed pairings" python3 -c "
+log = open('$work/planown.log').read()
+assert 'rates: $work/planown/owaredb-build.jsonl, 9 records' in log, log
+assert 'fitted over levels 12..20' in log, log
+for word in ('streamed', 'streamed-4bit', 'streamed-2bit'):
+    assert f'  {word}: ' in log and 'at level 28 in the built-in docs/data/build-rates.jsonl)' in log.split(f'  {word}: ')[1].split(chr(10))[0], (word, log)
+"
 
 # export and import create their --to directory (one not there yet), as generate does.
 "$owaredb" generate --rules awari --max-seeds 6 --dir "$work/a6" >/dev/null 2>&1

@@ -16,6 +16,8 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
+#include <utility>
 
 namespace owaredb::cli {
 
@@ -71,7 +73,8 @@ std::vector<RateRecord> parse_rate_records(std::istream& in) {
     return records;
 }
 
-RateModel::RateModel(const std::vector<RateRecord>& records) {
+RateModel::RateModel(const std::vector<RateRecord>& records,
+                     const std::vector<RateRecord>& lender) {
     if (records.empty())
         throw std::runtime_error("no build records of level " + std::to_string(kMinRateLevel) +
                                  " or above to take rates from");
@@ -81,23 +84,33 @@ RateModel::RateModel(const std::vector<RateRecord>& records) {
     for (int m = 1; m < kRatedModeCount; ++m)
         if (by_mode[m].size() > by_mode[most].size()) most = m;
     base_ = kRatedModes[most];
-    std::map<int, double> base_rate;
-    for (const RateRecord& r : by_mode[most]) base_rate[r.level] = rate(r);
 
     // A mode's cost against the base mode's, from the levels both measured: a paired run
     // compares the engines on one level and machine, where a ratio to the line would carry
     // the line's error at that level (docs/results.md, "The 48-seed plan on this machine's
-    // rates").
+    // rates"). The mean ratio over the paired levels of `from`, and the levels.
+    const auto pair_up = [&](const std::vector<RateRecord>& from, int m) {
+        std::map<int, double> base_rate;
+        for (const RateRecord& r : from)
+            if (r.mode == base_) base_rate[r.level] = rate(r);
+        double sum = 0;
+        std::vector<int> levels;
+        for (const RateRecord& r : from)
+            if (const auto base = base_rate.find(r.level);
+                r.mode == kRatedModes[m] && base != base_rate.end()) {
+                sum += rate(r) / base->second;
+                levels.push_back(r.level);
+            }
+        return std::pair(levels.empty() ? 1.0 : sum / double(levels.size()), levels);
+    };
     for (int m = 0; m < kRatedModeCount; ++m) {
         measured_[m] = !by_mode[m].empty();
         if (m == most) continue;
-        double sum = 0;
-        for (const RateRecord& r : by_mode[m])
-            if (const auto base = base_rate.find(r.level); base != base_rate.end()) {
-                sum += rate(r) / base->second;
-                paired_[m].push_back(r.level);
-            }
-        if (!paired_[m].empty()) ratio_[m] = sum / double(paired_[m].size());
+        std::tie(ratio_[m], paired_[m]) = pair_up(records, m);
+        if (paired_[m].empty()) {
+            std::tie(ratio_[m], paired_[m]) = pair_up(lender, m);
+            borrowed_[m] = !paired_[m].empty();
+        }
     }
 
     // The line's points: each level's rates on the base mode's scale, averaged. A paired
@@ -125,7 +138,7 @@ RateModel::RateModel(const std::vector<RateRecord>& records) {
         ratio_[m] = sum / double(by_mode[m].size());
     }
     for (int m = 2; m < kRatedModeCount; ++m)
-        if (!measured_[m]) ratio_[m] = ratio_[m - 1];
+        if (!measured_[m] && !borrowed_[m]) ratio_[m] = ratio_[m - 1];
 }
 
 int RateModel::index(LevelMode mode) {
@@ -243,6 +256,14 @@ uint64_t default_disk(const std::string& dir) {
     return free_bytes(p.string()).value_or(0);
 }
 
+constexpr const char* kBuiltinRatesFile = "docs/data/build-rates.jsonl";
+const std::string kBuiltinRates = std::string(kBuiltinRatesFile) + " (built in)";
+
+std::vector<RateRecord> builtin_rate_records() {
+    std::istringstream builtin{std::string(builtin_build_rates())};
+    return parse_rate_records(builtin);
+}
+
 // The records of dir's owaredb-build.jsonl when it has any, else the committed ones; and
 // which file they came from.
 std::vector<RateRecord> load_rates(const std::string& dir, std::string& source) {
@@ -253,9 +274,8 @@ std::vector<RateRecord> load_rates(const std::string& dir, std::string& source) 
         source = own.string();
         return records;
     }
-    source = "docs/data/build-rates.jsonl (built in)";
-    std::istringstream builtin{std::string(builtin_build_rates())};
-    return parse_rate_records(builtin);
+    source = kBuiltinRates;
+    return builtin_rate_records();
 }
 
 // "measured 2026-12-04 on 2 threads, 3 days ago": the newest record's.
@@ -289,7 +309,8 @@ void print_rates(const RateModel& m, const std::string& source,
             how += levels.size() > 1 ? "s " : " ";
             for (std::size_t k = 0; k < levels.size(); ++k)
                 how += (k ? ", " : "") + std::to_string(levels[k]);
-            how += ")";
+            how +=
+                m.borrowed(mode) ? std::string(" in the built-in ") + kBuiltinRatesFile + ")" : ")";
         } else if (m.measured(mode)) {
             how = " (measured against the line: never paired)";
         }
@@ -330,7 +351,10 @@ int print_build_plan(const PlanRequest& request, const ModePlan& plan) {
                                                : parse_bytes("--disk", request.disk);
     std::string source;
     const std::vector<RateRecord> records = load_rates(request.dir, source);
-    const RateModel rates(records);
+    // The line from a directory's own records (its machine's); the ratio of a word they never
+    // pair from the committed pairings: one run builds each level in one mode.
+    const RateModel rates(records, source == kBuiltinRates ? std::vector<RateRecord>{}
+                                                           : builtin_rate_records());
     const BuildPlan p = make_build_plan(plan, request.levels, request.checkpoints, disk, rates,
                                         request.threads, &dir, records);
     std::printf("owaredb generate --plan: %s (nothing is written)\n", request.title.c_str());

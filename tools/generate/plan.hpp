@@ -46,12 +46,17 @@ std::string_view builtin_build_rates();
 /// largest levels measured, whatever their mode: a mode measured at a level the base mode
 /// was measured at too (a paired run) is put on the base mode's scale by its ratio there,
 /// so that its larger levels steer the line's trend; a mode never paired is taken at its
-/// measured cost against the line.
+/// pairing in the lender's records when they have one, else at its measured cost against
+/// the line.
 class RateModel {
   public:
     /// From `records` (parse_rate_records(); the last record of a level and mode wins).
-    /// Throws std::runtime_error when there is none.
-    explicit RateModel(const std::vector<RateRecord>& records);
+    /// A mode `records` never pair with the base mode takes its ratio from `lender`'s
+    /// levels that pair it with the base mode, when there are any (the committed rates,
+    /// for a directory whose own records are one run's: a level built once, in one mode).
+    /// Throws std::runtime_error when `records` is empty.
+    explicit RateModel(const std::vector<RateRecord>& records,
+                       const std::vector<RateRecord>& lender = {});
 
     /// CPU seconds (all threads together) one position of level n takes in `mode`; below
     /// first_level(), what one of first_level() takes.
@@ -66,13 +71,15 @@ class RateModel {
     int first_level() const { return first_; }
     int last_level() const { return last_; }
     /// What `mode` costs against the line: the mean of its rate over the base mode's at
-    /// the levels paired_levels() names, else (a mode measured but never paired) of its
-    /// rate over the line's at the levels it was measured at. measured() is false for a
-    /// mode without records, taken as the mode before it (streamed as the base mode,
+    /// the levels paired_levels() names (the lender's when borrowed()), else (a mode
+    /// measured but never paired) of its rate over the line's at the levels it was
+    /// measured at. measured() is false for a mode without records; one neither measured
+    /// nor borrowed is taken as the mode before it (streamed as the base mode,
     /// streamed-4bit as streamed, streamed-2bit as streamed-4bit).
     double ratio(LevelMode mode) const { return ratio_[index(mode)]; }
     bool measured(LevelMode mode) const { return measured_[index(mode)]; }
     const std::vector<int>& paired_levels(LevelMode mode) const { return paired_[index(mode)]; }
+    bool borrowed(LevelMode mode) const { return borrowed_[index(mode)]; }
 
   private:
     static int index(LevelMode mode);
@@ -83,6 +90,7 @@ class RateModel {
     int first_ = 0, last_ = 0;
     double ratio_[4] = {1, 1, 1, 1};
     bool measured_[4] = {false, false, false, false};
+    bool borrowed_[4] = {false, false, false, false};
     std::vector<int> paired_[4];
 };
 
