@@ -59,14 +59,23 @@ std::shared_ptr<const db::detail::BlockCodec> codec(bool for_compression) {
     return *opened;
 }
 
+// Pieces of this many index entries are written, read and checksummed at a time, so that
+// an index is never copied whole.
+constexpr uint64_t kIndexPiece = 1 << 16;
+
+Entry decode_entry(const uint8_t* bytes) {
+    return {db::detail::get_le(bytes, 8), db::detail::get_le(bytes + 8, 8),
+            db::detail::get_le(bytes + 16, 8)};
+}
+
 } // namespace
 
 struct ScanFiles::Generation {
     uint64_t number = 0, size = 0, chunk = 1;
     std::filesystem::path path;
     int fd = -1;
-    std::vector<Entry> index;
-    std::atomic<uint64_t> end{0}; // where the next chunk's bytes go
+    std::vector<Entry> index;     // while the generation is written; empty once it is ended
+    std::atomic<uint64_t> end{0}; // where the next chunk's bytes go; then the index
     uint64_t checksum = 0;
     bool dropped = false; // dropped while pinned: goes once another is pinned
     ~Generation() {
@@ -81,18 +90,34 @@ struct ScanFiles::Generation {
             db::detail::put_u64(f, v);
         return f;
     }
-    std::vector<uint8_t> index_bytes() const {
+    // Entries first..first + count of the index, as the file holds them.
+    std::vector<uint8_t> index_bytes(uint64_t first, uint64_t count) const {
         std::vector<uint8_t> b;
-        b.reserve(index.size() * kEntryBytes);
-        for (const Entry& e : index)
-            for (const uint64_t v : {e.offset, e.bytes, e.checksum}) db::detail::put_u64(b, v);
+        b.reserve(count * kEntryBytes);
+        for (uint64_t k = first; k < first + count; ++k)
+            for (const uint64_t v : {index[k].offset, index[k].bytes, index[k].checksum})
+                db::detail::put_u64(b, v);
         return b;
     }
-    uint64_t sum(const std::vector<uint8_t>& index_bytes, const std::vector<uint8_t>& f) const {
-        db::detail::StreamingChecksum h;
-        h.update(index_bytes);
-        h.update({f.data(), kFooterBytes - 8});
-        return h.digest();
+    // The entry of chunk k: from memory while the generation is written, else from its
+    // file, checked against the chunks' bytes and the codec's bound before it is used.
+    Entry entry(uint64_t k) const {
+        if (!index.empty()) return index[k];
+        uint8_t bytes[kEntryBytes];
+        const uint64_t data = end.load(std::memory_order_relaxed);
+        if (!pread_all(fd, bytes, kEntryBytes, data + k * kEntryBytes))
+            db::detail::throw_system_error(path, "cannot read the index entry of chunk " +
+                                                     std::to_string(k) + " of the scan file");
+        const Entry e = decode_entry(bytes);
+        if (e.bytes == 0 || e.bytes > codec_bound(chunk_size(k)) || e.offset > data ||
+            e.bytes > data - e.offset)
+            throw std::runtime_error(path.string() + ": the index entry of chunk " +
+                                     std::to_string(k) + " of the scan file is damaged");
+        return e;
+    }
+    static uint64_t codec_bound(uint64_t bytes) {
+        static const db::detail::Codec* const codec = *db::detail::find_codec(kCodec);
+        return codec->bound(bytes);
     }
 };
 
@@ -173,15 +198,21 @@ uint64_t ScanFiles::end() {
     Generation& g = *writing_;
     for (const Entry& e : g.index)
         if (e.bytes == 0) throw std::logic_error(g.path.string() + ": a chunk was not written");
-    const std::vector<uint8_t> index = g.index_bytes();
+    const uint64_t at = g.end.load(), chunks = g.chunks();
+    db::detail::StreamingChecksum sum;
+    for (uint64_t k = 0; k < chunks; k += kIndexPiece) {
+        const std::vector<uint8_t> piece = g.index_bytes(k, std::min(kIndexPiece, chunks - k));
+        pwrite_all(g.fd, g.path, piece.data(), piece.size(), at + k * kEntryBytes);
+        sum.update(piece);
+    }
     std::vector<uint8_t> footer = g.footer();
-    g.checksum = g.sum(index, footer);
+    sum.update({footer.data(), kFooterBytes - 8});
+    g.checksum = sum.digest();
     footer.resize(kFooterBytes - 8);
     db::detail::put_u64(footer, g.checksum);
-    const uint64_t at = g.end.load();
-    pwrite_all(g.fd, g.path, index.data(), index.size(), at);
-    pwrite_all(g.fd, g.path, footer.data(), footer.size(), at + index.size());
+    pwrite_all(g.fd, g.path, footer.data(), footer.size(), at + chunks * kEntryBytes);
     if (::fdatasync(g.fd) != 0) db::detail::throw_system_error(g.path, "cannot sync the scan file");
+    std::vector<Entry>().swap(g.index); // read from the file from now on
     last_ = writing_;
     kept_[g.number] = std::exchange(writing_, nullptr);
     return last_->checksum;
@@ -192,10 +223,10 @@ void ScanFiles::read(uint64_t generation, uint64_t index, std::span<int8_t> out)
     if (it == kept_.end())
         throw std::logic_error(path_of(generation).string() + ": reading a generation not kept");
     const Generation& g = *it->second;
-    if (index >= g.index.size() || out.size() != g.chunk_size(index))
+    if (index >= g.chunks() || out.size() != g.chunk_size(index))
         throw std::logic_error(g.path.string() + ": reading a chunk outside the generation");
     static const std::shared_ptr<const db::detail::BlockCodec> decoder = codec(false);
-    const Entry& e = g.index[index];
+    const Entry e = g.entry(index);
     thread_local std::vector<uint8_t> packed;
     packed.resize(e.bytes);
     const std::span<uint8_t> raw(reinterpret_cast<uint8_t*>(out.data()), out.size());
@@ -235,24 +266,30 @@ std::optional<uint64_t> ScanFiles::resume(uint64_t generation, uint64_t size, ui
     const uint64_t chunks = g->chunks();
     const uint64_t tail = chunks * kEntryBytes + kFooterBytes;
     if (file->size < tail) return std::nullopt;
-    std::vector<uint8_t> bytes(tail);
-    if (!pread_all(g->fd, bytes.data(), tail, file->size - tail)) return std::nullopt;
-    const std::vector<uint8_t> index(bytes.begin(),
-                                     bytes.begin() + std::ptrdiff_t(tail - kFooterBytes));
-    const std::vector<uint8_t> footer(bytes.end() - std::ptrdiff_t(kFooterBytes), bytes.end());
+    const uint64_t data = file->size - tail;
+    std::vector<uint8_t> footer(kFooterBytes);
+    if (!pread_all(g->fd, footer.data(), kFooterBytes, file->size - kFooterBytes))
+        return std::nullopt;
     if (!std::equal(footer.begin(), footer.end() - 8, g->footer().begin())) return std::nullopt;
     const uint64_t checksum = db::detail::get_le(footer.data() + kFooterBytes - 8, 8);
-    if (g->sum(index, footer) != checksum) return std::nullopt;
-    g->index.resize(chunks);
-    for (uint64_t k = 0; k < chunks; ++k) {
-        Entry& e = g->index[k];
-        e.offset = db::detail::get_le(index.data() + k * kEntryBytes, 8);
-        e.bytes = db::detail::get_le(index.data() + k * kEntryBytes + 8, 8);
-        e.checksum = db::detail::get_le(index.data() + k * kEntryBytes + 16, 8);
-        if (e.offset + e.bytes > file->size - tail) return std::nullopt;
+    // The index, a piece at a time: its checksum, and each entry within the chunks' bytes.
+    db::detail::StreamingChecksum sum;
+    std::vector<uint8_t> piece;
+    for (uint64_t k = 0; k < chunks; k += kIndexPiece) {
+        const uint64_t count = std::min(kIndexPiece, chunks - k);
+        piece.resize(count * kEntryBytes);
+        if (!pread_all(g->fd, piece.data(), piece.size(), data + k * kEntryBytes))
+            return std::nullopt;
+        for (uint64_t i = 0; i < count; ++i) {
+            const Entry e = decode_entry(piece.data() + i * kEntryBytes);
+            if (e.offset + e.bytes > data) return std::nullopt;
+        }
+        sum.update(piece);
     }
+    sum.update({footer.data(), kFooterBytes - 8});
+    if (sum.digest() != checksum) return std::nullopt;
     g->checksum = checksum;
-    g->end = file->size - tail;
+    g->end = data;
     kept_[generation] = g;
     last_ = g;
     pinned_ = std::move(g);
@@ -283,8 +320,12 @@ void ScanFiles::remove_all() {
 uint64_t ScanFiles::kept_bytes() const {
     uint64_t bytes = 0;
     for (const auto& [number, g] : kept_)
-        bytes += g->end.load() + g->index.size() * kEntryBytes + kFooterBytes;
+        bytes += g->end.load() + g->chunks() * kEntryBytes + kFooterBytes;
     return bytes;
+}
+
+uint64_t ScanFiles::index_memory() const {
+    return writing_ ? writing_->index.size() * sizeof(Entry) : 0;
 }
 
 } // namespace owaredb

@@ -8,7 +8,8 @@
 // A generation file: the chunks' compressed bytes, in the order they were written; then
 // the index, one entry a chunk {offset, compressed bytes, checksum}; then a footer {magic,
 // generation, size, chunk, chunks, checksum of the index and the fields before it}. The
-// generation's checksum (what a checkpoint's chain records) is the footer's.
+// generation's checksum (what a checkpoint's chain records) is the footer's. Only the
+// generation being written keeps its index in memory (index_memory()).
 //
 // Files: begin() creates the generation's file (O_EXCL after removing a stale one, so a
 // planted symlink is never followed); end() writes the index and footer and syncs. Every
@@ -51,6 +52,11 @@ class ScanFiles final : public ScanStore {
     void remove_all();
     /// Bytes of the generations kept (their files), for reports.
     uint64_t kept_bytes() const;
+    /// Bytes of index entries held in memory: the generation being written's, 24 bytes a
+    /// chunk. An ended or resumed generation's entries are read from its file as its chunks
+    /// are (one more read of 24 bytes a chunk), so that the memory a level's generations
+    /// take does not grow with their number.
+    uint64_t index_memory() const;
 
     struct Generation;
 

@@ -115,6 +115,48 @@ TEST_CASE("scan files: every generation kept reads back; drop, pin; resume refus
     CHECK(std::filesystem::is_empty(dir.path()));
 }
 
+// The nibble engine keeps the exits and a bitmap a threshold until the level is written:
+// n + 1 generations, whose indexes (24 bytes a chunk of 16,384 positions) would take 9 GB
+// at awari 46 if each stayed in memory. Only the generation being written holds its index
+// in memory; an ended one's entries are read from its file, checked before they are used.
+TEST_CASE("scan files: only the generation written holds its index in memory") {
+    test::TempDir dir;
+    const auto level = dir / "awari-20.owdb";
+    const uint64_t size = 10 * kChunk + 123, chunks = 11;
+    const std::vector<int8_t> first = pattern(size, 1), second = pattern(size, 2);
+    ScanFiles store(level);
+    CHECK(store.index_memory() == 0);
+    store.begin(1, size, kChunk);
+    CHECK(store.index_memory() == chunks * 24);
+    for (uint64_t k = 0; k < chunks; ++k)
+        store.write(k, {first.data() + k * kChunk, std::min<uint64_t>(kChunk, size - k * kChunk)});
+    store.end();
+    CHECK(store.index_memory() == 0);
+    write_generation(store, 2, second);
+    CHECK(store.index_memory() == 0);
+    CHECK(read_generation(store, 1, size) == first);
+    CHECK(read_generation(store, 2, size) == second);
+
+    // A damaged entry of an ended generation is named when its chunk is read, whichever
+    // field it hits: an offset or a size past the chunks' bytes, or a checksum that does
+    // not match.
+    const auto path = db::scan_file_path(level, 2);
+    const uint64_t index_at = std::filesystem::file_size(path) - chunks * 24 - 48;
+    for (const uint64_t field : {uint64_t(5), uint64_t(8 + 3), uint64_t(16)}) {
+        const uint64_t at = index_at + 4 * 24 + field; // chunk 4's entry
+        test::flip_byte(path, at);
+        CHECK_THROWS_WITH_AS(read_generation(store, 2, size), doctest::Contains("chunk 4 "),
+                             std::runtime_error);
+        test::flip_byte(path, at);
+    }
+    CHECK(read_generation(store, 2, size) == second);
+    // Resumed generations read theirs from the file too.
+    ScanFiles resumed(level);
+    CHECK(resumed.resume(2, size, kChunk));
+    CHECK(resumed.index_memory() == 0);
+    CHECK(read_generation(resumed, 2, size) == second);
+}
+
 TEST_CASE("scan files: a planted symlink is replaced, its target untouched") {
     test::TempDir dir;
     const auto level = dir / "abapa-13.owdb";
