@@ -111,6 +111,10 @@ struct ValueQuery {
     uint64_t index = 0;
 };
 
+// Bytes of memory an open LevelReader keeps for each block of its file, whatever it reads:
+// the block's offset and checksum (the file's index, read once at open()).
+inline constexpr uint64_t kReaderBytesPerBlock = 2 * sizeof(uint64_t);
+
 class LevelReader {
   public:
     // No I/O happens here.

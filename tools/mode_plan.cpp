@@ -1,7 +1,12 @@
 #include "mode_plan.hpp"
 
 #include "cli/command.hpp"
+#include "dbformat/reader.hpp"
+#include "dbformat/writer.hpp"
 #include "oware/ranking.hpp"
+#include "retro/sweep.hpp"
+#include "tablebase/scan_files.hpp"
+#include "tablebase/streamed_files.hpp"
 
 #include <string>
 
@@ -24,7 +29,23 @@ uint64_t in_memory_bytes(int n, int working, int stored, int pits_per_side) {
 }
 
 uint64_t streamed_word_bytes(int n, int bits, int pits_per_side) {
-    return (level_size(pits_per_side, n) * uint64_t(bits) + 7) / 8 + (uint64_t(56) << 20);
+    const uint64_t size = level_size(pits_per_side, n);
+    uint64_t bytes = (size * uint64_t(bits) + 7) / 8 + (uint64_t(56) << 20);
+    // The scan engines' store (4 and 2 bits, and their gathering) keeps the index of the
+    // generation it writes in memory: a generation covers the level in chunks of kChunk.
+    if (bits < 8)
+        bytes += (size + sweep::kChunk - 1) / sweep::kChunk * ScanFiles::kIndexBytesPerChunk;
+    // The readers of the smaller levels a capture reaches keep their files' block indexes,
+    // the blocks being those the writer's default tiers give a level of that size.
+    for (int k = 0; k < n; ++k)
+        if (streamed_source_holds(n, k, false, pits_per_side)) {
+            const uint64_t positions = level_size(pits_per_side, k);
+            const db::WriterOptions defaults;
+            const uint64_t tier_block = db::encoding_for(defaults, positions).block_entries;
+            const uint64_t block = tier_block ? tier_block : defaults.block_candidates.front();
+            bytes += (positions + block - 1) / block * db::kReaderBytesPerBlock;
+        }
+    return bytes;
 }
 
 ModePlan::ModePlan(const std::string& mode, MemoryBudget budget, int pits_per_side,

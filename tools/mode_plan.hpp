@@ -45,9 +45,11 @@ inline constexpr LevelFootprint kBuildFootprint{2, 1, 7, 6};
 inline constexpr LevelFootprint kReadFootprint{1, 1, kMaxPitsPerSide, 0};
 
 /// Bytes level n takes streamed by one process with `bits` bits of working state a
-/// position (8, 4 or 2), with a margin for the process, the compressor's chunk of blocks and
-/// the blocks being read (docs/results.md, Streamed mode: 155 MiB peak at level 20 under
-/// --memory 160M).
+/// position (8, 4 or 2; 0 for what the 4- and 2-bit engines' gathering leaves aside): the
+/// words, the index of the scan store's generation being written (4, 2 and 0 bits:
+/// tablebase/scan_files.hpp), the block indexes of the smaller levels' files read, and a
+/// margin for the process, the compressor's chunk of blocks and the blocks being read
+/// (docs/results.md, Streamed mode: 155 MiB peak at level 20 under --memory 160M).
 uint64_t streamed_word_bytes(int n, int bits, int pits_per_side);
 
 /// The mode of each level: the forced one if --mode gives it, else in memory while levels

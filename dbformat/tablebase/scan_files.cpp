@@ -28,7 +28,8 @@ struct Entry {
     uint64_t bytes = 0;
     uint64_t checksum = 0;
 };
-constexpr std::size_t kEntryBytes = 24;
+constexpr std::size_t kEntryBytes = 24; // on disk
+static_assert(sizeof(Entry) == ScanFiles::kIndexBytesPerChunk);
 constexpr std::size_t kFooterBytes = 8 + 5 * 8;
 
 void pwrite_all(int fd, const std::filesystem::path& path, const uint8_t* bytes, std::size_t size,
@@ -325,7 +326,7 @@ uint64_t ScanFiles::kept_bytes() const {
 }
 
 uint64_t ScanFiles::index_memory() const {
-    return writing_ ? writing_->index.size() * sizeof(Entry) : 0;
+    return writing_ ? writing_->index.size() * kIndexBytesPerChunk : 0;
 }
 
 } // namespace owaredb

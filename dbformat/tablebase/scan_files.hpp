@@ -52,10 +52,12 @@ class ScanFiles final : public ScanStore {
     void remove_all();
     /// Bytes of the generations kept (their files), for reports.
     uint64_t kept_bytes() const;
-    /// Bytes of index entries held in memory: the generation being written's, 24 bytes a
-    /// chunk. An ended or resumed generation's entries are read from its file as its chunks
-    /// are (one more read of 24 bytes a chunk), so that the memory a level's generations
-    /// take does not grow with their number.
+    /// Bytes of memory an index entry takes (one a chunk of the generation written).
+    static constexpr uint64_t kIndexBytesPerChunk = 24;
+    /// Bytes of index entries held in memory: the generation being written's,
+    /// kIndexBytesPerChunk a chunk. An ended or resumed generation's entries are read from its file
+    /// as its chunks are (one more read of 24 bytes a chunk), so that the memory a level's
+    /// generations take does not grow with their number.
     uint64_t index_memory() const;
 
     struct Generation;

@@ -99,6 +99,29 @@ TEST_CASE("mode plan: streamed-4bit from the first level whose byte a position d
     CHECK(seven.mode(38) == LevelMode::Streamed);
 }
 
+// What a streamed level holds beside its words grows with the level: the index of the scan
+// store's generation being written (24 bytes a chunk of 16,384 positions) and the block
+// indexes of the smaller levels' files it reads (16 bytes a block). Uncounted, they let
+// `--plan --memory 64G` put awari 46 in 4 bits a position (63.8 GiB), which needs 0.3 GiB
+// more.
+TEST_CASE("streamed_word_bytes: the words, the scan store's index, the smaller files' indexes") {
+    const uint64_t size = 136883249790;       // awari 46
+    const uint64_t scan_index = 8354691 * 24; // ceil(size / 16384) chunks
+    const uint64_t byte_word = streamed_word_bytes(46, 8, 6),
+                   nibble = streamed_word_bytes(46, 4, 6);
+    CHECK(nibble - size / 2 == byte_word - size + scan_index);
+    CHECK(streamed_word_bytes(46, 2, 6) - (size + 3) / 4 == byte_word - size + scan_index);
+    // The readers of levels 28..44 (46 - 18 .. 46 - 2, the levels a capture reaches): 16
+    // bytes a block, of 65,536 positions from 2 Gi positions on (levels 30..44), of 16,384
+    // below (28, 29), summed over their sizes: 108,386,928 bytes.
+    const uint64_t readers = byte_word - size - 56 * kMebi; // the fixed margin
+    CHECK(readers == 108386928);
+    const MemoryBudget workstation{uint64_t(64) << 30, true};
+    CHECK(nibble > workstation.bytes);
+    CHECK(ModePlan("auto", workstation, 6, kBuildFootprint).mode(46) == LevelMode::Wld);
+    CHECK(ModePlan("auto", workstation, 6, kBuildFootprint).mode(45) == LevelMode::Nibble);
+}
+
 TEST_CASE("mode plan: a board generate cannot stream stays in memory; verify streams it") {
     const MemoryBudget small{200 * kMebi, true};
     ModePlan generate("auto", small, 8, kBuildFootprint);
