@@ -59,6 +59,9 @@ struct LevelStats {
     double sweep_seconds = 0;
     uint64_t scans = 0;      ///< threshold scans, including overflow rescans
     uint64_t propagated = 0; ///< positions whose parents were generated
+    /// The 4- and 2-bit engines (scan_solver.hpp): the most parents one thread's full
+    /// propagation stack held spilled at once, in this solve() (0: no stack filled up).
+    uint64_t spilled_peak = 0;
 };
 
 /// Lets one report through at most once a second, from whichever thread asks first:

@@ -278,7 +278,10 @@ void ScanSolver<Engine, Game, Bits>::solve(int n, const ProgressFn& progress, Le
     // file is written without them on disk (the largest scan generation, 2.0-2.2 bits a
     // position).
     if (pinning && pinning->last_saved()) store_.drop(1);
-    if (stats) stats->first_pass_seconds += std::chrono::duration<double>(t1 - t0).count();
+    if (stats) {
+        stats->first_pass_seconds += std::chrono::duration<double>(t1 - t0).count();
+        stats->spilled_peak = spilled_peak_.load();
+    }
 }
 
 } // namespace owaredb

@@ -69,6 +69,7 @@ uint64_t check_scan_levels(const Game& game, int max_n, const ScanOptions& o,
         CHECK(same(solver.values(), ref[n]));
         CHECK(solver.value_counts() == counts_of(ref[n]));
         CHECK(stats.scans == uint64_t(n)); // one scan a threshold: no rescans
+        CHECK(stats.spilled_peak == solver.spilled_peak()); // what generate records
         CHECK(store.ended() == shape.generations(n));
         spilled = std::max(spilled, solver.spilled_peak());
     }

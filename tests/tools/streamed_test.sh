@@ -37,6 +37,14 @@ for rules in abapa awari; do
     grep -q "level $max solved ($mode)" "$work/out" || fail "$rules: level $max not $mode"
     grep -q "in-memory" "$work/out" && fail "$rules: --mode $mode built a level in memory"
     same "$ref" "$dir" "$rules, $mode"
+    # The build record counts the level's scans (one a threshold: no stack overflowed at
+    # these sizes), and for the 4- and 2-bit words the most parents a full stack spilled.
+    python3 -c "
+import json, sys
+row = [json.loads(l) for l in open('$dir/owaredb-build.jsonl') if '\"level\":$max,' in l][-1]
+assert row['scans'] == $max, row
+assert ('spilled_peak' in row) == ('$mode' != 'streamed') and row.get('spilled_peak', 0) == 0, row
+" || fail "$rules, $mode: the build record's scans and spilled_peak"
   done
 done
 

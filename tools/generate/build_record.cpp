@@ -57,6 +57,8 @@ void BuildRecord::append(const std::filesystem::path& file, const LevelRow& row,
     line["peak_rss"] = row.peak_rss;
     if (row.messages) line["messages"] = *row.messages;
     if (row.disk_peak) line["disk_peak"] = *row.disk_peak;
+    if (row.scans) line["scans"] = *row.scans;
+    if (row.spilled_peak) line["spilled_peak"] = *row.spilled_peak;
     for (const auto& [name, t] : row.phases)
         line["phases"][name] = {{"seconds", t.seconds}, {"cpu_seconds", t.cpu_seconds}};
     line["threads"] = threads;
@@ -98,6 +100,9 @@ std::optional<LevelRow> BuildRecord::find(const std::filesystem::path& file) con
             row.peak_rss = line.at("peak_rss").get<std::vector<uint64_t>>();
             if (line.contains("messages")) row.messages = line.at("messages").get<uint64_t>();
             if (line.contains("disk_peak")) row.disk_peak = line.at("disk_peak").get<uint64_t>();
+            if (line.contains("scans")) row.scans = line.at("scans").get<uint64_t>();
+            if (line.contains("spilled_peak"))
+                row.spilled_peak = line.at("spilled_peak").get<uint64_t>();
             if (line.contains("phases"))
                 for (const auto& [name, t] : line.at("phases").items())
                     row.phases[name] = {t.at("seconds").get<double>(),

@@ -36,6 +36,11 @@ struct LevelRow {
     std::optional<uint64_t> disk_peak;
     /// Built here: the solving time by phase (PhaseClock; without the file's write).
     PhaseTimes phases;
+    /// Built here: the threshold scans, overflow rescans included (LevelStats::scans).
+    std::optional<uint64_t> scans;
+    /// Built here in 4 or 2 bits: the most parents one thread's full propagation stack
+    /// held spilled at once, in this process's part of the level (LevelStats::spilled_peak).
+    std::optional<uint64_t> spilled_peak;
 
     double bits_per_position() const {
         return positions ? 8.0 * double(file_bytes) / double(positions) : 0;

@@ -96,6 +96,8 @@ void recall_build(const BuildRecord& record, const std::filesystem::path& file, 
     row.messages = built->messages;
     row.disk_peak = built->disk_peak;
     row.phases = built->phases;
+    row.scans = built->scans;
+    row.spilled_peak = built->spilled_peak;
 }
 
 // The summary table and the start positions' values.

@@ -31,9 +31,13 @@ struct SolvedLevel {
     /// and the engine's words (`entries` is then empty).
     std::unique_ptr<ScanFiles> scan;
     std::unique_ptr<db::ValueSource> source;
+    /// What the engine counted as it solved the level (its scans; the scan engines' spills).
+    LevelStats stats{};
     /// The level's file is written: its checkpoint and exit file are not needed any more.
-    /// `row` gets the time earlier runs spent on the level (it was resumed).
+    /// `row` gets the time earlier runs spent on the level (it was resumed), and the stats.
     void written(LevelRow& row) {
+        row.scans = stats.scans;
+        if (scan) row.spilled_peak = stats.spilled_peak;
         if (checkpoint) {
             checkpoint->level_written();
             if (const std::optional<db::CheckpointTime> t = checkpoint->earlier()) {
@@ -105,7 +109,7 @@ SolvedLevel solve_level_in_memory(const Game& game, const LevelDir& db, int n,
     display.level_started(n, db.level_size(n), LevelMode::InMemory,
                           solved.checkpoint ? &*solved.checkpoint : nullptr);
     solved.entries = solver.solve(
-        n, [&](const LevelProgress& p) { display.update(p); }, nullptr,
+        n, [&](const LevelProgress& p) { display.update(p); }, &solved.stats,
         solved.checkpoint ? &*solved.checkpoint : nullptr);
     return solved;
 }

@@ -212,7 +212,7 @@ template <int P> class ValueLevels final : public LevelBuilder {
             display.level_started(n, db_.level_size(n), LevelMode::Streamed,
                                   solved.checkpoint ? &*solved.checkpoint : nullptr);
             solved.entries = solver.solve(
-                n, [&](const LevelProgress& p) { display.update(p); }, nullptr,
+                n, [&](const LevelProgress& p) { display.update(p); }, &solved.stats,
                 solved.checkpoint ? &*solved.checkpoint : nullptr);
             return solved;
         }
@@ -238,7 +238,7 @@ template <int P> class ValueLevels final : public LevelBuilder {
             display.level_started(n, db_.level_size(n), mode,
                                   solved.checkpoint ? &*solved.checkpoint : nullptr);
             solver.solve(
-                n, [&](const LevelProgress& p) { display.update(p); }, nullptr,
+                n, [&](const LevelProgress& p) { display.update(p); }, &solved.stats,
                 solved.checkpoint ? &*solved.checkpoint : nullptr);
             solved.source = std::move(level);
             return solved;
