@@ -22,6 +22,18 @@ void throw_system_error(const std::filesystem::path& path, const std::string& wh
     throw std::runtime_error(path.string() + ": " + what + ": " + std::strerror(errno));
 }
 
+void pwrite_all(int fd, const std::filesystem::path& path, std::span<const uint8_t> bytes,
+                uint64_t at, const std::string& what) {
+    for (std::size_t done = 0; done < bytes.size();) {
+        const ssize_t put =
+            ::pwrite(fd, bytes.data() + done, bytes.size() - done, off_t(at + done));
+        if (put < 0 && errno == EINTR) continue;
+        if (put == 0) errno = EIO; // no progress and no reason given
+        if (put <= 0) throw_system_error(path, what);
+        done += std::size_t(put);
+    }
+}
+
 AtomicFileSink::AtomicFileSink(std::filesystem::path path) : path_(std::move(path)) {}
 
 void AtomicFileSink::create() {

@@ -103,6 +103,11 @@ Status pread_exact(int fd, uint64_t offset, std::span<uint8_t> out);
 // a failed system call on a work file (scan files, exit files), where the caller cannot go on.
 [[noreturn]] void throw_system_error(const std::filesystem::path& path, const std::string& what);
 
+// Writes all of `bytes` to `fd` at offset `at` (pwrite, again after EINTR and short
+// writes), else throws as throw_system_error(path, what) does (a full disk: ENOSPC).
+void pwrite_all(int fd, const std::filesystem::path& path, std::span<const uint8_t> bytes,
+                uint64_t at, const std::string& what);
+
 // Opens a regular file (open_regular_file) as a Source.
 Result<std::unique_ptr<Source>> open_file_source(const std::filesystem::path& path);
 

@@ -34,12 +34,7 @@ constexpr std::size_t kFooterBytes = 8 + 5 * 8;
 
 void pwrite_all(int fd, const std::filesystem::path& path, const uint8_t* bytes, std::size_t size,
                 uint64_t at) {
-    for (std::size_t done = 0; done < size;) {
-        const ssize_t put = ::pwrite(fd, bytes + done, size - done, off_t(at + done));
-        if (put < 0 && errno == EINTR) continue;
-        if (put <= 0) db::detail::throw_system_error(path, "cannot write the scan file");
-        done += std::size_t(put);
-    }
+    db::detail::pwrite_all(fd, path, {bytes, size}, at, "cannot write the scan file");
 }
 
 bool pread_all(int fd, uint8_t* bytes, std::size_t size, uint64_t at) {
@@ -143,7 +138,8 @@ struct ScanFiles::Compressors {
     }
 };
 
-ScanFiles::ScanFiles(std::filesystem::path level_file) : level_file_(std::move(level_file)) {}
+ScanFiles::ScanFiles(std::filesystem::path level_file)
+    : level_file_(level_file), spill_(std::move(level_file)) {}
 ScanFiles::~ScanFiles() = default;
 
 std::filesystem::path ScanFiles::path_of(uint64_t generation) const {

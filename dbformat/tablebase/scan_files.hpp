@@ -20,6 +20,7 @@
 #pragma once
 
 #include "retro/scan_store.hpp"
+#include "tablebase/spill_files.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -47,6 +48,8 @@ class ScanFiles final : public ScanStore {
     void drop(uint64_t generation) override;
     void pin() override;
     std::optional<uint64_t> resume(uint64_t generation, uint64_t size, uint64_t chunk) override;
+    /// Anonymous files in the level's directory (spill_files.hpp).
+    SpillSpace& spill_space() override { return spill_; }
 
     /// Removes every generation file of the level (once its file is written).
     void remove_all();
@@ -73,6 +76,7 @@ class ScanFiles final : public ScanStore {
     std::shared_ptr<Generation> writing_, last_, pinned_; // last_: the last ended or resumed
     struct Compressors;
     std::unique_ptr<Compressors> compressors_;
+    SpillFiles spill_;
 };
 
 } // namespace owaredb

@@ -30,8 +30,9 @@
 //        or lost if no quiet move is open), with propagation through the same parent
 //        updates; what it decides becomes fresh. A full propagation stack spills its
 //        parents (sweep::BasicState::spill) instead of leaving them pending for a rescan,
-//        since the word has no room for a pending mark; the scan drains them. It writes
-//        nothing to the store;
+//        since the word has no room for a pending mark (a bounded number in memory, the
+//        rest in the store's spill space: spill.hpp); the scan drains them. It writes no
+//        generation;
 //      - the commit pass (generation n - t + 2), once the scan and all its propagation are
 //        done (the parallel loop's barrier): every fresh word becomes committed, and the
 //        positions it commits are t's bitmap, a bit for each position not committed

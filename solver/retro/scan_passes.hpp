@@ -154,9 +154,7 @@ void drain_spilled(const Game& game, SweepState& s, sweep::StackFor<Game>& stack
     do {
         sweep::drain(game, s, stack, update);
         most = std::max<uint64_t>(most, stack.spilled.size());
-        while (!stack.spilled.empty()) {
-            const uint64_t entry = stack.spilled.back();
-            stack.spilled.pop_back();
+        for (uint64_t entry = 0; stack.spilled.pop(entry);) {
             sweep::propagate(game, s, entry, stack, update);
             most = std::max<uint64_t>(most, stack.spilled.size());
         }

@@ -109,6 +109,9 @@ template <class Engine, RetroGame Game, unsigned Bits> class ScanSolver {
     void set_threshold_shares(std::vector<double> shares) { threshold_shares_ = std::move(shares); }
     /// Tests only: propagation stacks of `limit` entries, so that small levels spill.
     void set_stack_limit(size_t limit) { stack_limit_ = limit; }
+    /// Tests only: spilled entries a thread holds in memory before the rest goes to the
+    /// store's spill space (spill.hpp), so that small levels spill there.
+    void set_spill_memory(size_t entries) { spill_memory_ = entries; }
     /// The most spilled parents one thread held at once in the last level (statistics).
     uint64_t spilled_peak() const { return spilled_peak_.load(); }
 
@@ -132,6 +135,7 @@ template <class Engine, RetroGame Game, unsigned Bits> class ScanSolver {
     int threads_;
     uint64_t gather_positions_;
     size_t stack_limit_ = sweep::kStackLimit;
+    size_t spill_memory_ = kSpillMemoryEntries;
     std::vector<double> threshold_shares_;
     std::map<uint64_t, uint64_t> sums_;      // the checksum of each generation ended or resumed
     std::vector<uint64_t> won_at_, lost_at_; // [t]: positions of t's bitmap, won and lost
@@ -218,7 +222,8 @@ void ScanSolver<Engine, Game, Bits>::solve(int n, const ProgressFn& progress, Le
     const uint64_t size = game_.level_size(n);
     Sweep& s = s_;
     s.stack_limit = stack_limit_;
-    s.spill = true; // the words have no room for a pending mark
+    s.spill = &store_.spill_space(); // the words have no room for a pending mark
+    s.spill_memory = spill_memory_;
     spilled_peak_.store(0);
     sums_.clear();
     won_at_.assign(std::size_t(n) + 1, 0);

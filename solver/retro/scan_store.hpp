@@ -17,9 +17,15 @@
 // (chain_checksum()); pin() keeps the generation last ended even if it is dropped, until
 // another is pinned, so that a checkpoint saved while it was the last still finds it.
 //
+// The store also gives the space where the engines' full propagation stacks spill
+// (spill.hpp), beside the generations.
+//
 // `owaredb generate` keeps the generations in compressed scratch files beside the level
-// (dbformat/tablebase/scan_files.hpp); tests keep them in memory (below).
+// (dbformat/tablebase/scan_files.hpp), and spills to anonymous files there; tests keep
+// both in memory (below).
 #pragma once
+
+#include "retro/spill.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -60,6 +66,8 @@ class ScanStore {
     /// `size` bytes in chunks of `chunk` (as an earlier process ended it), keeps it, pinned
     /// and readable, and returns its checksum; else returns nothing.
     virtual std::optional<uint64_t> resume(uint64_t generation, uint64_t size, uint64_t chunk) = 0;
+    /// Where the threads' full propagation stacks spill, for as long as the store lives.
+    virtual SpillSpace& spill_space() = 0;
 };
 
 /// The checksum of a list of generations, one at a time: chain_checksum(0, c) == c, so
@@ -107,6 +115,9 @@ class InMemoryScanStore final : public ScanStore {
             return std::nullopt;
         return sum(it->second.first);
     }
+    SpillSpace& spill_space() override { return spill_; }
+    /// The spill space, with its counts (tests).
+    const InMemorySpillSpace& spills() const { return spill_; }
     /// The bytes of generation g (tests).
     std::vector<int8_t>& generation(uint64_t g) { return generations_.at(g).first; }
     /// Removes generation g, as if lost (tests).
@@ -125,6 +136,7 @@ class InMemoryScanStore final : public ScanStore {
     }
     std::map<uint64_t, std::pair<std::vector<int8_t>, uint64_t>> generations_; // bytes, chunk
     std::set<uint64_t> dropped_generations_;
+    InMemorySpillSpace spill_;
     uint64_t writing_ = 0, ended_ = 0, dropped_ = 0;
 };
 

@@ -13,6 +13,7 @@
 #include "retro/game.hpp"
 #include "retro/parallel.hpp"
 #include "retro/progress.hpp"
+#include "retro/spill.hpp"
 #include "retro/value_array.hpp"
 #include "retro/word_store.hpp"
 
@@ -55,11 +56,13 @@ template <class Store> struct BasicState : Store {
     /// lower it so that the rescans run on small levels).
     size_t stack_limit = kStackLimit;
     std::atomic<bool> overflow{false};
-    /// What a full stack does with a parent that joined: false, leaves it marked in its
-    /// word (pending) for a rescan, which sets `overflow`; true, puts it on the stack's
-    /// `spilled` list, which the engine drains after its scan (for words with no room
+    /// What a full stack does with a parent that joined: null, leaves it marked in its
+    /// word (pending) for a rescan, which sets `overflow`; else puts it on the stack's
+    /// `spilled` entries (up to `spill_memory` in memory, the rest in an area of this
+    /// space: spill.hpp), which the engine drains after its scan (for words with no room
     /// for a pending mark: nibble_retrograde.hpp).
-    bool spill = false;
+    SpillSpace* spill = nullptr;
+    size_t spill_memory = kSpillMemoryEntries;
     std::atomic<uint64_t> propagated{0};
     /// The word of position i of the level (base <= i < base + size), as an atomic
     /// reference (std::atomic_ref for whole bytes; word_store.hpp).
@@ -121,7 +124,7 @@ template <class GameState> struct PropagationStack {
     std::vector<Entry> entries; ///< the stack, depth first
     std::vector<Entry> parents; ///< a batch's parents, generated and not yet visited
     /// Entries that a full stack left for later (BasicState::spill), without their state.
-    std::vector<uint64_t> spilled;
+    SpillStack spilled;
     bool empty() const { return entries.empty() && spilled.empty(); }
 };
 /// The propagation stack of the engines for Game.
@@ -148,7 +151,7 @@ void visit_parents(SweepState& s, PropagationStack<GameState>& stack, Visit& vis
         const bool full = entries.size() >= s.stack_limit;
         if (!visit_parent(visit, tag, k, full, p.state)) continue;
         if (full && s.spill)
-            stack.spilled.push_back(k << 1 | (tag ? 0 : 1));
+            stack.spilled.push(k << 1 | (tag ? 0 : 1), *s.spill, s.spill_memory);
         else if (full)
             s.overflow.store(true, std::memory_order_relaxed); // a rescan enters it
         else
@@ -162,7 +165,7 @@ void visit_parents(SweepState& s, PropagationStack<GameState>& stack, Visit& vis
 /// state after them: visit_parent()) updates the parent's word and returns whether the
 /// parent joined; `full` says the stack is at its limit, in which
 /// case the engine marks the parent for a rescan instead, and this sets s.overflow so that
-/// the rescan happens (or, if s.spill, the parent goes to the stack's spilled list). A
+/// the rescan happens (or, if s.spill, the parent goes to the stack's spilled entries). A
 /// distributed solve's `route` (OwnsAll's contract) takes the parents that another rank
 /// holds before they are visited here, and sends that rank the child.
 ///

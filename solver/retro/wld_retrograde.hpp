@@ -23,7 +23,8 @@
 //        eligible parent of a won child re-generates its moves and loads its quiet
 //        children's words, stopping at the first not won, and is lost if all are (a child
 //        won at an earlier threshold is won at this one: W_t grows as t falls). A full
-//        propagation stack spills its parents, since the word has no pending mark;
+//        propagation stack spills its parents, since the word has no pending mark (past a
+//        bounded memory, to the store's spill space: spill.hpp);
 //      - the commit pass, once the scan and all its propagation are done (the parallel
 //        loop's barrier): a decided word that the "decided by t + 1" map does not hold was
 //        decided at t, so t's bitmap (generation n - t + 2, ThresholdBits of

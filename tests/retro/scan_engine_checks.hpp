@@ -38,7 +38,15 @@ template <RetroGame Game> std::vector<ValueArray> reference(const Game& game, in
 struct ScanOptions {
     int threads = 1;
     uint64_t gather_positions = 0;
-    size_t stack_limit = 0; // 0: the engine's
+    size_t stack_limit = 0;  // 0: the engine's
+    size_t spill_memory = 0; // 0: the engine's
+};
+
+/// What the stacks spilled over some levels: the most parents one held at once, and the
+/// blocks written to the store's spill space (past its memory).
+struct Spills {
+    uint64_t peak = 0;
+    uint64_t blocks = 0;
 };
 
 /// What tells the engines apart in these checks.
@@ -52,26 +60,33 @@ struct ScanEngineShape {
 };
 
 // Levels 0..max_n by Solver over the reference's smaller levels equal the reference;
-// returns the most parents a stack spilled.
+// returns what the stacks spilled.
 template <template <class> class Solver, RetroGame Game>
-uint64_t check_scan_levels(const Game& game, int max_n, const ScanOptions& o,
-                           const ScanEngineShape& shape) {
+Spills check_scan_levels(const Game& game, int max_n, const ScanOptions& o,
+                         const ScanEngineShape& shape) {
     const std::vector<ValueArray> ref = reference(game, max_n);
-    uint64_t spilled = 0;
+    Spills spilled;
     for (int n = 0; n <= max_n; ++n) {
         CAPTURE(n);
         InMemorySmallerLevels smaller(level_pointers(ref, n));
         InMemoryScanStore store;
         Solver<Game> solver(game, smaller, store, o.threads, o.gather_positions);
         if (o.stack_limit) solver.set_stack_limit(o.stack_limit);
+        if (o.spill_memory) solver.set_spill_memory(o.spill_memory);
         LevelStats stats;
         solver.solve(n, {}, &stats);
         CHECK(same(solver.values(), ref[n]));
         CHECK(solver.value_counts() == counts_of(ref[n]));
-        CHECK(stats.scans == uint64_t(n)); // one scan a threshold: no rescans
+        CHECK(stats.scans == uint64_t(n));                  // one scan a threshold: no rescans
         CHECK(stats.spilled_peak == solver.spilled_peak()); // what generate records
         CHECK(store.ended() == shape.generations(n));
-        spilled = std::max(spilled, solver.spilled_peak());
+        spilled.peak = std::max(spilled.peak, solver.spilled_peak());
+        spilled.blocks += store.spills().blocks_written();
+        // A thread holds at most spill_memory entries in memory; what it spilled past them
+        // went to the store's spill space, in one area a thread and scan at most.
+        CHECK(store.spills().opened() <= uint64_t(o.threads) * stats.scans);
+        if (solver.spilled_peak() < (o.spill_memory ? o.spill_memory : kSpillMemoryEntries))
+            CHECK(store.spills().blocks_written() == 0);
     }
     return spilled;
 }

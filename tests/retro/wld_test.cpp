@@ -38,7 +38,7 @@ const test::ScanEngineShape kWld{
 };
 
 template <RetroGame Game>
-uint64_t check_wld_levels(const Game& game, int max_n, const test::ScanOptions& o) {
+test::Spills check_wld_levels(const Game& game, int max_n, const test::ScanOptions& o) {
     return test::check_scan_levels<WldRetrogradeSolver>(game, max_n, o, kWld);
 }
 
@@ -156,13 +156,19 @@ TEST_CASE("wld engine: the in-memory engine's bytes, toy ring game") {
     check_wld_levels(test::RingGame(14), 14, {.threads = 2, .gather_positions = 1});
 }
 
-TEST_CASE("wld engine: stacks of 2 entries spill, and give the same bytes") {
+TEST_CASE("wld engine: stacks of 2 entries spill, to memory and past it, and give the same "
+          "bytes") {
     const int max_n = test::quick() ? 8 : 10;
-    uint64_t spilled = 0;
-    for (const Rules& rules : {Rules::abapa(), Rules::awari()})
-        spilled = std::max(
-            spilled, check_wld_levels(OwareGame(rules), max_n, {.threads = 2, .stack_limit = 2}));
-    CHECK(spilled > 0); // the spill path ran
+    // Abapa's spills stay in memory (the engine's limit); awari's take a block of 1 past
+    // 2 entries in memory, so that the spill space's blocks are written and read back.
+    const test::Spills in_memory =
+        check_wld_levels(OwareGame(Rules::abapa()), max_n, {.threads = 2, .stack_limit = 2});
+    CHECK(in_memory.peak > 0); // the spill path ran
+    CHECK(in_memory.blocks == 0);
+    const test::Spills past = check_wld_levels(OwareGame(Rules::awari()), max_n,
+                                               {.threads = 2, .stack_limit = 2, .spill_memory = 2});
+    CHECK(past.peak > 2);
+    CHECK(past.blocks > 0);
 }
 
 TEST_CASE("wld engine: resumes from every safe point, and refuses a changed generation") {

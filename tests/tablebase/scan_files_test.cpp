@@ -3,7 +3,7 @@
 // chunk, index or footer is refused, never used; a planted symlink is replaced, not
 // followed; dropped generations go, a pinned one once another is pinned; resume opens
 // several generations by their checksums; and the engines over it give the in-memory
-// engine's bytes.
+// engine's bytes, their full stacks spilling to its spill files or not.
 #include "dbformat/checkpoint.hpp"
 #include "flip_byte.hpp"
 #include "oware/oware_game.hpp"
@@ -180,9 +180,14 @@ TEST_CASE("scan files: the nibble and WLD engines over them give the in-memory e
         InMemorySmallerLevels smaller(level_pointers(ref, n));
         ScanFiles store(dir / ("awari-" + std::to_string(n) + ".owdb"));
         Solver solver(game, smaller, store, 2, 2 * sweep::kChunk);
+        if (n == 10) { // full stacks spill past 2 entries to the level's spill files
+            solver.set_stack_limit(2);
+            solver.set_spill_memory(2);
+        }
         solver.solve(n);
         const ValueArray values = solver.values();
         CHECK(std::equal(values.data(), values.data() + values.size(), ref[n].data()));
+        if (n == 10) CHECK(solver.spilled_peak() > 2); // so blocks went to a spill file
         store.remove_all();
     };
     for (int n = 9; n <= max_n; ++n) {
