@@ -196,7 +196,8 @@ int run_distributed(const GenerateOptions& o, const GenerateRun& run, MpiJob& jo
 
 // Value levels (in memory or streamed, as the plan says) or bound levels, in this process.
 int run_in_process(const GenerateOptions& o, const GenerateRun& run) {
-    const ModePlan plan(o.mode, run.budget, o.pits, kBuildFootprint);
+    ModePlan plan(o.mode, run.budget, o.pits, kBuildFootprint);
+    plan.set_build_threads(o.threads);
     if (o.bounds) {
         if (o.mode == "streamed" || o.mode == "streamed-4bit" || o.mode == "streamed-2bit")
             throw UsageError("--bounds is built in memory only; --mode " + o.mode +
@@ -233,7 +234,8 @@ int run_in_process(const GenerateOptions& o, const GenerateRun& run) {
 // --plan: what run_in_process() would choose and check, printed; nothing is written.
 int run_plan(const GenerateOptions& o, const GenerateRun& run) {
     if (o.bounds) throw UsageError("--plan plans value levels; drop --bounds");
-    const ModePlan plan(o.mode, run.budget, o.pits, kBuildFootprint);
+    ModePlan plan(o.mode, run.budget, o.pits, kBuildFootprint);
+    plan.set_build_threads(o.threads);
     return print_build_plan({"rules " + run.settings.rules.name + ", " + run.levels, o.dir, o.disk,
                              run.settings.levels, o.checkpoint_minutes >= 0, o.threads,
                              run.settings.rules},

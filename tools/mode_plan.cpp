@@ -8,6 +8,7 @@
 #include "tablebase/scan_files.hpp"
 #include "tablebase/streamed_files.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace owaredb::cli {
@@ -28,6 +29,32 @@ uint64_t in_memory_bytes(int n, int working, int stored, int pits_per_side) {
     return bytes;
 }
 
+namespace {
+
+// The entries of the level's block (decoded, a byte a position) that the writer's default
+// tiers give a level of `positions`.
+uint64_t default_block_entries(uint64_t positions) {
+    const db::WriterOptions defaults;
+    const uint64_t tier_block = db::encoding_for(defaults, positions).block_entries;
+    return tier_block ? tier_block : defaults.block_candidates.front();
+}
+
+// A propagation stack's entry on the largest board.
+constexpr uint64_t kStackEntryBytes =
+    sizeof(sweep::PropagationStack<BasicPosition<kMaxPitsPerSide>>::Entry);
+
+} // namespace
+
+uint64_t build_thread_bytes(int n, int bits, int pits_per_side) {
+    uint64_t bytes = sweep::kStackLimit * kStackEntryBytes;
+    if (bits > 8) return bytes;
+    if (bits < 8) bytes += kSpillMemoryEntries * sizeof(uint64_t);
+    for (int k = 0; k < n; ++k)
+        if (streamed_source_holds(n, k, false, pits_per_side))
+            bytes += default_block_entries(level_size(pits_per_side, k));
+    return bytes;
+}
+
 uint64_t streamed_word_bytes(int n, int bits, int pits_per_side) {
     const uint64_t size = level_size(pits_per_side, n);
     uint64_t bytes = (size * uint64_t(bits) + 7) / 8 + (uint64_t(56) << 20);
@@ -40,9 +67,7 @@ uint64_t streamed_word_bytes(int n, int bits, int pits_per_side) {
     for (int k = 0; k < n; ++k)
         if (streamed_source_holds(n, k, false, pits_per_side)) {
             const uint64_t positions = level_size(pits_per_side, k);
-            const db::WriterOptions defaults;
-            const uint64_t tier_block = db::encoding_for(defaults, positions).block_entries;
-            const uint64_t block = tier_block ? tier_block : defaults.block_candidates.front();
+            const uint64_t block = default_block_entries(positions);
             bytes += (positions + block - 1) / block * db::kReaderBytesPerBlock;
         }
     return bytes;
@@ -92,13 +117,20 @@ LevelMode ModePlan::mode(int n) const {
     if (forced_) return forced_mode_;
     if (budget_.bytes == 0 || !streams() || in_memory_bytes(n) <= budget_.bytes)
         return LevelMode::InMemory;
-    if (pits_ > footprint_.max_nibble_pits || streamed_word_bytes(n, 8, pits_) <= budget_.bytes)
+    if (pits_ > footprint_.max_nibble_pits || streamed_bytes(n, 8) <= budget_.bytes)
         return LevelMode::Streamed;
-    return streamed_word_bytes(n, 4, pits_) > budget_.bytes ? LevelMode::Wld : LevelMode::Nibble;
+    return streamed_bytes(n, 4) > budget_.bytes ? LevelMode::Wld : LevelMode::Nibble;
 }
 
 uint64_t ModePlan::in_memory_bytes(int n) const {
-    return cli::in_memory_bytes(n, footprint_.working, footprint_.stored, pits_);
+    const uint64_t more = uint64_t(std::max(build_threads_ - kMarginThreads, 0));
+    return cli::in_memory_bytes(n, footprint_.working, footprint_.stored, pits_) +
+           more * build_thread_bytes(n, 16, pits_);
+}
+
+uint64_t ModePlan::streamed_bytes(int n, int bits) const {
+    const uint64_t more = uint64_t(std::max(build_threads_ - kMarginThreads, 0));
+    return streamed_word_bytes(n, bits, pits_) + more * build_thread_bytes(n, bits, pits_);
 }
 
 } // namespace owaredb::cli

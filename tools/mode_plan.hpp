@@ -44,6 +44,18 @@ inline constexpr LevelFootprint kBuildFootprint{2, 1, 7, 6};
 /// verify and stats: a byte a position for every level; any board streams.
 inline constexpr LevelFootprint kReadFootprint{1, 1, kMaxPitsPerSide, 0};
 
+/// Threads the fixed margins of in_memory_bytes() and streamed_word_bytes() hold the
+/// buffers of (they were measured with 2).
+inline constexpr int kMarginThreads = 2;
+
+/// Bytes a thread of `owaredb generate` holds for level n built with `bits` bits of working
+/// state a position (16: in memory; 8, 4, 2: streamed; 0: the gathering of the 4- and
+/// 2-bit words), and that grow with the threads: its propagation stack at its limit
+/// (sweep::kStackLimit entries of an index and a position); streamed, also a block of each
+/// smaller level its reader decodes, and with 4 or 2 bits the spilled parents it keeps in
+/// memory (retro/spill.hpp).
+uint64_t build_thread_bytes(int n, int bits, int pits_per_side);
+
 /// Bytes level n takes streamed by one process with `bits` bits of working state a
 /// position (8, 4 or 2; 0 for what the 4- and 2-bit engines' gathering leaves aside): the
 /// words, the index of the scan store's generation being written (4, 2 and 0 bits:
@@ -81,8 +93,15 @@ class ModePlan {
     bool forced() const { return forced_; }
     /// Whether this board's levels can be streamed.
     bool streams() const { return pits_ <= footprint_.max_streamed_pits; }
-    /// Bytes level n takes in memory with the levels below it (in_memory_bytes()).
+    /// generate: its threads, so that what each thread past kMarginThreads holds counts
+    /// (build_thread_bytes()); nothing by default (verify and stats).
+    void set_build_threads(int threads) { build_threads_ = threads; }
+    /// Bytes level n takes in memory with the levels below it (in_memory_bytes()), and
+    /// what the build threads add.
     uint64_t in_memory_bytes(int n) const;
+    /// Bytes level n takes streamed with `bits` bits a position (streamed_word_bytes()),
+    /// and what the build threads add.
+    uint64_t streamed_bytes(int n, int bits) const;
     const MemoryBudget& budget() const { return budget_; }
     int pits() const { return pits_; }
 
@@ -94,6 +113,7 @@ class ModePlan {
     int pits_;
     bool forced_ = false;
     LevelMode forced_mode_ = LevelMode::InMemory;
+    int build_threads_ = kMarginThreads;
 };
 
 } // namespace owaredb::cli

@@ -122,6 +122,31 @@ TEST_CASE("streamed_word_bytes: the words, the scan store's index, the smaller f
     CHECK(ModePlan("auto", workstation, 6, kBuildFootprint).mode(45) == LevelMode::Nibble);
 }
 
+// What each thread of generate holds grows with the threads, and counts past the 2 that
+// the fixed margins hold: a propagation stack at its limit (2^18 entries of 24 bytes: an
+// index and a position of up to 16 pits, padded), streamed a decoded block of each smaller
+// level a capture reaches, and with 4 or 2 bits 65,536 spilled parents of 8 bytes.
+TEST_CASE("build_thread_bytes: a stack, a block of each smaller level, the spill's memory") {
+    const uint64_t stack = (uint64_t(1) << 18) * 24;
+    CHECK(build_thread_bytes(46, 16, 6) == stack);
+    // Levels 28..44: blocks of 65,536 positions from level 30 on, of 16,384 below.
+    const uint64_t blocks = 15 * 65536 + 2 * 16384;
+    CHECK(build_thread_bytes(46, 8, 6) == stack + blocks);
+    CHECK(build_thread_bytes(46, 4, 6) == stack + blocks + 65536 * 8);
+    CHECK(build_thread_bytes(46, 2, 6) == stack + blocks + 65536 * 8);
+    // 32 threads: 30 threads' worth more than the margin holds, at level 46 7.8 MB each.
+    const MemoryBudget workstation{uint64_t(64) << 30, true};
+    ModePlan plan("auto", workstation, 6, kBuildFootprint);
+    CHECK(plan.streamed_bytes(46, 2) == streamed_word_bytes(46, 2, 6));
+    CHECK(plan.in_memory_bytes(20) == in_memory_bytes(20, 2, 1, 6));
+    plan.set_build_threads(32);
+    CHECK(plan.streamed_bytes(46, 2) == streamed_word_bytes(46, 2, 6) + 30 * 7831552);
+    CHECK(plan.in_memory_bytes(20) == in_memory_bytes(20, 2, 1, 6) + 30 * stack);
+    CHECK(plan.mode(46) == LevelMode::Wld);
+    plan.set_build_threads(1); // fewer than the margin holds: nothing taken off
+    CHECK(plan.streamed_bytes(46, 2) == streamed_word_bytes(46, 2, 6));
+}
+
 TEST_CASE("mode plan: a board generate cannot stream stays in memory; verify streams it") {
     const MemoryBudget small{200 * kMebi, true};
     ModePlan generate("auto", small, 8, kBuildFootprint);

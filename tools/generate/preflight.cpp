@@ -163,9 +163,9 @@ void check_disk(int n, const DiskNeed& need, const std::string& dir) {
 uint64_t plan_memory_bytes(const ModePlan& plan, int n) {
     const LevelMode mode = plan.mode(n);
     return mode == LevelMode::InMemory ? plan.in_memory_bytes(n)
-           : mode == LevelMode::Nibble ? streamed_word_bytes(n, 4, plan.pits())
-           : mode == LevelMode::Wld    ? streamed_word_bytes(n, 2, plan.pits())
-                                       : streamed_bytes(n, 0, plan.pits());
+           : mode == LevelMode::Nibble ? plan.streamed_bytes(n, 4)
+           : mode == LevelMode::Wld    ? plan.streamed_bytes(n, 2)
+                                       : plan.streamed_bytes(n, 8);
 }
 
 void check_plan(const ModePlan& plan, int n) {

@@ -249,7 +249,7 @@ template <int P> class ValueLevels final : public LevelBuilder {
     // what the budget leaves beside the margin, the whole level without a budget.
     uint64_t gather_positions(int n) const {
         const uint64_t budget = plan_.budget().bytes;
-        const uint64_t margin = streamed_word_bytes(n, 0, P);
+        const uint64_t margin = plan_.streamed_bytes(n, 0);
         if (budget == 0) return 0;
         return std::max<uint64_t>(sweep::kChunk, budget > margin ? budget - margin : 0);
     }
