@@ -15,7 +15,7 @@ namespace owaredb {
 
 namespace {
 
-std::span<const uint8_t> as_bytes(std::span<const uint64_t> block) {
+std::span<const uint8_t> block_bytes(std::span<const uint64_t> block) {
     return {reinterpret_cast<const uint8_t*>(block.data()), block.size_bytes()};
 }
 
@@ -29,10 +29,10 @@ SpillFile::~SpillFile() {
 
 void SpillFile::write(uint64_t index, std::span<const uint64_t> block) {
     if (index > checksums_.size()) throw std::logic_error(name_.string() + ": a block skipped");
-    db::detail::pwrite_all(fd_, name_, as_bytes(block), index * block.size_bytes(),
+    db::detail::pwrite_all(fd_, name_, block_bytes(block), index * block.size_bytes(),
                            "cannot write the spill file");
     checksums_.resize(index);
-    checksums_.push_back(db::detail::checksum(as_bytes(block)));
+    checksums_.push_back(db::detail::checksum(block_bytes(block)));
 }
 
 void SpillFile::read(uint64_t index, std::span<uint64_t> block) {
