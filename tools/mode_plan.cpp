@@ -123,14 +123,17 @@ LevelMode ModePlan::mode(int n) const {
 }
 
 uint64_t ModePlan::in_memory_bytes(int n) const {
-    const uint64_t more = uint64_t(std::max(build_threads_ - kMarginThreads, 0));
     return cli::in_memory_bytes(n, footprint_.working, footprint_.stored, pits_) +
-           more * build_thread_bytes(n, 16, pits_);
+           threads_beyond_margin() * build_thread_bytes(n, 16, pits_);
 }
 
 uint64_t ModePlan::streamed_bytes(int n, int bits) const {
-    const uint64_t more = uint64_t(std::max(build_threads_ - kMarginThreads, 0));
-    return streamed_word_bytes(n, bits, pits_) + more * build_thread_bytes(n, bits, pits_);
+    return streamed_word_bytes(n, bits, pits_) +
+           threads_beyond_margin() * build_thread_bytes(n, bits, pits_);
+}
+
+uint64_t ModePlan::threads_beyond_margin() const {
+    return uint64_t(std::max(build_threads_ - kMarginThreads, 0));
 }
 
 } // namespace owaredb::cli

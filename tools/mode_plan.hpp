@@ -107,6 +107,8 @@ class ModePlan {
 
   private:
     void check_board() const;
+    /// The build threads whose buffers the fixed margins do not hold.
+    uint64_t threads_beyond_margin() const;
 
     MemoryBudget budget_;
     LevelFootprint footprint_;

@@ -1,5 +1,7 @@
 // The spill space of the scan engines in `owaredb generate` (retro/spill.hpp): each thread's
-// area an anonymous file in the level's directory, on the disk the level's plan counts.
+// area an anonymous file in the level's directory. The disk plan does not count them:
+// nothing but the level bounds what a propagation spills (the build record's
+// `spilled_peak` says how far it went).
 //
 // Anonymous: opened with O_TMPFILE, so the file has no name and goes when it is closed,
 // or when the process dies, killed or not; nothing is left to clean up, and a resumed level
