@@ -41,6 +41,28 @@ template <int P> class BasicOwareGame {
         return moves.size();
     }
 
+    /// Calls f(child) for the child of each legal quiet move of s (capturing nothing), in
+    /// pit order, until f returns false: the children for_each_move gives with captured 0,
+    /// sowing only the pits it gets to. With the opponent's pits empty the feeding rule
+    /// weighs every move against the others, so all are generated first.
+    template <class F> void for_each_quiet_child_while(const State& s, F&& f) const {
+        if (s.opponent_seeds() == 0) {
+            for (const BasicMove<P>& m : legal_moves(rules_, s))
+                if (m.captured == 0 && !f(m.child)) return;
+            return;
+        }
+        // The opponent has seeds, and a quiet sowing only adds to them: every quiet move
+        // feeds, and feeding moves are legal (moves.cpp's legal_moves).
+        for (int pit = 0; pit < P; ++pit) {
+            if (s.pits[pit] == 0) continue;
+            State b = s;
+            const int captured = capture_chain(b, sow(b, pit));
+            const bool quiet = captured == 0 || (captured == b.opponent_seeds() &&
+                                                 rules_.grand_slam == GrandSlam::CapturesNothing);
+            if (quiet && !f(b.rotated())) return;
+        }
+    }
+
     /// Calls f(parent) for every parent within the level (legal quiet moves into s).
     template <class F> void for_each_parent(const State& s, F&& f) const {
         BasicParentList<P> list;

@@ -47,6 +47,16 @@ concept RetroGame = requires(const G& game, const typename G::State& s, int n, u
     { game.terminal_value(s) } -> std::same_as<int>;
 };
 
+/// A game that also generates a state's quiet children (its legal moves capturing
+/// nothing) one at a time: for_each_quiet_child_while(s, f) calls f(child) for each, in
+/// for_each_move's order, until f returns false (the 2-bit engine's check stops at the
+/// first child not won, wld_retrograde.hpp).
+template <class G>
+concept QuietChildrenOneAtATime = RetroGame<G> &&
+    requires(const G& game, const typename G::State& s, bool (*f)(const typename G::State&)) {
+    game.for_each_quiet_child_while(s, f);
+};
+
 /// f(index, state) for every state of level n with an index in [begin, end), in rank
 /// order: one unrank, then game.next, which takes a few steps where unrank searches, as
 /// every pass over a level goes.

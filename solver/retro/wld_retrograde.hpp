@@ -20,9 +20,11 @@
 //        does what the streamed engine's scan does: exit t: won; exit <= -t and unknown:
 //        eligible, and lost at once if every quiet child is won already (none: lost).
 //        Propagation, through the sweep's un-moves: a parent of a lost child is won; an
-//        eligible parent of a won child re-generates its moves and loads its quiet
-//        children's words, stopping at the first not won, and is lost if all are (a child
-//        won at an earlier threshold is won at this one: W_t grows as t falls). A full
+//        eligible parent of a won child generates its quiet children again, one at a
+//        time where the game can (QuietChildrenOneAtATime, retro/game.hpp: no move is
+//        sown past the first child not won), loads their words, stopping at the first not
+//        won, and is lost if all are (a child won at an earlier threshold is won at this
+//        one: W_t grows as t falls). A full
 //        propagation stack spills its parents, since the word has no pending mark (past a
 //        bounded memory, to the store's spill space: spill.hpp);
 //      - the commit pass, once the scan and all its propagation are done (the parallel
@@ -158,9 +160,16 @@ class WldRetrogradeSolver final : public ScanSolver<WldRetrogradeSolver<Game>, G
 template <RetroGame Game>
 bool WldRetrogradeSolver<Game>::all_quiet_children_won(const State& state) const {
     return W::all_won([&](auto&& f) {
-        this->game_.for_each_move(state, [&](int captured, const State& child) {
-            if (captured == 0) f([&] { return this->s_.word(this->game_.rank(child)); });
-        });
+        const auto word_of = [&](const State& child) {
+            return [&] { return this->s_.word(this->game_.rank(child)); };
+        };
+        if constexpr (QuietChildrenOneAtATime<Game>)
+            this->game_.for_each_quiet_child_while(
+                state, [&](const State& child) { return f(word_of(child)); });
+        else
+            this->game_.for_each_move(state, [&](int captured, const State& child) {
+                if (captured == 0) f(word_of(child));
+            });
     });
 }
 

@@ -82,11 +82,14 @@ struct WldWord {
     }
     /// Whether every child's word is won: for_each_child(f) calls f(word_of) for each child,
     /// where word_of() returns the child's word reference; none is asked for (a child's
-    /// rank is the costly part) or loaded after the first that is not won.
+    /// rank is the costly part) or loaded after the first that is not won. f returns
+    /// whether to go on (false from the first child not won): a for_each_child that stops
+    /// there need not generate the other children at all.
     template <class ForEachChild> static bool all_won(ForEachChild&& for_each_child) {
         bool all = true;
         for_each_child([&](const auto& word_of) {
             if (all && word_of().load(kOrder) != kWon) all = false;
+            return all;
         });
         return all;
     }

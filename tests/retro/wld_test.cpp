@@ -112,7 +112,12 @@ TEST_CASE("wld word: a child is won once, a parent lost once, only from eligible
                 return words.ref(k);
             });
     }));
-    CHECK(asked == 2);                      // none asked for after the first not won
+    CHECK(asked == 2);       // none asked for after the first not won
+    std::vector<bool> go_on; // what a generator that can stop is told after each child
+    CHECK(!WldWord::all_won([&](auto&& f) {
+        for (const uint64_t k : {1, 2, 1}) go_on.push_back(f([&] { return words.ref(k); }));
+    }));
+    CHECK(go_on == std::vector<bool>{true, false, false});
     CHECK(WldWord::all_won([](auto&&) {})); // no quiet child: lost once eligible
 }
 
@@ -151,6 +156,11 @@ TEST_CASE("wld engine: the in-memory engine's bytes, Oware abapa and awari") {
     check_wld_levels(OwareGame(Rules::awari()), max_n,
                      {.threads = 1, .gather_positions = 3 * sweep::kChunk});
 }
+
+// Oware's checks generate the quiet children one at a time (for_each_quiet_child_while);
+// the ring game's take all its moves (for_each_move): both paths of all_quiet_children_won.
+static_assert(QuietChildrenOneAtATime<OwareGame>);
+static_assert(!QuietChildrenOneAtATime<test::RingGame>);
 
 TEST_CASE("wld engine: the in-memory engine's bytes, toy ring game") {
     check_wld_levels(test::RingGame(14), 14, {.threads = 2, .gather_positions = 1});
