@@ -42,10 +42,7 @@ template <int P> BasicMoveList<P> legal_moves(const Rules& rules, const BasicPos
         if (p.pits[pit] == 0) continue;
         BasicPosition<P> b = p;
         int last = sow(b, pit);
-        int captured = capture_chain(b, last);
-        if (captured > 0 && captured == b.opponent_seeds() &&
-            rules.grand_slam == GrandSlam::CapturesNothing)
-            captured = 0; // grand slam: legal, captures nothing
+        const int captured = captured_under(rules, b, last);
         if (captured > 0)
             for (int q = last; q >= P && (b.pits[q] == 2 || b.pits[q] == 3); --q) b.pits[q] = 0;
         BasicMoveList<P>& list = b.opponent_seeds() > 0 ? feeding : starving;

@@ -40,6 +40,17 @@ template <int P> int sow(BasicPosition<P>& board, int pit);
 /// pit P (the opponent's first). Zero when `last` is on the mover's side.
 template <int P> int capture_chain(const BasicPosition<P>& board, int last);
 
+/// Seeds a sowing that ended in `last` captures under `rules` (board as capture_chain's):
+/// capture_chain's, but none for a grand slam that captures nothing
+/// (GrandSlam::CapturesNothing). The one place both move generators ask.
+template <int P> int captured_under(const Rules& rules, const BasicPosition<P>& board, int last) {
+    const int captured = capture_chain(board, last);
+    return captured > 0 && captured == board.opponent_seeds() &&
+                   rules.grand_slam == GrandSlam::CapturesNothing
+               ? 0
+               : captured;
+}
+
 /// The legal moves of `p` under `rules`, in pit order. Empty exactly when the game is
 /// over in `p` (see terminal_value).
 template <int P> BasicMoveList<P> legal_moves(const Rules& rules, const BasicPosition<P>& p);

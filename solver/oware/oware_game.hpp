@@ -56,10 +56,7 @@ template <int P> class BasicOwareGame {
         for (int pit = 0; pit < P; ++pit) {
             if (s.pits[pit] == 0) continue;
             State b = s;
-            const int captured = capture_chain(b, sow(b, pit));
-            const bool quiet = captured == 0 || (captured == b.opponent_seeds() &&
-                                                 rules_.grand_slam == GrandSlam::CapturesNothing);
-            if (quiet && !f(b.rotated())) return;
+            if (captured_under(rules_, b, sow(b, pit)) == 0 && !f(b.rotated())) return;
         }
     }
 
