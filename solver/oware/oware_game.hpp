@@ -41,23 +41,33 @@ template <int P> class BasicOwareGame {
         return moves.size();
     }
 
-    /// Calls f(child) for the child of each legal quiet move of s (capturing nothing), in
-    /// pit order, until f returns false: the children for_each_move gives with captured 0,
-    /// sowing only the pits it gets to. With the opponent's pits empty the feeding rule
-    /// weighs every move against the others, so all are generated first.
-    template <class F> void for_each_quiet_child_while(const State& s, F&& f) const {
+    /// The child of the first legal quiet move (capturing nothing) of s from pit `move` on,
+    /// in pit order (the retro game's QuietChildrenOneAtATime: moves are numbered by their
+    /// pit), sowing only the pits it gets to; sets `move` to its pit. With the opponent's
+    /// pits empty the feeding rule weighs every move against the others, so all are
+    /// generated first.
+    bool next_quiet_child(const State& s, int& move, State& child) const {
         if (s.opponent_seeds() == 0) {
             for (const BasicMove<P>& m : legal_moves(rules_, s))
-                if (m.captured == 0 && !f(m.child)) return;
-            return;
+                if (m.pit >= move && m.captured == 0) {
+                    move = m.pit;
+                    child = m.child;
+                    return true;
+                }
+            return false;
         }
         // The opponent has seeds, and a quiet sowing only adds to them: every quiet move
         // feeds, and feeding moves are legal (moves.cpp's legal_moves).
-        for (int pit = 0; pit < P; ++pit) {
+        for (int pit = move; pit < P; ++pit) {
             if (s.pits[pit] == 0) continue;
             State b = s;
-            if (captured_under(rules_, b, sow(b, pit)) == 0 && !f(b.rotated())) return;
+            if (captured_under(rules_, b, sow(b, pit)) == 0) {
+                move = pit;
+                child = b.rotated();
+                return true;
+            }
         }
+        return false;
     }
 
     /// Calls f(parent) for every parent within the level (legal quiet moves into s).

@@ -47,14 +47,17 @@ concept RetroGame = requires(const G& game, const typename G::State& s, int n, u
     { game.terminal_value(s) } -> std::same_as<int>;
 };
 
-/// A game that also generates a state's quiet children (its legal moves capturing
-/// nothing) one at a time: for_each_quiet_child_while(s, f) calls f(child) for each, in
-/// for_each_move's order, until f returns false (the 2-bit engine's check stops at the
-/// first child not won, wld_retrograde.hpp).
+/// A game that also finds a state's quiet children (its legal moves capturing nothing) one
+/// at a time, without generating the others: next_quiet_child(s, move, child) finds the
+/// first legal quiet move numbered `move` or more (moves are numbered 0..kMaxMoves-1 in
+/// for_each_move's order), sets `child` to its child and `move` to its number and returns
+/// true, or returns false if there is none; the next call, from move + 1, finds the next
+/// one. The 2-bit engine's check stops at the first child not won and resumes where it
+/// stopped (wld_retrograde.hpp).
 template <class G>
 concept QuietChildrenOneAtATime = RetroGame<G> &&
-    requires(const G& game, const typename G::State& s, bool (*f)(const typename G::State&)) {
-    game.for_each_quiet_child_while(s, f);
+    requires(const G& game, const typename G::State& s, int& move, typename G::State& child) {
+    { game.next_quiet_child(s, move, child) } -> std::same_as<bool>;
 };
 
 /// f(index, state) for every state of level n with an index in [begin, end), in rank

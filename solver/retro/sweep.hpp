@@ -67,8 +67,14 @@ template <class Store> struct BasicState : Store {
     /// The word of position i of the level (base <= i < base + size), as an atomic
     /// reference (std::atomic_ref for whole bytes; word_store.hpp).
     auto word(uint64_t i) const { return Store::ref(i - base); }
-    /// Asks for the word of position i to be brought into the cache (for writing).
-    void prefetch(uint64_t i) const { __builtin_prefetch(Store::address(i - base), 1, 1); }
+    /// Asks for the word of position i to be brought into the cache, for writing unless
+    /// `for_writing` is false.
+    void prefetch(uint64_t i, bool for_writing = true) const {
+        if (for_writing)
+            __builtin_prefetch(Store::address(i - base), 1, 1);
+        else
+            __builtin_prefetch(Store::address(i - base), 0, 1);
+    }
     /// The words as bytes, as checkpoints save and restore them.
     std::span<uint8_t> bytes() const { return Store::as_bytes(size); }
 };
@@ -140,22 +146,40 @@ bool visit_parent(Visit& visit, bool tag, uint64_t k, bool full, const GameState
         return visit(tag, k, full);
 }
 
+/// A visit that takes a batch's parents together: visit.batch(parents, joined) visits
+/// each entry of `parents` (index << 1 | tag, and the state), in an order of its own, and
+/// calls joined(j) for each parent parents[j] that joined (the WLD engine, whose checks
+/// wait for memory unless they run side by side: wld_retrograde.hpp). It takes no `full`:
+/// only an engine that never marks a parent pending (it spills: BasicState::spill) can
+/// be one.
+template <class Visit, class Entries>
+concept BatchVisit = requires(Visit& visit, const Entries& parents) {
+    visit.batch(parents, [](size_t) {});
+};
+
 /// Visits the parents of stack.parents (drain(), deliver()); a parent that joins goes on
 /// the stack, with the other set's tag.
 template <class SweepState, class Visit, class GameState>
 void visit_parents(SweepState& s, PropagationStack<GameState>& stack, Visit& visit) {
     auto& entries = stack.entries;
-    for (const auto& p : stack.parents) {
+    const auto joined = [&](const typename PropagationStack<GameState>::Entry& p, bool full) {
         const bool tag = p.entry & 1;
         const uint64_t k = p.entry >> 1;
-        const bool full = entries.size() >= s.stack_limit;
-        if (!visit_parent(visit, tag, k, full, p.state)) continue;
         if (full && s.spill)
             stack.spilled.push(k << 1 | (tag ? 0 : 1), *s.spill, s.spill_memory);
         else if (full)
             s.overflow.store(true, std::memory_order_relaxed); // a rescan enters it
         else
             entries.push_back({k << 1 | (tag ? 0 : 1), p.state});
+    };
+    if constexpr (BatchVisit<Visit, std::vector<typename PropagationStack<GameState>::Entry>>) {
+        visit.batch(stack.parents,
+                    [&](size_t j) { joined(stack.parents[j], entries.size() >= s.stack_limit); });
+    } else {
+        for (const auto& p : stack.parents) {
+            const bool full = entries.size() >= s.stack_limit;
+            if (visit_parent(visit, p.entry & 1, p.entry >> 1, full, p.state)) joined(p, full);
+        }
     }
 }
 

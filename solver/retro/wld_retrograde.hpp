@@ -24,7 +24,9 @@
 //        time where the game can (QuietChildrenOneAtATime, retro/game.hpp: no move is
 //        sown past the first child not won), loads their words, stopping at the first not
 //        won, and is lost if all are (a child won at an earlier threshold is won at this
-//        one: W_t grows as t falls). A full
+//        one: W_t grows as t falls). The checks of a propagation batch's parents, and of
+//        the positions a scan makes eligible, run side by side, so that their loads wait
+//        for memory together (check_side_by_side). A full
 //        propagation stack spills its parents, since the word has no pending mark (past a
 //        bounded memory, to the store's spill space: spill.hpp);
 //      - the commit pass, once the scan and all its propagation are done (the parallel
@@ -120,6 +122,8 @@ class WldRetrogradeSolver final : public ScanSolver<WldRetrogradeSolver<Game>, G
     static constexpr uint64_t kChunk = sweep::kChunk;
 
     static constexpr uint64_t kBitmapChunk = kChunk / 8;
+    /// Positions a scan makes eligible before it checks them side by side.
+    static constexpr size_t kChecksSideBySide = 32;
     static_assert(kChunk % 32 == 0, "a commit pass reads whole containers of 32 words");
 
     using Base::bitmap_generation; // the bitmap of threshold t (t = n..2) of level n
@@ -145,7 +149,11 @@ class WldRetrogradeSolver final : public ScanSolver<WldRetrogradeSolver<Game>, G
         return needed;
     }
     void chunk_values(uint64_t first, std::span<int8_t> values) const;
-    bool all_quiet_children_won(const State& state) const;
+    bool quiet_child(const State& state, int& move, State& child) const;
+    template <class Entries, class Lost>
+    void check_side_by_side(const Entries& positions, std::span<const uint32_t> which,
+                            Lost&& lost) const;
+    class Visit;
     void first_pass(sweep::SweepProgress& progress);
     uint64_t threshold(int t, sweep::SweepProgress& progress);
     void commit(int t);
@@ -157,21 +165,98 @@ class WldRetrogradeSolver final : public ScanSolver<WldRetrogradeSolver<Game>, G
 
 // ---------------------------------------------------------------------------------------
 
+/// The first quiet child of `state` of a move numbered `move` or more (in for_each_move's
+/// order), with that move's number, as QuietChildrenOneAtATime's next_quiet_child: the
+/// game's own where it has one, else from all its moves.
 template <RetroGame Game>
-bool WldRetrogradeSolver<Game>::all_quiet_children_won(const State& state) const {
-    return W::all_won([&](auto&& f) {
-        const auto word_of = [&](const State& child) {
-            return [&] { return this->s_.word(this->game_.rank(child)); };
-        };
-        if constexpr (QuietChildrenOneAtATime<Game>)
-            this->game_.for_each_quiet_child_while(
-                state, [&](const State& child) { return f(word_of(child)); });
-        else
-            this->game_.for_each_move(state, [&](int captured, const State& child) {
-                if (captured == 0) f(word_of(child));
-            });
-    });
+bool WldRetrogradeSolver<Game>::quiet_child(const State& state, int& move, State& child) const {
+    if constexpr (QuietChildrenOneAtATime<Game>) {
+        return this->game_.next_quiet_child(state, move, child);
+    } else {
+        int number = 0;
+        bool found = false;
+        this->game_.for_each_move(state, [&](int captured, const State& c) {
+            if (!found && number >= move && captured == 0) {
+                move = number;
+                child = c;
+                found = true;
+            }
+            ++number;
+        });
+        return found;
+    }
 }
+
+/// The checks of eligible positions (positions[j] for j in `which`: index << 1 | tag and
+/// the state, each read eligible after the write that asks for its check) side by side:
+/// lost(j) for each that every quiet child is won and this call made lost. A check on its
+/// own waits for each child's word in turn (a random word of the level: a miss on large
+/// levels, hundreds of nanoseconds on some machines), so the checks go in rounds: each
+/// round sows and ranks every open check's next quiet child and prefetches its word, then
+/// loads them all; a check ends at its first child not won, or, with no child left, in a
+/// loss. The loads of each check keep their order after the write that asked for it, all
+/// that the memory-ordering argument needs (wld_word.hpp). `lost` is called during the
+/// rounds and must not check again (the rounds' list is the thread's).
+template <RetroGame Game>
+template <class Entries, class Lost>
+void WldRetrogradeSolver<Game>::check_side_by_side(const Entries& positions,
+                                                   std::span<const uint32_t> which,
+                                                   Lost&& lost) const {
+    struct Check {
+        uint32_t j;     ///< the position: positions[j]
+        int move;       ///< the move whose quiet child it looks at, or the first after it
+        uint64_t child; ///< that child's rank
+    };
+    thread_local std::vector<Check> open;
+    open.clear();
+    for (const uint32_t j : which) open.push_back({j, 0, 0});
+    const Sweep& s = this->s_;
+    State child;
+    while (!open.empty()) {
+        size_t kept = 0;
+        for (Check c : open) {
+            if (!quiet_child(positions[c.j].state, c.move, child)) { // every one is won
+                if (W::decide_lost(s.word(positions[c.j].entry >> 1))) lost(c.j);
+                continue;
+            }
+            c.child = this->game_.rank(child);
+            s.prefetch(c.child, false);
+            open[kept++] = c;
+        }
+        open.resize(kept);
+        kept = 0;
+        for (Check c : open)
+            if (W::is_won(s.word(c.child))) open[kept++] = {c.j, c.move + 1, 0};
+        open.resize(kept);
+    }
+}
+
+/// The parent update of propagation, a batch of parents at a time (sweep::BatchVisit): a
+/// lost child (tag 1) wins the parent; a won child (tag 0) makes an eligible parent check
+/// its quiet children (check_side_by_side, all the batch's checks together).
+template <RetroGame Game> class WldRetrogradeSolver<Game>::Visit {
+  public:
+    Visit(const WldRetrogradeSolver& solver, uint64_t& checks) : solver_(solver), checks_(checks) {}
+
+    template <class Entries, class Joined> void batch(const Entries& parents, Joined&& joined) {
+        thread_local std::vector<uint32_t> eligible;
+        eligible.clear();
+        for (uint32_t j = 0; j < parents.size(); ++j) {
+            const auto word = solver_.s_.word(parents[j].entry >> 1);
+            if (parents[j].entry & 1) {
+                if (W::decide_won(word)) joined(j);
+            } else if (W::is_eligible(word)) {
+                eligible.push_back(j);
+            }
+        }
+        checks_ += eligible.size();
+        solver_.check_side_by_side(parents, eligible, joined);
+    }
+
+  private:
+    const WldRetrogradeSolver& solver_;
+    uint64_t& checks_;
+};
 
 template <RetroGame Game>
 void WldRetrogradeSolver<Game>::first_pass(sweep::SweepProgress& progress) {
@@ -273,15 +358,21 @@ template <RetroGame Game>
 void WldRetrogradeSolver<Game>::scan_chunk(uint64_t begin, uint64_t end, int t, Stack& stack) {
     Sweep& s = this->s_;
     uint64_t checks = 0;
-    // The parent update: a lost child (tag 1) wins the parent; a won child (tag 0) makes an
-    // eligible parent look at all its quiet children.
-    const auto update = [this, &s, &checks](bool child_lost, uint64_t k, bool,
-                                            const State& parent) {
-        const auto word = s.word(k);
-        if (child_lost) return W::decide_won(word);
-        if (!W::is_eligible(word)) return false;
-        ++checks;
-        return all_quiet_children_won(parent) && W::decide_lost(word);
+    Visit update(*this, checks);
+    // The positions this scan made eligible, checked side by side a batch at a time.
+    thread_local std::vector<typename Stack::Entry> made_eligible;
+    thread_local std::vector<uint32_t> all;
+    made_eligible.clear();
+    thread_local std::vector<uint64_t> lost;
+    const auto check_made_eligible = [&] {
+        all.resize(made_eligible.size());
+        for (uint32_t j = 0; j < all.size(); ++j) all[j] = j;
+        checks += all.size();
+        lost.clear();
+        check_side_by_side(made_eligible, all,
+                           [&](uint32_t j) { lost.push_back(made_eligible[j].entry | 1); });
+        for (const uint64_t entry : lost) sweep::propagate(this->game_, s, entry, stack, update);
+        made_eligible.clear();
     };
     thread_local std::vector<int8_t> bytes;
     bytes.resize(end - begin);
@@ -295,11 +386,11 @@ void WldRetrogradeSolver<Game>::scan_chunk(uint64_t begin, uint64_t end, int t, 
             if (W::decide_won(word)) sweep::propagate(this->game_, s, i << 1, stack, update);
         } else if (e != NibbleWord::kNoExit && e <= -t && w == W::kUnknown &&
                    W::make_eligible(word)) {
-            ++checks;
-            if (all_quiet_children_won(this->game_.unrank(s.n, i)) && W::decide_lost(word))
-                sweep::propagate(this->game_, s, i << 1 | 1, stack, update);
+            made_eligible.push_back({i << 1, this->game_.unrank(s.n, i)});
+            if (made_eligible.size() == kChecksSideBySide) check_made_eligible();
         }
     }
+    check_made_eligible();
     scan::drain_spilled(this->game_, s, stack, update, this->spilled_peak_);
     rechecks_.fetch_add(checks, std::memory_order_relaxed);
 }

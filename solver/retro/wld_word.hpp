@@ -9,12 +9,13 @@
 //                the threshold that decided it, once the commit pass after the threshold
 //                has written it).
 // There is no counter of open moves: an eligible position re-generates its moves and looks
-// at its quiet children whenever one of them becomes won (all_won()).
+// at its quiet children whenever one of them becomes won (is_eligible(), then is_won() of
+// each child up to the first not won).
 //
 // Memory ordering. Every change of a word during a threshold is a seq_cst read-modify-write
 // (decide_won, decide_lost, make_eligible; on packed words, of their 64-bit container), and
 // every load that decides whether a parent is lost is a seq_cst load (of the parent's word,
-// then of each child's, in all_won). That is enough for the race the counters of the other
+// then of each child's, is_won()). That is enough for the race the counters of the other
 // engines never had: a parent P whose last two quiet children c1 and c2 are made won by two
 // threads at once, each of which then loads P and the other child. With relaxed (or
 // acquire/release) order each thread may read the other child's old word, both conclude
@@ -26,7 +27,9 @@
 // barrier orders before it) and let X be the last of them in S, made by thread T. After X,
 // T always looks: a child made won is propagated by T to its parents, P among them (the
 // un-moves of the child), and visiting P loads P's word and, if eligible, all of P's quiet
-// children; make_eligible is followed by T's own all_won. T's loads come after X in S, so
+// children (however many other checks T runs beside it: wld_retrograde.hpp's
+// check_side_by_side, the loads of P's check still follow X in T's program order);
+// make_eligible is followed by T's own check of P. T's loads come after X in S, so
 // they read P eligible (or already decided: then nothing is left to do) and every child
 // won (kWon is final within a level). So T finds P lost, and decide_lost's compare-exchange
 // from kEligible lets exactly one thread of those who find it claim P and propagate it.
@@ -80,19 +83,8 @@ struct WldWord {
     static uint32_t lost_mask(uint64_t container) {
         return gather(container >> 1 & container & kLowBits);
     }
-    /// Whether every child's word is won: for_each_child(f) calls f(word_of) for each child,
-    /// where word_of() returns the child's word reference; none is asked for (a child's
-    /// rank is the costly part) or loaded after the first that is not won. f returns
-    /// whether to go on (false from the first child not won): a for_each_child that stops
-    /// there need not generate the other children at all.
-    template <class ForEachChild> static bool all_won(ForEachChild&& for_each_child) {
-        bool all = true;
-        for_each_child([&](const auto& word_of) {
-            if (all && word_of().load(kOrder) != kWon) all = false;
-            return all;
-        });
-        return all;
-    }
+    /// Whether a child's word is won (each load of a parent's check after the parent's).
+    template <class Ref> static bool is_won(const Ref& word) { return word.load(kOrder) == kWon; }
 
   private:
     static constexpr uint64_t kLowBits = 0x5555555555555555ULL; // bit 0 of each word

@@ -66,11 +66,8 @@ int race_siblings(uint64_t parent, uint64_t a, uint64_t b, int rounds) {
             sync.arrive_and_wait(); // the round's words are set
             if (!WldWord::decide_won(words.ref(mine))) continue;
             const auto p = words.ref(parent);
-            if (WldWord::is_eligible(p) && WldWord::all_won([&](auto&& f) {
-                    f([&] { return words.ref(a); });
-                    f([&] { return words.ref(b); });
-                }) &&
-                WldWord::decide_lost(p))
+            if (WldWord::is_eligible(p) && WldWord::is_won(words.ref(a)) &&
+                WldWord::is_won(words.ref(b)) && WldWord::decide_lost(p))
                 claims.fetch_add(1);
         }
         sync.arrive_and_wait(); // the last round's verdict
@@ -103,22 +100,9 @@ TEST_CASE("wld word: a child is won once, a parent lost once, only from eligible
     CHECK(!WldWord::make_eligible(words.ref(1)));
     CHECK(words.ref(0).load() == WldWord::kLost);
     CHECK(words.ref(1).load() == WldWord::kWon);
-    CHECK(WldWord::all_won([&](auto&& f) { f([&] { return words.ref(1); }); }));
-    int asked = 0;
-    CHECK(!WldWord::all_won([&](auto&& f) {
-        for (const uint64_t k : {1, 2, 1, 3})
-            f([&] {
-                ++asked;
-                return words.ref(k);
-            });
-    }));
-    CHECK(asked == 2);       // none asked for after the first not won
-    std::vector<bool> go_on; // what a generator that can stop is told after each child
-    CHECK(!WldWord::all_won([&](auto&& f) {
-        for (const uint64_t k : {1, 2, 1}) go_on.push_back(f([&] { return words.ref(k); }));
-    }));
-    CHECK(go_on == std::vector<bool>{true, false, false});
-    CHECK(WldWord::all_won([](auto&&) {})); // no quiet child: lost once eligible
+    CHECK(WldWord::is_won(words.ref(1)));
+    CHECK(!WldWord::is_won(words.ref(0))); // lost
+    CHECK(!WldWord::is_won(words.ref(2))); // unknown
 }
 
 TEST_CASE("wld word: a container's decided and lost masks, word by word") {
@@ -158,7 +142,7 @@ TEST_CASE("wld engine: the in-memory engine's bytes, Oware abapa and awari") {
 }
 
 // Oware's checks generate the quiet children one at a time (for_each_quiet_child_while);
-// the ring game's take all its moves (for_each_move): both paths of all_quiet_children_won.
+// the ring game's take all its moves (for_each_move): both paths of quiet_child.
 static_assert(QuietChildrenOneAtATime<OwareGame>);
 static_assert(!QuietChildrenOneAtATime<test::RingGame>);
 
