@@ -377,15 +377,13 @@ void WldRetrogradeSolver<Game>::scan_chunk(uint64_t begin, uint64_t end, int t, 
     thread_local std::vector<int8_t> bytes;
     bytes.resize(end - begin);
     this->store_.read(1, begin / kChunk, bytes); // the exits
+    // The exit first, as the nibble engine's scan: most positions have one that does
+    // nothing at t, and their words (packed) are not looked at.
     for (uint64_t i = begin; i < end; ++i) {
-        const auto word = s.word(i);
-        const uint8_t w = word.load(std::memory_order_relaxed);
-        if (W::decided(w)) continue;
         const int e = bytes[i - begin];
         if (e == t) {
-            if (W::decide_won(word)) sweep::propagate(this->game_, s, i << 1, stack, update);
-        } else if (e != NibbleWord::kNoExit && e <= -t && w == W::kUnknown &&
-                   W::make_eligible(word)) {
+            if (W::decide_won(s.word(i))) sweep::propagate(this->game_, s, i << 1, stack, update);
+        } else if (e != NibbleWord::kNoExit && e <= -t && W::make_eligible(s.word(i))) {
             made_eligible.push_back({i << 1, this->game_.unrank(s.n, i)});
             if (made_eligible.size() == kChecksSideBySide) check_made_eligible();
         }
