@@ -231,10 +231,16 @@ void drain(const Game& game, SweepState& s, StackFor<Game>& stack, Visit&& visit
 /// that even roots with few parents are visited in batches. The scan that found it calls
 /// drain() before it ends (run_segments checks that no stack is left with work).
 template <RetroGame Game, class SweepState, class Visit, class Route = OwnsAll>
+void propagate(const Game& game, SweepState& s, uint64_t entry, const typename Game::State& state,
+               StackFor<Game>& stack, Visit&& visit, Route&& route = Route{}) {
+    stack.entries.push_back({entry, state});
+    if (stack.entries.size() >= kPropagationBatch) drain(game, s, stack, visit, route);
+}
+/// propagate() of a position whose state the caller does not hold: it is unranked.
+template <RetroGame Game, class SweepState, class Visit, class Route = OwnsAll>
 void propagate(const Game& game, SweepState& s, uint64_t entry, StackFor<Game>& stack,
                Visit&& visit, Route&& route = Route{}) {
-    stack.entries.push_back({entry, game.unrank(s.n, entry >> 1)});
-    if (stack.entries.size() >= kPropagationBatch) drain(game, s, stack, visit, route);
+    propagate(game, s, entry, game.unrank(s.n, entry >> 1), stack, visit, route);
 }
 
 /// A propagation message from another rank (deliver()), 64 bits: bit 0 is its kind, bit 1

@@ -83,6 +83,7 @@
 #include <bit>
 #include <chrono>
 #include <cstdint>
+#include <numeric>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -363,15 +364,16 @@ void WldRetrogradeSolver<Game>::scan_chunk(uint64_t begin, uint64_t end, int t, 
     thread_local std::vector<typename Stack::Entry> made_eligible;
     thread_local std::vector<uint32_t> all;
     made_eligible.clear();
-    thread_local std::vector<uint64_t> lost;
+    thread_local std::vector<uint32_t> lost; // propagated once the checks are done
     const auto check_made_eligible = [&] {
         all.resize(made_eligible.size());
-        for (uint32_t j = 0; j < all.size(); ++j) all[j] = j;
+        std::iota(all.begin(), all.end(), 0u);
         checks += all.size();
         lost.clear();
-        check_side_by_side(made_eligible, all,
-                           [&](uint32_t j) { lost.push_back(made_eligible[j].entry | 1); });
-        for (const uint64_t entry : lost) sweep::propagate(this->game_, s, entry, stack, update);
+        check_side_by_side(made_eligible, all, [&](uint32_t j) { lost.push_back(j); });
+        for (const uint32_t j : lost)
+            sweep::propagate(this->game_, s, made_eligible[j].entry | 1, made_eligible[j].state,
+                             stack, update);
         made_eligible.clear();
     };
     thread_local std::vector<int8_t> bytes;
