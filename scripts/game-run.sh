@@ -18,8 +18,9 @@
 # goes on to every level up to UP_TO, the game's missing 12k-1 first, each checked and counted
 # as it lands), MEMORY (the generation's --memory, 18G), CHECK_MEMORY (the
 # checker's, 5G; the checker reads DIR/settings again before each step, so an edit there
-# takes effect at its next check), NICE (the generation's, 10; the checker runs at 19, so
-# the generation's CPU is what the machine spares last), OWAREDB (the binary to pin,
+# takes effect at its next check), NICE (the generation's, 10), CHECK_NICE (the checker's, 19:
+# the generation's CPU is what the machine spares last; each runs in a session of its own,
+# scheduled at its nice), OWAREDB (the binary to pin,
 # build/tools/owaredb).
 #
 # What DIR holds:
@@ -150,7 +151,7 @@ start_checker() {
     echo "checker: running (pid $(cat "$dir/check/checker.pid"))"
     return
   fi
-  setsid nice -n 19 "$repo/scripts/game-run.sh" checker-loop "$dir" </dev/null >>"$dir/check/checker.log" 2>&1 &
+  setsid nice -n "$CHECK_NICE" "$repo/scripts/game-run.sh" checker-loop "$dir" </dev/null >>"$dir/check/checker.log" 2>&1 &
   echo $! >"$dir/check/checker.pid"
   echo "checker: started (pid $!), log $dir/check/checker.log"
 }
@@ -307,6 +308,7 @@ pin_binary() {
 # offset once its loop returns.
 main() {
   export RULES=${RULES:-awari} GAME=${GAME:-3} MEMORY=${MEMORY:-18G} CHECK_MEMORY=${CHECK_MEMORY:-5G} NICE=${NICE:-10}
+  export CHECK_NICE=${CHECK_NICE:-19}
   export UP_TO=${UP_TO:-}
   mkdir -p "$dir/data" "$dir/check"
   cd "$dir"
@@ -317,8 +319,8 @@ main() {
         # shellcheck disable=SC1091
         source settings
       else
-        printf 'export RULES=%s GAME=%s UP_TO=%s MEMORY=%s CHECK_MEMORY=%s NICE=%s\n' \
-          "$RULES" "$GAME" "${UP_TO:-$((12 * GAME))}" "$MEMORY" "$CHECK_MEMORY" "$NICE" >settings
+        printf 'export RULES=%s GAME=%s UP_TO=%s MEMORY=%s CHECK_MEMORY=%s NICE=%s CHECK_NICE=%s\n' \
+          "$RULES" "$GAME" "${UP_TO:-$((12 * GAME))}" "$MEMORY" "$CHECK_MEMORY" "$NICE" "$CHECK_NICE" >settings
       fi
       export UP_TO=${UP_TO:-$((12 * GAME))}
       pin_binary
@@ -327,7 +329,7 @@ main() {
       ;;
     checker-loop)
       source settings
-      echo 19 2>/dev/null >/proc/self/autogroup || true # its session yields too (start_generation)
+      echo "$CHECK_NICE" 2>/dev/null >/proc/self/autogroup || true # its session yields too (start_generation)
       checker_loop
       ;;
     status)
