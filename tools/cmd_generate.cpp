@@ -30,7 +30,7 @@ namespace {
 
 // What `owaredb generate` was asked for, as parsed.
 struct GenerateOptions {
-    std::string rules_name, dir, memory, mode = "auto", disk;
+    std::string rules_name, dir, memory, mode = "auto", disk, rates;
     int max_seeds = 20, game = 0, threads = 0, pits = 6;
     bool game_given = false, max_seeds_given = false;
     bool compact = false, bounds = false, plan = false;
@@ -90,7 +90,11 @@ void add_generate_options(po::options_description& opts, GenerateOptions& o) {
         "--memory and --disk, else 1")(
         "disk", po::value(&o.disk),
         "with --plan: the disk to plan for, e.g. 1T (default: the free space of --dir, or of "
-        "its nearest existing parent, and the files of the planned levels there)");
+        "its nearest existing parent, and the files of the planned levels there)")(
+        "rates", po::value(&o.rates),
+        "with --plan: the rates from this file of owaredb-build.jsonl records (another "
+        "machine's, say) instead of --dir's or the committed ones; a mode it never pairs "
+        "with the base mode takes the committed pairing");
     add_threads_option(opts, o.threads, "parallel threads (0 = one per core)");
 }
 
@@ -99,13 +103,13 @@ bool parse_generate_options(const Args& args, GenerateOptions& o) {
     po::options_description opts("options");
     add_generate_options(opts, o);
     po::variables_map vm;
-    if (!parse_args(
-            args,
-            "usage: owaredb generate [--rules R] [--max-seeds N | --game K] [--pits P] "
-            "[--dir DIR] [--threads T] "
-            "[--compact] [--bounds] [--checkpoint-minutes M] [--memory SIZE] "
-            "[--mode auto|in-memory|streamed|streamed-4bit|streamed-2bit] [--plan [--disk SIZE]]",
-            opts, {}, vm))
+    if (!parse_args(args,
+                    "usage: owaredb generate [--rules R] [--max-seeds N | --game K] [--pits P] "
+                    "[--dir DIR] [--threads T] "
+                    "[--compact] [--bounds] [--checkpoint-minutes M] [--memory SIZE] "
+                    "[--mode auto|in-memory|streamed|streamed-4bit|streamed-2bit] [--plan [--disk "
+                    "SIZE] [--rates FILE]]",
+                    opts, {}, vm))
         return false;
     o.game_given = vm.count("game") > 0;
     o.max_seeds_given = !vm["max-seeds"].defaulted();
@@ -237,7 +241,7 @@ int run_plan(const GenerateOptions& o, const GenerateRun& run) {
     ModePlan plan(o.mode, run.budget, o.pits, kBuildFootprint);
     plan.set_build_threads(o.threads);
     return print_build_plan({"rules " + run.settings.rules.name + ", " + run.levels, o.dir, o.disk,
-                             run.settings.levels, o.checkpoint_minutes >= 0, o.threads,
+                             o.rates, run.settings.levels, o.checkpoint_minutes >= 0, o.threads,
                              run.settings.rules},
                             plan);
 }
@@ -248,6 +252,7 @@ int cmd_generate(const Args& args) {
     GenerateOptions o;
     if (!parse_generate_options(args, o)) return 0;
     if (!o.plan && !o.disk.empty()) throw UsageError("--disk is for --plan");
+    if (!o.plan && !o.rates.empty()) throw UsageError("--rates is for --plan");
     const GenerateRun run = validate(o);
     if (o.plan) return run_plan(o, run);
     if (MpiJob* job = MpiJob::current()) return run_distributed(o, run, *job);

@@ -710,6 +710,20 @@ for word in ('streamed', 'streamed-4bit', 'streamed-2bit'):
     assert f'  {word}: ' in log and 'at level 28 in the built-in docs/data/build-rates.jsonl)' in log.split(f'  {word}: ')[1].split(chr(10))[0], (word, log)
 "
 
+# --rates FILE: the rates of another machine's records, whatever --dir holds; a missing or
+# empty file is an error naming it, and --rates without --plan a usage error.
+cp "$work/planown/owaredb-build.jsonl" "$work/other-machine.jsonl"
+"$owaredb" generate --plan --rules awari --game 4 --memory 64G --disk 1T --rates "$work/other-machine.jsonl" --dir "$work/planempty" >"$work/planrates.log" 2>&1
+check "generate --plan --rates takes the file's records" bash -c "[[ $? == 0 ]] && grep -q 'rates: $work/other-machine.jsonl, 9 records' '$work/planrates.log' && grep -q 'fitted over levels 12..20' '$work/planrates.log'"
+check "generate --plan --rates gives the plan the directory's records would" bash -c "diff <(grep -v '^owaredb generate --plan\|^rates: ' '$work/planown.log') <(grep -v '^owaredb generate --plan\|^rates: ' '$work/planrates.log')"
+expect_fail "generate --plan --rates with a missing file names it" "cannot read --rates $work/no-such.jsonl" \
+  "$owaredb" generate --plan --rules awari --game 4 --rates "$work/no-such.jsonl" --dir "$work/planempty"
+printf '{"about": "no level here"}\n' >"$work/no-records.jsonl"
+expect_fail "generate --plan --rates with no records names the file" "--rates $work/no-records.jsonl holds no build record" \
+  "$owaredb" generate --plan --rules awari --game 4 --rates "$work/no-records.jsonl" --dir "$work/planempty"
+expect_status2 "generate --rates without --plan is a usage error" "--rates is for --plan" \
+  "$owaredb" generate --rules awari --max-seeds 2 --rates "$work/other-machine.jsonl" --dir "$work/planempty"
+
 # export and import create their --to directory (one not there yet), as generate does.
 "$owaredb" generate --rules awari --max-seeds 6 --dir "$work/a6" >/dev/null 2>&1
 "$owaredb" export --from "$work/a6" --to "$work/newpub" >"$work/newpub.log" 2>&1

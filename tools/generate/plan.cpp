@@ -264,9 +264,21 @@ std::vector<RateRecord> builtin_rate_records() {
     return parse_rate_records(builtin);
 }
 
-// The records of dir's owaredb-build.jsonl when it has any, else the committed ones; and
-// which file they came from.
-std::vector<RateRecord> load_rates(const std::string& dir, std::string& source) {
+// The records of `file` (--rates) when given, else of dir's owaredb-build.jsonl when it has
+// any, else the committed ones; and which file they came from. A --rates file that cannot be
+// read, or holds no record, is an error: a plan from other rates than asked would mislead.
+std::vector<RateRecord> load_rates(const std::string& file, const std::string& dir,
+                                   std::string& source) {
+    if (!file.empty()) {
+        std::ifstream in(file);
+        if (!in) throw std::runtime_error("cannot read --rates " + file);
+        std::vector<RateRecord> records = parse_rate_records(in);
+        if (records.empty())
+            throw std::runtime_error("--rates " + file + " holds no build record of level " +
+                                     std::to_string(kMinRateLevel) + " or above");
+        source = file;
+        return records;
+    }
     const std::filesystem::path own = std::filesystem::path(dir) / "owaredb-build.jsonl";
     std::ifstream in(own);
     std::vector<RateRecord> records = parse_rate_records(in);
@@ -350,7 +362,7 @@ int print_build_plan(const PlanRequest& request, const ModePlan& plan) {
     const uint64_t disk = request.disk.empty() ? default_disk(request.dir) + there
                                                : parse_bytes("--disk", request.disk);
     std::string source;
-    const std::vector<RateRecord> records = load_rates(request.dir, source);
+    const std::vector<RateRecord> records = load_rates(request.rates, request.dir, source);
     // The line from a directory's own records (its machine's); the ratio of a word they never
     // pair from the committed pairings: one run builds each level in one mode.
     const RateModel rates(records, source == kBuiltinRates ? std::vector<RateRecord>{}

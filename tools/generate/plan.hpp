@@ -139,6 +139,9 @@ struct PlanRequest {
     /// --disk, or empty: the free space of dir or its nearest parent, and the files of the
     /// planned levels already in dir
     std::string disk;
+    /// --rates: a file of owaredb-build.jsonl records to take the rates from instead of
+    /// dir's or the committed ones; empty: those
+    std::string rates;
     GameLevels levels;
     bool checkpoints = true;
     int threads = 1;
