@@ -329,7 +329,10 @@ main() {
       ;;
     checker-loop)
       source settings
-      echo "$CHECK_NICE" 2>/dev/null >/proc/self/autogroup || true # its session yields too (start_generation)
+      # Its session yields too (start_generation); said in check/checker.log.
+      if echo "$CHECK_NICE" 2>/dev/null >/proc/self/autogroup; then
+        echo "== checker $(stamp), its session at nice $CHECK_NICE"
+      fi
       checker_loop
       ;;
     status)

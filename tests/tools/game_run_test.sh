@@ -35,6 +35,7 @@ check "the generation exited 0" grep -qx 0 "$run/generate.exit"
 # Where sessions are scheduled as groups (autogroup), the run's session yields as its nice says.
 if [[ -w /proc/self/autogroup ]]; then
   check "the generation's session is scheduled at its nice" grep -q "^== start .*, its session at nice 1$" "$run/generate.log"
+  check "the checker's session is scheduled at its nice" grep -q "^== checker .*, its session at nice 1$" "$run/check/checker.log"
 fi
 check "the settings keep both nice values" grep -q " NICE=1 CHECK_NICE=1$" "$run/settings"
 check "the game's levels and no others were built" bash -c \
