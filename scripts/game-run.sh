@@ -228,7 +228,7 @@ for line in open(sys.argv[1]):
 # the game's top level is there; ends when all is done or a check fails. The levels go in
 # build order (run_levels); check/verified-up-to names the last level of that order checked.
 checker_loop() {
-  local threads verified counted built range from to size all
+  local threads verified counted built from to all
   all=$(run_levels | wc -l)
   while :; do
     # Read again before each step: CHECK_MEMORY edited in DIR/settings takes effect at the
@@ -239,7 +239,7 @@ checker_loop() {
     threads=1
     alive "$dir/generate.pid" || threads=0
     if ((built > verified)); then
-      read -r from to size <<<"$(next_range "$verified" "$built")"
+      read -r from to _ <<<"$(next_range "$verified" "$built")"
       echo "== $(stamp) verify levels $from..$to, $threads threads" >>"$dir/check/verify.log"
       if /usr/bin/time -v bin/owaredb verify --rules "$RULES" --dir data --values-from "$from" \
         --values-up-to "$to" --memory "$CHECK_MEMORY" --threads "$threads" \
@@ -253,7 +253,7 @@ checker_loop() {
     fi
     counted=$(counted_count)
     if ((verified > counted)); then
-      read -r from to size <<<"$(next_range "$counted" "$verified")"
+      read -r from to _ <<<"$(next_range "$counted" "$verified")"
       echo "== $(stamp) count levels $from..$to" >>"$dir/check/stats.log"
       OWAREDB=$dir/bin/owaredb /usr/bin/time -v "$repo/scripts/all-configurations-jsonl.sh" "$dir/data" \
         "$dir/check/all-configurations.jsonl" --memory "$CHECK_MEMORY" --threads "$threads" \
