@@ -363,8 +363,9 @@ int print_build_plan(const PlanRequest& request, const ModePlan& plan) {
                                                : parse_bytes("--disk", request.disk);
     std::string source;
     const std::vector<RateRecord> records = load_rates(request.rates, request.dir, source);
-    // The line from a directory's own records (its machine's); the ratio of a word they never
-    // pair from the committed pairings: one run builds each level in one mode.
+    // The line from a directory's own records or a --rates file's (one machine's); the ratio
+    // of a word they never pair from the committed pairings: one run builds each level in one
+    // mode.
     const RateModel rates(records, source == kBuiltinRates ? std::vector<RateRecord>{}
                                                            : builtin_rate_records());
     const BuildPlan p = make_build_plan(plan, request.levels, request.checkpoints, disk, rates,
