@@ -17,8 +17,11 @@
 # GAME (3: seeds a pit), UP_TO (12 x GAME: with more, once the game's levels are there the run
 # goes on to every level up to UP_TO, the game's missing 12k-1 first, each checked and counted
 # as it lands), MEMORY (the generation's --memory, 18G), CHECK_MEMORY (the
-# checker's, 5G; the checker reads DIR/settings again before each step, so an edit there
-# takes effect at its next check), NICE (the generation's, 10), CHECK_NICE (the checker's, 19:
+# checker's beside the generation, 5G; the checker reads DIR/settings again before each step,
+# so an edit there takes effect at its next check), CHECK_MEMORY_ALONE (the checker's once the
+# generation has ended, when it also takes every core: auto, verify's own default of 90 % of
+# the available memory; a check running when the generation ends starts again so, from its
+# progress file: a streamed check's time falls with its memory), NICE (the generation's, 10), CHECK_NICE (the checker's, 19:
 # the generation's CPU is what the machine spares last; each runs in a session of its own,
 # scheduled at its nice), OWAREDB (the binary to pin,
 # build/tools/owaredb).
@@ -224,11 +227,33 @@ for line in open(sys.argv[1]):
     if line.strip(): print(json.loads(line)["seeds"])' "$dir/check/all-configurations.jsonl"
 }
 
+# run_check BESIDE COMMAND...: runs COMMAND (/usr/bin/time and its command) and returns its
+# status; with BESIDE set, a check that the generation outlives, it stops the command once
+# the generation has ended and returns $restarted, so that the check starts again with the
+# machine to itself (it resumes from its progress file, rewritten every 30 s).
+restarted=200
+run_check() {
+  local beside=$1 pid
+  shift
+  "$@" &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    if [[ -n $beside ]] && ! alive "$dir/generate.pid"; then
+      pkill -TERM -P "$pid" # the command /usr/bin/time waits for: time then exits
+      wait "$pid"
+      return "$restarted"
+    fi
+    sleep 1
+  done
+  wait "$pid"
+}
+
 # Checks each level once its file is there, counts it once checked, probes the start once
 # the game's top level is there; ends when all is done or a check fails. The levels go in
 # build order (run_levels); check/verified-up-to names the last level of that order checked.
 checker_loop() {
-  local threads verified counted built from to all
+  local threads verified counted built from to all beside rc
+  local -a memory
   all=$(run_levels | wc -l)
   while :; do
     # Read again before each step: CHECK_MEMORY edited in DIR/settings takes effect at the
@@ -236,15 +261,25 @@ checker_loop() {
     source "$dir/settings"
     verified=$(count_up_to "$(cat "$dir/check/verified-up-to" 2>/dev/null || echo -1)")
     built=$(built_count)
-    threads=1
-    alive "$dir/generate.pid" || threads=0
+    # Beside the generation: one thread and CHECK_MEMORY. Alone: every core and
+    # CHECK_MEMORY_ALONE (auto: verify's default budget).
+    if alive "$dir/generate.pid"; then
+      beside=1 threads=1 memory=(--memory "$CHECK_MEMORY")
+    else
+      beside='' threads=0 memory=()
+      [[ ${CHECK_MEMORY_ALONE:-auto} != auto ]] && memory=(--memory "$CHECK_MEMORY_ALONE")
+    fi
     if ((built > verified)); then
       read -r from to _ <<<"$(next_range "$verified" "$built")"
-      echo "== $(stamp) verify levels $from..$to, $threads threads" >>"$dir/check/verify.log"
-      if /usr/bin/time -v bin/owaredb verify --rules "$RULES" --dir data --values-from "$from" \
-        --values-up-to "$to" --memory "$CHECK_MEMORY" --threads "$threads" \
-        --progress-file check/progress.json >>"$dir/check/verify.log" 2>&1; then
+      echo "== $(stamp) verify levels $from..$to, $threads threads, memory ${memory[1]:-auto}" >>"$dir/check/verify.log"
+      rc=0
+      run_check "$beside" /usr/bin/time -v bin/owaredb verify --rules "$RULES" --dir data \
+        --values-from "$from" --values-up-to "$to" "${memory[@]}" --threads "$threads" \
+        --progress-file check/progress.json >>"$dir/check/verify.log" 2>&1 || rc=$?
+      if ((rc == 0)); then
         echo "$to" >"$dir/check/verified-up-to"
+      elif ((rc == restarted)); then
+        echo "== $(stamp) the generation has ended: the check starts again, alone" >>"$dir/check/verify.log"
       else
         say_in "$dir/check/FAILED" "$(stamp) verify of levels $from..$to failed: see check/verify.log"
         return 1
@@ -256,7 +291,7 @@ checker_loop() {
       read -r from to _ <<<"$(next_range "$counted" "$verified")"
       echo "== $(stamp) count levels $from..$to" >>"$dir/check/stats.log"
       OWAREDB=$dir/bin/owaredb /usr/bin/time -v "$repo/scripts/all-configurations-jsonl.sh" "$dir/data" \
-        "$dir/check/all-configurations.jsonl" --memory "$CHECK_MEMORY" --threads "$threads" \
+        "$dir/check/all-configurations.jsonl" "${memory[@]}" --threads "$threads" \
         --values-from "$from" --values-up-to "$to" >>"$dir/check/stats.log" 2>&1 || {
         say_in "$dir/check/FAILED" "$(stamp) count of levels $from..$to failed: see check/stats.log"
         return 1
@@ -308,7 +343,7 @@ pin_binary() {
 # offset once its loop returns.
 main() {
   export RULES=${RULES:-awari} GAME=${GAME:-3} MEMORY=${MEMORY:-18G} CHECK_MEMORY=${CHECK_MEMORY:-5G} NICE=${NICE:-10}
-  export CHECK_NICE=${CHECK_NICE:-19}
+  export CHECK_NICE=${CHECK_NICE:-19} CHECK_MEMORY_ALONE=${CHECK_MEMORY_ALONE:-auto}
   export UP_TO=${UP_TO:-}
   mkdir -p "$dir/data" "$dir/check"
   cd "$dir"
@@ -319,8 +354,8 @@ main() {
         # shellcheck disable=SC1091
         source settings
       else
-        printf 'export RULES=%s GAME=%s UP_TO=%s MEMORY=%s CHECK_MEMORY=%s NICE=%s CHECK_NICE=%s\n' \
-          "$RULES" "$GAME" "${UP_TO:-$((12 * GAME))}" "$MEMORY" "$CHECK_MEMORY" "$NICE" "$CHECK_NICE" >settings
+        printf 'export RULES=%s GAME=%s UP_TO=%s MEMORY=%s CHECK_MEMORY=%s CHECK_MEMORY_ALONE=%s NICE=%s CHECK_NICE=%s\n' \
+          "$RULES" "$GAME" "${UP_TO:-$((12 * GAME))}" "$MEMORY" "$CHECK_MEMORY" "$CHECK_MEMORY_ALONE" "$NICE" "$CHECK_NICE" >settings
       fi
       export UP_TO=${UP_TO:-$((12 * GAME))}
       pin_binary

@@ -38,6 +38,7 @@ if [[ -w /proc/self/autogroup ]]; then
   check "the checker's session is scheduled at its nice" grep -q "^== checker .*, its session at nice 1$" "$run/check/checker.log"
 fi
 check "the settings keep both nice values" grep -q " NICE=1 CHECK_NICE=1$" "$run/settings"
+check "the settings keep the checker's memory alone, verify's default" grep -q " CHECK_MEMORY_ALONE=auto " "$run/settings"
 check "the game's levels and no others were built" bash -c \
   "cd '$run/data' && [[ \$(ls awari-*.owdb | tr '\n' ' ') == 'awari-00.owdb awari-01.owdb awari-02.owdb awari-03.owdb awari-04.owdb awari-05.owdb awari-06.owdb awari-07.owdb awari-08.owdb awari-09.owdb awari-10.owdb awari-12.owdb ' ]]"
 check "every level was checked" grep -qx 12 "$run/check/verified-up-to"
@@ -136,16 +137,48 @@ check "status shows the failure" grep -q "failed" "$work/status-broken.out"
 "$script" stop "$broken" >/dev/null 2>&1
 
 # The checker's settings come from DIR/settings, not from the environment of a later start:
-# a budget that verify refuses there fails the check, though this shell exports a good one.
+# a budget that verify refuses there fails the check, though this shell exports a good one
+# (the generation has ended: the checker's budget is CHECK_MEMORY_ALONE's).
 edited=$work/edited
 mkdir -p "$edited"
 cp -r "$run/data" "$edited/data"
 echo 0 >"$edited/generate.exit"
-echo "export RULES=awari GAME=1 MEMORY=1G CHECK_MEMORY=12parsecs NICE=1 CHECK_NICE=1" >"$edited/settings"
+echo "export RULES=awari GAME=1 MEMORY=1G CHECK_MEMORY=1G CHECK_MEMORY_ALONE=12parsecs NICE=1 CHECK_NICE=1" >"$edited/settings"
 "$script" start "$edited" >/dev/null 2>&1
 check "a budget from DIR/settings reaches the checker" wait_for "$edited/check/FAILED"
 check "and verify names it" grep -q "12parsecs" "$edited/check/verify.log"
 "$script" stop "$edited" >/dev/null 2>&1
+
+# A check that the generation outlives starts again once the generation has ended, with every
+# core and CHECK_MEMORY_ALONE. A stand-in generation, and a pinned binary whose verify beside
+# it (one thread) never ends.
+alone=$work/alone
+mkdir -p "$alone"
+cp -r "$run/data" "$run/bin" "$alone/"
+echo "export RULES=awari GAME=1 UP_TO=12 MEMORY=1G CHECK_MEMORY=1G CHECK_MEMORY_ALONE=900M NICE=1 CHECK_NICE=1" >"$alone/settings"
+cat >"$alone/bin/owaredb" <<EOF
+#!/bin/bash
+[[ \$1 == verify ]] && echo "\$*" >>"$alone/verify-args"
+[[ \$1 == verify && " \$* " == *" --threads 1 "* ]] && exec sleep 600
+exec "$run/bin/owaredb" "\$@"
+EOF
+setsid bash -c 'while :; do sleep 0.2; done' stand-in-generation "$alone" &
+stand_in=$!
+echo $stand_in >"$alone/generate.pid"
+"$script" start "$alone" >"$work/alone-start.out" 2>&1
+check "alone: the stand-in is taken for the generation" grep -q "generation: running" "$work/alone-start.out"
+check "alone: the check starts beside it" wait_for "$alone/verify-args"
+kill $stand_in
+echo 0 >"$alone/generate.exit"
+check "alone: the run ends with every step done" wait_for "$alone/check/done"
+check "alone: no check failed" test ! -e "$alone/check/FAILED"
+check "alone: the check beside the generation had one thread and CHECK_MEMORY" \
+  bash -c "head -1 '$alone/verify-args' | grep -q -- '--memory 1G --threads 1 '"
+check "alone: the check again had every core and CHECK_MEMORY_ALONE" \
+  bash -c "sed -n 2p '$alone/verify-args' | grep -q -- '--memory 900M --threads 0 '"
+check "alone: the log says why it started again" grep -q "the generation has ended: the check starts again, alone" "$alone/check/verify.log"
+check "alone: every level was checked" grep -qx 12 "$alone/check/verified-up-to"
+"$script" stop "$alone" >/dev/null 2>&1
 
 # UP_TO beyond the game: the run goes on to the game's missing 12k-1 and the levels above
 # 12k, each checked alone and counted once checked.
