@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <bit>
 #include <climits>
+#include <deque>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -63,7 +64,7 @@ template <int P> struct BasicStreamedBellman<P>::Batch {
           capacity(std::min(std::max<uint64_t>(batch_positions, 1), layout.max_batch())),
           partitions(std::max<size_t>(size_t(this->threads) * kPartitions,
                                       size_t(capacity * P / kPartitionRequests))),
-          parts(size_t(this->threads), std::vector<std::vector<uint64_t>>(partitions)) {}
+          parts(size_t(this->threads), std::vector<std::deque<uint64_t>>(partitions)) {}
 
     // The offset of each level of 0..n among their positions, and their end.
     static std::vector<uint64_t> offsets(const BasicOwareGame<P>& game, int n) {
@@ -148,8 +149,10 @@ template <int P> struct BasicStreamedBellman<P>::Batch {
     const StreamedRequestLayout layout;
     const uint64_t capacity;
     const size_t partitions;
-    std::vector<std::vector<std::vector<uint64_t>>> parts; // [thread][partition]: requests
-    std::vector<int8_t> best;                              // of the batch's positions
+    // [thread][partition]: requests. Deques, not vectors: a vector's capacity doubles as it
+    // grows, up to twice its requests; a deque takes its memory a node at a time.
+    std::vector<std::vector<std::deque<uint64_t>>> parts;
+    std::vector<int8_t> best; // of the batch's positions
 };
 
 template <int P>

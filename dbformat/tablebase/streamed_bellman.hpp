@@ -16,9 +16,11 @@
 namespace owaredb {
 
 /// Bytes a batch takes per position on a board of P pits a side: a request of 8 bytes per
-/// move (at most P), twice while they are gathered, and the best value.
+/// move (at most P), gathered in blocks of 64 (std::deque's nodes of 512 bytes: with their
+/// pointer and the allocator's header, a sixteenth more), and the best value.
 constexpr uint64_t streamed_bellman_bytes_per_position(int pits_per_side) {
-    return 2 * 8 * uint64_t(pits_per_side) + 1;
+    const uint64_t requests = 8 * uint64_t(pits_per_side);
+    return requests + (requests + 15) / 16 + 1;
 }
 /// The same on the standard board (6 moves at most).
 inline constexpr uint64_t kStreamedBellmanBytesPerPosition = streamed_bellman_bytes_per_position(6);

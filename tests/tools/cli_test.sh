@@ -22,6 +22,13 @@ check "verify checked level $top" grep -q "level $top: .* values consistent" "$w
 "$owaredb" verify --rules awari --dir "$work/a" --mode streamed --memory 80M >"$work/verifys.log" 2>&1
 check "verify --mode streamed passes" grep -q "verify: OK" "$work/verifys.log"
 check "verify --mode streamed checks every level streamed" bash -c "grep -q 'level $top: .* values consistent (streamed, ' '$work/verifys.log' && ! grep -q '(in memory,' '$work/verifys.log'"
+# The streamed check within its budget: at 200M, the 136 MiB past verify's margin of 64 make
+# batches of 2.7 M positions (streamed_check_bytes_per_position: 53 bytes), level 14's 4.4 M in
+# two, and the process's peak stays under the budget.
+/usr/bin/time -f %M -o "$work/verifys-peak" "$owaredb" verify --rules awari --dir "$work/a" \
+  --values-from $top --mode streamed --memory 200M >"$work/verifys2.log" 2>&1
+check "verify --mode streamed holds its peak under --memory" bash -c \
+  "grep -q 'verify: OK' '$work/verifys2.log' && (( \$(tail -1 '$work/verifys-peak') < 200 * 1024 ))"
 # auto under 129M: levels 0..10 fit in memory (0.65 M positions beside the 128 MiB margin), 11 on do not
 "$owaredb" verify --rules awari --dir "$work/a" --memory 129M >"$work/verifya.log" 2>&1
 check "verify --memory 129M passes" grep -q "verify: OK" "$work/verifya.log"
