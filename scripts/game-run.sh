@@ -20,8 +20,9 @@
 # checker's beside the generation, 5G; the checker reads DIR/settings again before each step,
 # so an edit there takes effect at its next check), CHECK_MEMORY_ALONE (the checker's once the
 # generation has ended, when it also takes every core: auto, verify's own default of 90 % of
-# the available memory; a check running when the generation ends starts again so, from its
-# progress file: a streamed check's time falls with its memory), NICE (the generation's, 10), CHECK_NICE (the checker's, 19:
+# the available memory; a check running when the generation ends, or starts again, starts
+# again with the other settings, from its progress file: a streamed check's time falls with
+# its memory), NICE (the generation's, 10), CHECK_NICE (the checker's, 19:
 # the generation's CPU is what the machine spares last; each runs in a session of its own,
 # scheduled at its nice), OWAREDB (the binary to pin,
 # build/tools/owaredb).
@@ -228,17 +229,20 @@ for line in open(sys.argv[1]):
 }
 
 # run_check BESIDE COMMAND...: runs COMMAND (/usr/bin/time and its command) and returns its
-# status; with BESIDE set, a check that the generation outlives, it stops the command once
-# the generation has ended and returns $restarted, so that the check starts again with the
-# machine to itself (it resumes from its progress file, rewritten every 30 s).
+# status; if the generation ends while a check beside it (BESIDE set) runs, or starts while a
+# check alone runs (whose memory it would need), it stops the command and returns $restarted,
+# so that the check starts again with the settings of the other case (it resumes from its
+# progress file, rewritten every 30 s).
 restarted=200
 run_check() {
-  local beside=$1 pid
+  local beside=$1 pid now
   shift
   "$@" &
   pid=$!
   while kill -0 "$pid" 2>/dev/null; do
-    if [[ -n $beside ]] && ! alive "$dir/generate.pid"; then
+    now=''
+    alive "$dir/generate.pid" && now=1
+    if [[ $now != "$beside" ]]; then
       pkill -TERM -P "$pid" # the command /usr/bin/time waits for: time then exits
       wait "$pid"
       return "$restarted"
@@ -278,8 +282,10 @@ checker_loop() {
         --progress-file check/progress.json >>"$dir/check/verify.log" 2>&1 || rc=$?
       if ((rc == 0)); then
         echo "$to" >"$dir/check/verified-up-to"
-      elif ((rc == restarted)); then
+      elif ((rc == restarted)) && [[ -n $beside ]]; then
         echo "== $(stamp) the generation has ended: the check starts again, alone" >>"$dir/check/verify.log"
+      elif ((rc == restarted)); then
+        echo "== $(stamp) a generation runs: the check starts again, beside it" >>"$dir/check/verify.log"
       else
         say_in "$dir/check/FAILED" "$(stamp) verify of levels $from..$to failed: see check/verify.log"
         return 1

@@ -3,7 +3,8 @@
 # in the background builds, checks, counts and probes every level of the game; a second
 # start while it runs starts nothing; a run whose files were damaged stops its checker with
 # check/FAILED and says so in its status; with UP_TO past the game, the run goes on to the
-# levels above it, each checked and counted.
+# levels above it, each checked and counted; a check starts again, with the other settings, when
+# the generation ends while it runs beside it, or starts while it runs alone.
 #   game_run_test.sh OWAREDB
 set -uo pipefail
 source "$(dirname "$0")/test_lib.sh"
@@ -179,6 +180,30 @@ check "alone: the check again had every core and CHECK_MEMORY_ALONE" \
 check "alone: the log says why it started again" grep -q "the generation has ended: the check starts again, alone" "$alone/check/verify.log"
 check "alone: every level was checked" grep -qx 12 "$alone/check/verified-up-to"
 "$script" stop "$alone" >/dev/null 2>&1
+# And the other way: a check alone when a generation starts again (whose memory it would take)
+# starts again beside it. A pinned binary whose verify alone (every core) never ends.
+again=$work/again
+mkdir -p "$again"
+cp -r "$run/data" "$run/bin" "$again/"
+echo 0 >"$again/generate.exit"
+echo "export RULES=awari GAME=1 UP_TO=12 MEMORY=1G CHECK_MEMORY=1G CHECK_MEMORY_ALONE=900M NICE=1 CHECK_NICE=1" >"$again/settings"
+cat >"$again/bin/owaredb" <<EOF
+#!/bin/bash
+[[ \$1 == verify ]] && echo "\$*" >>"$again/verify-args"
+[[ \$1 == verify && " \$* " == *" --threads 0 "* ]] && exec sleep 600
+exec "$run/bin/owaredb" "\$@"
+EOF
+"$script" start "$again" >/dev/null 2>&1
+check "again: the check starts alone" wait_for "$again/verify-args"
+setsid bash -c 'while :; do sleep 0.2; done' stand-in-generation "$again" &
+echo $! >"$again/generate.pid"
+check "again: the run ends with every step done" wait_for "$again/check/done"
+check "again: the check alone had every core and CHECK_MEMORY_ALONE" \
+  bash -c "head -1 '$again/verify-args' | grep -q -- '--memory 900M --threads 0 '"
+check "again: the check again had one thread and CHECK_MEMORY" \
+  bash -c "sed -n 2p '$again/verify-args' | grep -q -- '--memory 1G --threads 1 '"
+check "again: the log says why it started again" grep -q "a generation runs: the check starts again, beside it" "$again/check/verify.log"
+"$script" stop "$again" >/dev/null 2>&1
 
 # UP_TO beyond the game: the run goes on to the game's missing 12k-1 and the levels above
 # 12k, each checked alone and counted once checked.
