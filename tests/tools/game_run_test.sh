@@ -150,26 +150,37 @@ check "a budget from DIR/settings reaches the checker" wait_for "$edited/check/F
 check "and verify names it" grep -q "12parsecs" "$edited/check/verify.log"
 "$script" stop "$edited" >/dev/null 2>&1
 
-# A check that the generation outlives starts again once the generation has ended, with every
-# core and CHECK_MEMORY_ALONE. A stand-in generation, and a pinned binary whose verify beside
-# it (one thread) never ends.
-alone=$work/alone
-mkdir -p "$alone"
-cp -r "$run/data" "$run/bin" "$alone/"
-echo "export RULES=awari GAME=1 UP_TO=12 MEMORY=1G CHECK_MEMORY=1G CHECK_MEMORY_ALONE=900M NICE=1 CHECK_NICE=1" >"$alone/settings"
-cat >"$alone/bin/owaredb" <<EOF
+# A copy of the finished run in DIR for the checker's restarts: CHECK_MEMORY 1G beside the
+# generation, CHECK_MEMORY_ALONE 900M after it, and a pinned binary that records each verify's
+# arguments and never ends the one with `--threads THREADS` (1: beside, 0: alone).
+checker_run() {
+  local dir=$1 threads=$2
+  mkdir -p "$dir"
+  cp -r "$run/data" "$run/bin" "$dir/"
+  echo "export RULES=awari GAME=1 UP_TO=12 MEMORY=1G CHECK_MEMORY=1G CHECK_MEMORY_ALONE=900M NICE=1 CHECK_NICE=1" >"$dir/settings"
+  cat >"$dir/bin/owaredb" <<EOF
 #!/bin/bash
-[[ \$1 == verify ]] && echo "\$*" >>"$alone/verify-args"
-[[ \$1 == verify && " \$* " == *" --threads 1 "* ]] && exec sleep 600
+[[ \$1 == verify ]] && echo "\$*" >>"$dir/verify-args"
+[[ \$1 == verify && " \$* " == *" --threads $threads "* ]] && exec sleep 600
 exec "$run/bin/owaredb" "\$@"
 EOF
-setsid bash -c 'while :; do sleep 0.2; done' stand-in-generation "$alone" &
-stand_in=$!
-echo $stand_in >"$alone/generate.pid"
+}
+# A stand-in generation of DIR (its command line names DIR, as the run's does); prints its pid.
+stand_in_generation() {
+  setsid bash -c 'while :; do sleep 0.2; done' stand-in-generation "$1" >/dev/null 2>&1 &
+  echo $! >"$1/generate.pid"
+  echo $!
+}
+
+# A check that the generation outlives starts again once the generation has ended, with every
+# core and CHECK_MEMORY_ALONE.
+alone=$work/alone
+checker_run "$alone" 1
+stand_in=$(stand_in_generation "$alone")
 "$script" start "$alone" >"$work/alone-start.out" 2>&1
 check "alone: the stand-in is taken for the generation" grep -q "generation: running" "$work/alone-start.out"
 check "alone: the check starts beside it" wait_for "$alone/verify-args"
-kill $stand_in
+kill "$stand_in"
 echo 0 >"$alone/generate.exit"
 check "alone: the run ends with every step done" wait_for "$alone/check/done"
 check "alone: no check failed" test ! -e "$alone/check/FAILED"
@@ -181,22 +192,13 @@ check "alone: the log says why it started again" grep -q "the generation has end
 check "alone: every level was checked" grep -qx 12 "$alone/check/verified-up-to"
 "$script" stop "$alone" >/dev/null 2>&1
 # And the other way: a check alone when a generation starts again (whose memory it would take)
-# starts again beside it. A pinned binary whose verify alone (every core) never ends.
+# starts again beside it.
 again=$work/again
-mkdir -p "$again"
-cp -r "$run/data" "$run/bin" "$again/"
+checker_run "$again" 0
 echo 0 >"$again/generate.exit"
-echo "export RULES=awari GAME=1 UP_TO=12 MEMORY=1G CHECK_MEMORY=1G CHECK_MEMORY_ALONE=900M NICE=1 CHECK_NICE=1" >"$again/settings"
-cat >"$again/bin/owaredb" <<EOF
-#!/bin/bash
-[[ \$1 == verify ]] && echo "\$*" >>"$again/verify-args"
-[[ \$1 == verify && " \$* " == *" --threads 0 "* ]] && exec sleep 600
-exec "$run/bin/owaredb" "\$@"
-EOF
 "$script" start "$again" >/dev/null 2>&1
 check "again: the check starts alone" wait_for "$again/verify-args"
-setsid bash -c 'while :; do sleep 0.2; done' stand-in-generation "$again" &
-echo $! >"$again/generate.pid"
+stand_in_generation "$again" >/dev/null
 check "again: the run ends with every step done" wait_for "$again/check/done"
 check "again: the check alone had every core and CHECK_MEMORY_ALONE" \
   bash -c "head -1 '$again/verify-args' | grep -q -- '--memory 900M --threads 0 '"
