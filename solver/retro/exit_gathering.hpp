@@ -67,9 +67,11 @@ template <RetroGame Game>
 void ExitGathering<Game>::run(StreamedSweep& s, uint64_t from, const ProgressFn& progress,
                               double share, SweepCheckpoint* checkpoint) const {
     constexpr uint64_t kChunk = sweep::kChunk;
-    // Parent updates wait in a batch of this many, prefetched, before they are applied:
-    // the parents lie anywhere in the level, so each update is a cache (and TLB) miss.
-    constexpr size_t kBatch = 32;
+    // A chunk's parent updates wait until its end, and are applied in the order of their
+    // bytes' pages, each prefetched sweep::kPrefetchAhead updates ahead: the parents lie
+    // anywhere in the level, so each update in the order made is a cache and TLB miss
+    // (drain() in sweep.hpp says why the page order pays).
+    const sweep::PageBuckets buckets(s);
     const int n = s.n;
     const uint64_t total = positions(n);
     int8_t* exits = reinterpret_cast<int8_t*>(s.words);
@@ -98,12 +100,18 @@ void ExitGathering<Game>::run(StreamedSweep& s, uint64_t from, const ProgressFn&
 #pragma omp parallel num_threads(threads_)
             {
                 std::vector<int8_t> values(kChunk);
-                std::array<std::pair<uint64_t, int8_t>, kBatch> batch;
-                size_t pending = 0;
+                std::vector<std::pair<uint64_t, int8_t>> updates, sorted;
+                std::vector<uint32_t> counts;
                 auto apply = [&] {
-                    for (size_t b = 0; b < pending; ++b)
-                        parallel::atomic_max(exits[batch[b].first], batch[b].second);
-                    pending = 0;
+                    sweep::counting_sort(
+                        updates, sorted, counts, buckets.count,
+                        [&](const auto& u) { return s.page(s.base + u.first) >> buckets.shift; });
+                    for (size_t u = 0; u < updates.size(); ++u) {
+                        if (u + sweep::kPrefetchAhead < updates.size())
+                            __builtin_prefetch(exits + updates[u + sweep::kPrefetchAhead].first, 1);
+                        parallel::atomic_max(exits[updates[u].first], updates[u].second);
+                    }
+                    updates.clear();
                 };
 #pragma omp for schedule(dynamic, 1)
                 for (uint64_t ch = seg; ch < seg_end; ++ch) {
@@ -118,9 +126,7 @@ void ExitGathering<Game>::run(StreamedSweep& s, uint64_t from, const ProgressFn&
                                 game_.for_each_capture_parent(child, c, [&](const auto& parent) {
                                     const uint64_t i = game_.rank(parent) - s.base;
                                     if (i >= s.size) return; // outside this process's slice
-                                    __builtin_prefetch(exits + i, 1);
-                                    batch[pending++] = {i, term};
-                                    if (pending == kBatch) apply();
+                                    updates.push_back({i, term});
                                 });
                             });
                         apply();

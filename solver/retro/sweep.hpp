@@ -41,6 +41,20 @@ namespace sweep {
 inline constexpr uint64_t kChunk = 1 << 14;    ///< positions per parallel work item
 inline constexpr size_t kStackLimit = 1 << 18; ///< propagation stack entries per thread
 
+/// Parents that drain() generates before it visits them, in the order of their words'
+/// pages (BasicState::visit_batch), and roots that wait on a thread's stack before a drain
+/// starts (BasicState::roots_waiting). Measured in docs/results.md ("Parent visits in page
+/// order").
+inline constexpr size_t kVisitBatch = 1 << 14;
+inline constexpr size_t kRootsWaiting = 1 << 10;
+/// How far ahead of its visit a parent's word is prefetched, parents in page order.
+inline constexpr size_t kPrefetchAhead = 16;
+/// Parents a batch visit (BatchVisit) takes at once: few enough that their words,
+/// prefetched a slice ahead, are still in the cache when it loads them.
+inline constexpr size_t kBatchVisitSlice = 64;
+/// Buckets of the page sort at most (a bucket is 2^k pages: order_by_page()).
+inline constexpr uint64_t kMaxPageBuckets = 4096;
+
 /// Per-level shared state of a sweep: one working word per position (16 bits for the
 /// in-memory engines, 8 for the streamed one), kept in a Store (retro/word_store.hpp:
 /// whole bytes, whose `words[i]` is position base + i, or sub-byte words packed in larger
@@ -55,6 +69,10 @@ template <class Store> struct BasicState : Store {
     /// Propagation stack entries per thread before parents are left to a rescan (tests
     /// lower it so that the rescans run on small levels).
     size_t stack_limit = kStackLimit;
+    /// Parents generated before a visit in page order, and roots that wait for a drain
+    /// (kVisitBatch, kRootsWaiting; tests lower them so that small levels take many).
+    size_t visit_batch = kVisitBatch;
+    size_t roots_waiting = kRootsWaiting;
     std::atomic<bool> overflow{false};
     /// What a full stack does with a parent that joined: null, leaves it marked in its
     /// word (pending) for a rescan, which sets `overflow`; else puts it on the stack's
@@ -77,6 +95,14 @@ template <class Store> struct BasicState : Store {
     }
     /// The words as bytes, as checkpoints save and restore them.
     std::span<uint8_t> bytes() const { return Store::as_bytes(size); }
+    /// The 2 MiB span, counted from the first word's address, that holds the word of
+    /// position i (a huge page's size; it meets at most two of them): the order of a
+    /// propagation's parent visits (order_by_page()).
+    uint64_t page(uint64_t i) const {
+        return (reinterpret_cast<uintptr_t>(Store::address(i - base)) -
+                reinterpret_cast<uintptr_t>(Store::address(0))) >>
+               21;
+    }
 };
 using State = BasicState<WholeWords<uint16_t>>;
 
@@ -114,8 +140,8 @@ struct OwnsAll {
     void send(uint64_t) const {}
 };
 
-/// Positions whose un-moves are generated before their parents are visited (drain()),
-/// and roots that wait before a drain starts (propagate()).
+/// Messages of other ranks delivered together (deliver()), their parents generated and
+/// prefetched before they are visited.
 inline constexpr size_t kPropagationBatch = 16;
 
 /// A thread's propagation work: positions that joined a set at this threshold and whose
@@ -127,8 +153,10 @@ template <class GameState> struct PropagationStack {
         uint64_t entry;
         GameState state;
     };
-    std::vector<Entry> entries; ///< the stack, depth first
-    std::vector<Entry> parents; ///< a batch's parents, generated and not yet visited
+    std::vector<Entry> entries;   ///< the stack, depth first
+    std::vector<Entry> parents;   ///< a batch's parents, generated and not yet visited
+    std::vector<Entry> sorted;    ///< order_by_page()'s output
+    std::vector<uint32_t> counts; ///< order_by_page()'s buckets
     /// Entries that a full stack left for later (BasicState::spill), without their state.
     SpillStack spilled;
     bool empty() const { return entries.empty() && spilled.empty(); }
@@ -157,12 +185,52 @@ concept BatchVisit = requires(Visit& visit, const Entries& parents) {
     visit.batch(parents, [](size_t) {});
 };
 
+/// Sorts `items` by bucket(item), a number below `buckets`: a counting sort, which keeps
+/// their order within a bucket; `scratch` and `counts` are its work space.
+template <class T, class Bucket>
+void counting_sort(std::vector<T>& items, std::vector<T>& scratch, std::vector<uint32_t>& counts,
+                   uint64_t buckets, Bucket&& bucket) {
+    counts.assign(buckets + 1, 0);
+    for (const T& item : items) ++counts[bucket(item) + 1];
+    for (size_t b = 1; b < counts.size(); ++b) counts[b] += counts[b - 1];
+    scratch.resize(items.size());
+    for (const T& item : items) scratch[counts[bucket(item)]++] = item;
+    items.swap(scratch);
+}
+
+/// The buckets of words' pages (BasicState::page) that a sort by page uses: 2^shift pages
+/// each, at most `max_buckets` of them.
+struct PageBuckets {
+    unsigned shift = 0;
+    uint64_t count = 1;
+    template <class SweepState>
+    PageBuckets(const SweepState& s, uint64_t max_buckets = kMaxPageBuckets) {
+        const uint64_t pages = s.size ? s.page(s.base + s.size - 1) + 1 : 1;
+        shift = pages > max_buckets ? unsigned(std::bit_width((pages - 1) / max_buckets)) : 0;
+        count = ((pages - 1) >> shift) + 1;
+    }
+};
+
+/// Sorts stack.parents by the page of their words (PageBuckets), in the order they were
+/// generated within a bucket.
+template <class SweepState, class GameState>
+void order_by_page(const SweepState& s, PropagationStack<GameState>& stack,
+                   uint64_t max_buckets = kMaxPageBuckets) {
+    const PageBuckets buckets(s, max_buckets);
+    counting_sort(stack.parents, stack.sorted, stack.counts, buckets.count,
+                  [&](const auto& p) { return s.page(p.entry >> 1) >> buckets.shift; });
+}
+
 /// Visits the parents of stack.parents (drain(), deliver()); a parent that joins goes on
-/// the stack, with the other set's tag.
+/// the stack, with the other set's tag. A batch visit takes them kBatchVisitSlice at a
+/// time. With `prefetch`, their words are prefetched kPrefetchAhead visits (or a slice)
+/// ahead: drain()'s parents, in page order, were not prefetched as they were generated.
 template <class SweepState, class Visit, class GameState>
-void visit_parents(SweepState& s, PropagationStack<GameState>& stack, Visit& visit) {
+void visit_parents(SweepState& s, PropagationStack<GameState>& stack, Visit& visit,
+                   bool prefetch = false) {
+    using Entry = typename PropagationStack<GameState>::Entry;
     auto& entries = stack.entries;
-    const auto joined = [&](const typename PropagationStack<GameState>::Entry& p, bool full) {
+    const auto joined = [&](const Entry& p, bool full) {
         const bool tag = p.entry & 1;
         const uint64_t k = p.entry >> 1;
         if (full && s.spill)
@@ -172,11 +240,29 @@ void visit_parents(SweepState& s, PropagationStack<GameState>& stack, Visit& vis
         else
             entries.push_back({k << 1 | (tag ? 0 : 1), p.state});
     };
-    if constexpr (BatchVisit<Visit, std::vector<typename PropagationStack<GameState>::Entry>>) {
-        visit.batch(stack.parents,
-                    [&](size_t j) { joined(stack.parents[j], entries.size() >= s.stack_limit); });
+    const std::span<const Entry> all(stack.parents);
+    const auto slice_at = [&](size_t first) {
+        return all.subspan(first, std::min(kBatchVisitSlice, all.size() - first));
+    };
+    if constexpr (BatchVisit<Visit, std::span<const Entry>>) {
+        // A slice at a time, the next one's words prefetched while this one is visited.
+        if (prefetch && !all.empty())
+            for (const auto& p : slice_at(0)) s.prefetch(p.entry >> 1);
+        for (size_t first = 0; first < all.size(); first += kBatchVisitSlice) {
+            const auto slice = slice_at(first);
+            if (prefetch && first + kBatchVisitSlice < all.size())
+                for (const auto& p : slice_at(first + kBatchVisitSlice)) s.prefetch(p.entry >> 1);
+            visit.batch(slice,
+                        [&](size_t j) { joined(slice[j], entries.size() >= s.stack_limit); });
+        }
     } else {
-        for (const auto& p : stack.parents) {
+        if (prefetch)
+            for (size_t j = 0; j < std::min(kPrefetchAhead, all.size()); ++j)
+                s.prefetch(all[j].entry >> 1);
+        for (size_t j = 0; j < all.size(); ++j) {
+            if (prefetch && j + kPrefetchAhead < all.size())
+                s.prefetch(all[j + kPrefetchAhead].entry >> 1);
+            const auto& p = all[j];
             const bool full = entries.size() >= s.stack_limit;
             if (visit_parent(visit, p.entry & 1, p.entry >> 1, full, p.state)) joined(p, full);
         }
@@ -194,12 +280,16 @@ void visit_parents(SweepState& s, PropagationStack<GameState>& stack, Visit& vis
 /// holds before they are visited here, and sends that rank the child.
 ///
 /// Locality: a parent's word is a random byte (or word) of the level, gigabytes at large
-/// levels, and a visit made as soon as the parent is generated waits for memory (perf on
-/// abapa level 21 streamed: three quarters of the time of parent generation sat on that
-/// load). So the un-moves of up to kPropagationBatch positions are generated first, each
-/// parent's word prefetched, and the parents visited after: the loads overlap each other
-/// and the generation. The order of the visits changes, not the sets: they are fixed
-/// points whatever the order (retrograde.hpp), so the values are the same.
+/// levels. A visit made as soon as the parent is generated waits for memory, and so does
+/// a prefetch issued then: each is also a miss of the address translation, whose page walk
+/// the processor makes before it can go on (perf on the long run's level 36: 95 % of
+/// parent generation's samples right after its prefetch). So the un-moves of positions
+/// are generated until s.visit_batch parents wait (or the stack is empty), the parents
+/// are sorted by the page of their words (order_by_page()), and then visited in that
+/// order, each word prefetched kPrefetchAhead visits ahead: the parents of a page follow
+/// each other, one translation serves them, and the loads overlap. The order of the
+/// visits changes, not the sets: they are fixed points whatever the order
+/// (retrograde.hpp), so the values are the same.
 template <RetroGame Game, class SweepState, class Visit, class Route = OwnsAll>
 void drain(const Game& game, SweepState& s, StackFor<Game>& stack, Visit&& visit,
            Route&& route = Route{}) {
@@ -207,7 +297,7 @@ void drain(const Game& game, SweepState& s, StackFor<Game>& stack, Visit&& visit
     uint64_t count = 0;
     while (!entries.empty()) {
         stack.parents.clear();
-        for (size_t b = 0; b < kPropagationBatch && !entries.empty(); ++b) {
+        while (!entries.empty() && stack.parents.size() < s.visit_batch) {
             const auto child = entries.back();
             entries.pop_back();
             ++count;
@@ -215,26 +305,26 @@ void drain(const Game& game, SweepState& s, StackFor<Game>& stack, Visit&& visit
             game.for_each_parent(child.state, [&](const auto& parent) {
                 const uint64_t k = game.rank(parent);
                 if (route.elsewhere(k)) return;
-                s.prefetch(k);
                 stack.parents.push_back({k << 1 | tag, parent});
             });
             route.send(child.entry);
         }
-        visit_parents(s, stack, visit);
+        order_by_page(s, stack);
+        visit_parents(s, stack, visit, true);
     }
     s.propagated.fetch_add(count, std::memory_order_relaxed);
 }
 
 /// Propagation from one position that joined a set at this threshold (entry = index << 1
 /// | tag), found by a scan: it waits on the thread's `stack` with the other roots until
-/// kPropagationBatch of them are there, and then they propagate together (drain()), so
-/// that even roots with few parents are visited in batches. The scan that found it calls
+/// s.roots_waiting of them are there, and then they propagate together (drain()), so
+/// that even roots with few parents are visited in large batches. The scan that found it calls
 /// drain() before it ends (run_segments checks that no stack is left with work).
 template <RetroGame Game, class SweepState, class Visit, class Route = OwnsAll>
 void propagate(const Game& game, SweepState& s, uint64_t entry, const typename Game::State& state,
                StackFor<Game>& stack, Visit&& visit, Route&& route = Route{}) {
     stack.entries.push_back({entry, state});
-    if (stack.entries.size() >= kPropagationBatch) drain(game, s, stack, visit, route);
+    if (stack.entries.size() >= s.roots_waiting) drain(game, s, stack, visit, route);
 }
 /// propagate() of a position whose state the caller does not hold: it is unranked.
 template <RetroGame Game, class SweepState, class Visit, class Route = OwnsAll>

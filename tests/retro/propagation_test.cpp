@@ -34,11 +34,12 @@ ValueArray zeroed_level(sweep::State& s, const RingGame& game, int n) {
 } // namespace
 
 TEST_CASE("propagate: roots wait for a batch; drain visits each parent of each, nothing else") {
-    const int n = 6;
+    const int n = 20;
     const RingGame game(n);
     sweep::State s;
     const ValueArray words = zeroed_level(s, game, n);
-    REQUIRE(s.size > sweep::kPropagationBatch + 3);
+    REQUIRE(s.roots_waiting == sweep::kRootsWaiting);
+    REQUIRE(s.size > sweep::kRootsWaiting + 3);
 
     std::map<uint64_t, int> visits_expected; // parent index -> times, from the roots' lists
     std::map<uint64_t, int> lost_expected;
@@ -52,7 +53,7 @@ TEST_CASE("propagate: roots wait for a batch; drain visits each parent of each, 
         return false;
     };
     sweep::StackFor<RingGame> stack;
-    const size_t roots = sweep::kPropagationBatch - 1;
+    const size_t roots = sweep::kRootsWaiting - 1;
     for (uint64_t i = 0; i < roots; ++i) {
         for (uint64_t k : parents_of(game, n, i)) {
             ++visits_expected[k];
@@ -75,47 +76,92 @@ TEST_CASE("propagate: roots wait for a batch; drain visits each parent of each, 
 
     // One more root than a batch holds: propagate() drains by itself.
     visits.clear();
-    for (uint64_t i = 0; i < sweep::kPropagationBatch; ++i)
+    for (uint64_t i = 0; i < sweep::kRootsWaiting; ++i)
         sweep::propagate(game, s, i << 1, stack, visit);
     CHECK(stack.empty());
     CHECK_FALSE(visits.empty());
-    CHECK(s.propagated.load() == roots + sweep::kPropagationBatch);
+    CHECK(s.propagated.load() == roots + sweep::kRootsWaiting);
 }
 
 TEST_CASE("drain: a parent that joins propagates further, carrying its state") {
     const int n = 5;
     const RingGame game(n);
-    sweep::State s;
-    const ValueArray words = zeroed_level(s, game, n);
-    // Every parent joins the first time it is visited (word 0 -> 1), so drain() reaches the
-    // whole ancestry of the root: compare with a plain breadth-first search.
-    auto visit = [&](bool, uint64_t k, bool) {
-        if (s.words[k]) return false;
-        s.words[k] = 1;
-        return true;
-    };
-    const uint64_t root = game.level_size(n) / 2;
-    s.words[root] = 1;
-    sweep::StackFor<RingGame> stack;
-    sweep::propagate(game, s, root << 1, stack, visit);
-    sweep::drain(game, s, stack, visit);
+    // Every batch size: one batch for the whole ancestry (the defaults), or many.
+    const std::pair<size_t, size_t> batches[] = {
+        {sweep::kVisitBatch, sweep::kRootsWaiting}, {1, 1}, {5, 3}};
+    for (const auto& [visit_batch, roots_waiting] : batches) {
+        CAPTURE(visit_batch);
+        CAPTURE(roots_waiting);
+        sweep::State s;
+        const ValueArray words = zeroed_level(s, game, n);
+        s.visit_batch = visit_batch;
+        s.roots_waiting = roots_waiting;
+        // Every parent joins the first time it is visited (word 0 -> 1), so drain()
+        // reaches the whole ancestry of the root: compare with a plain breadth-first search.
+        auto visit = [&](bool, uint64_t k, bool) {
+            if (s.words[k]) return false;
+            s.words[k] = 1;
+            return true;
+        };
+        const uint64_t root = game.level_size(n) / 2;
+        s.words[root] = 1;
+        sweep::StackFor<RingGame> stack;
+        sweep::propagate(game, s, root << 1, stack, visit);
+        sweep::drain(game, s, stack, visit);
 
-    std::vector<bool> reached(s.size, false);
-    std::vector<uint64_t> queue{root};
-    reached[root] = true;
-    for (size_t q = 0; q < queue.size(); ++q)
-        for (uint64_t k : parents_of(game, n, queue[q]))
-            if (!reached[k]) {
-                reached[k] = true;
-                queue.push_back(k);
-            }
-    uint64_t joined = 0;
-    for (uint64_t i = 0; i < s.size; ++i) {
-        CHECK(bool(s.words[i]) == reached[i]);
-        joined += s.words[i];
+        std::vector<bool> reached(s.size, false);
+        std::vector<uint64_t> queue{root};
+        reached[root] = true;
+        for (size_t q = 0; q < queue.size(); ++q)
+            for (uint64_t k : parents_of(game, n, queue[q]))
+                if (!reached[k]) {
+                    reached[k] = true;
+                    queue.push_back(k);
+                }
+        uint64_t joined = 0;
+        for (uint64_t i = 0; i < s.size; ++i) {
+            CHECK(bool(s.words[i]) == reached[i]);
+            joined += s.words[i];
+        }
+        CHECK(joined == queue.size());
+        CHECK(s.propagated.load() == queue.size()); // each joined position propagated once
     }
-    CHECK(joined == queue.size());
-    CHECK(s.propagated.load() == queue.size()); // each joined position propagated once
+}
+
+TEST_CASE("order_by_page: parents sorted by their words' pages, in order within a page") {
+    // Bytes of 5 pages and a bit (2 MiB each); the parents' indices spread over them.
+    sweep::BasicState<sweep::WholeWords<uint8_t>> s;
+    const uint64_t size = 5 * (uint64_t(1) << 21) + 1000;
+    const ValueArray words = sweep::start(s, 7, size);
+    for (const uint64_t max_buckets : {sweep::kMaxPageBuckets, uint64_t(2)}) {
+        CAPTURE(max_buckets);
+        // Buckets of one page, or of 4 pages where at most 2 buckets are allowed (6 pages).
+        const uint64_t pages_a_bucket = max_buckets == 2 ? 4 : 1;
+        sweep::PropagationStack<int> stack;
+        uint64_t x = 12345;
+        for (int j = 0; j < 3000; ++j) {
+            x = x * 6364136223846793005u + 1442695040888963407u;
+            stack.parents.push_back({(x >> 20) % size << 1 | (x & 1), j});
+        }
+        const auto before = stack.parents;
+        sweep::order_by_page(s, stack, max_buckets);
+        REQUIRE(stack.parents.size() == before.size());
+        std::vector<bool> seen(before.size(), false);
+        for (size_t j = 0; j < stack.parents.size(); ++j) {
+            const auto& p = stack.parents[j];
+            // The same entry with the same state: the state numbers the entries.
+            REQUIRE(p.entry == before[size_t(p.state)].entry);
+            CHECK_FALSE(seen[size_t(p.state)]);
+            seen[size_t(p.state)] = true;
+            CHECK(s.page(p.entry >> 1) == (p.entry >> 1) >> 21);
+            if (j == 0) continue;
+            const auto& q = stack.parents[j - 1];
+            const uint64_t bucket = s.page(p.entry >> 1) / pages_a_bucket;
+            const uint64_t previous = s.page(q.entry >> 1) / pages_a_bucket;
+            CHECK(previous <= bucket);
+            if (previous == bucket) CHECK(q.state < p.state); // the order generated
+        }
+    }
 }
 
 TEST_CASE("run_segments: a scan that leaves roots on the stack is an error, not a quiet loss") {
