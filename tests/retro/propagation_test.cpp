@@ -89,7 +89,9 @@ TEST_CASE("drain: a parent that joins propagates further, carrying its state") {
     // Every batch size: one batch for the whole ancestry (the defaults), or many.
     const std::pair<size_t, size_t> batches[] = {
         {sweep::kVisitBatch, sweep::kRootsWaiting}, {1, 1}, {5, 3}};
-    for (const auto& [visit_batch, roots_waiting] : batches) {
+    for (const auto& batch : batches) {
+        // Named copies: CAPTURE's lambda cannot take a structured binding under clang 14.
+        const size_t visit_batch = batch.first, roots_waiting = batch.second;
         CAPTURE(visit_batch);
         CAPTURE(roots_waiting);
         sweep::State s;
